@@ -1,0 +1,175 @@
+"""The :class:`Formulation`: a cvxpy problem that knows how to certify its solutions.
+
+Every builder in :mod:`convexkern.formulations` returns one.  It holds an ordinary
+``cvxpy.Problem`` (extend it, solve it yourself, or hand it to :func:`convexkern.solve`),
+its variables and parameters under the paper's names, and a certificate that turns any
+candidate point into a valid pair of bounds on the optimal value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import cvxpy as cp
+import numpy as np
+
+from .errors import InvalidInputError
+from .report import Certificate
+
+__all__ = ["Formulation", "cone_class"]
+
+#: Certificate function: ``certify(formulation, point) -> Certificate``.
+Certifier = Callable[["Formulation", Mapping[str, np.ndarray]], Certificate]
+#: Point extraction after a conic solve: ``extract(formulation) -> dict``.
+Extractor = Callable[["Formulation"], dict[str, np.ndarray]]
+
+
+@dataclass(eq=False)
+class Formulation:
+    """A convex formulation of a kernel machine.
+
+    Attributes
+    ----------
+    name : str
+        Short identifier, e.g. ``"svm.dual"``.
+    problem : cvxpy.Problem
+        The conic problem.  It is an ordinary cvxpy problem: add constraints, change the
+        objective, solve it with any cvxpy solver.
+    variables, parameters : dict
+        cvxpy variables and parameters by the paper's names (``"alpha"``, ``"C"``...).
+    source : str
+        Paper and equation numbers.
+    kind : str
+        Family key that custom algorithms register for (``"svm.dual"``...).  Two
+        formulations with the same ``kind`` share the same data layout in ``data``.
+    data : dict
+        The problem data (kernel, labels...) as validated float arrays, for custom
+        algorithms and certificates.
+    certify : callable
+        ``certify(formulation, point) -> Certificate``.
+    extract : callable, optional
+        Reads the point to certify out of the solved ``problem`` (default: the values of
+        ``variables``).  Formulations whose certificate needs dual variables (e.g. a
+        multiplier vector) override it.
+    dual_builder : callable, optional
+        Builds the dual as another Formulation.
+    default_solver : str
+        Solver used by :func:`convexkern.solve` when none is named.
+    """
+
+    name: str
+    problem: cp.Problem
+    variables: dict[str, cp.Variable]
+    parameters: dict[str, cp.Parameter]
+    source: str
+    kind: str
+    data: dict[str, Any]
+    certify: Certifier
+    extract: Extractor | None = None
+    dual_builder: Callable[[], Formulation] | None = None
+    default_solver: str = "clarabel"
+    notes: str = ""
+    _dual: Formulation | None = field(default=None, init=False, repr=False)
+
+    # -- the solution side -------------------------------------------------------------
+    @property
+    def sense(self) -> str:
+        """``"minimize"`` or ``"maximize"``, as the problem's objective says."""
+        return "maximize" if isinstance(self.problem.objective, cp.Maximize) else "minimize"
+
+    def certificate(self, point: Mapping[str, Any] | None = None) -> Certificate:
+        """Certified bounds for ``point`` (default: the current values in ``problem``).
+
+        Parameters
+        ----------
+        point : dict, optional
+            Values by variable name.  Missing names are read from the solved problem.
+        """
+        if point is None:
+            point = self.current_point()
+        return self.certify(self, {k: np.asarray(v, dtype=float) for k, v in point.items()})
+
+    def current_point(self) -> dict[str, np.ndarray]:
+        """The point stored in the cvxpy problem after a solve."""
+        if self.extract is not None:
+            return self.extract(self)
+        out = {}
+        for k, v in self.variables.items():
+            if v.value is None:
+                raise InvalidInputError("point", f"variable '{k}' has no value: solve first")
+            out[k] = np.asarray(v.value, dtype=float)
+        return out
+
+    def dual(self) -> Formulation:
+        """The dual problem as a Formulation (built once, then cached)."""
+        if self.dual_builder is None:
+            raise NotImplementedError(f"{self.name} has no dual builder")
+        if self._dual is None:
+            self._dual = self.dual_builder()
+        return self._dual
+
+    # -- parameters --------------------------------------------------------------------
+    def param_values(self) -> dict[str, Any]:
+        """Current parameter values as plain Python numbers (or arrays)."""
+        out: dict[str, Any] = {}
+        for k, p in self.parameters.items():
+            v = p.value
+            out[k] = float(v) if v is not None and np.ndim(v) == 0 else v
+        return out
+
+    def set_params(self, **values: Any) -> Formulation:
+        """Set parameter values by name (validated: must be > 0 if the parameter is
+        declared ``pos=True``); returns ``self`` so calls chain."""
+        for k, v in values.items():
+            if k not in self.parameters:
+                raise InvalidInputError(
+                    k, f"{self.name} has no parameter '{k}' (it has {sorted(self.parameters)})"
+                )
+            p = self.parameters[k]
+            arr = np.asarray(v, dtype=float)
+            if not np.all(np.isfinite(arr)):
+                raise InvalidInputError(k, f"must be finite, got {v!r}")
+            if p.is_pos() and np.any(arr <= 0):
+                raise InvalidInputError(k, f"must be > 0, got {v!r}")
+            if p.is_nonneg() and np.any(arr < 0):
+                raise InvalidInputError(k, f"must be >= 0, got {v!r}")
+            p.value = float(arr) if arr.ndim == 0 else arr
+        return self
+
+    @property
+    def cone_class(self) -> str:
+        """The hardest cone the problem needs: ``LP``, ``QP``, ``SOCP``, ``EXP`` or ``SDP``."""
+        return cone_class(self.problem)
+
+    def __repr__(self) -> str:
+        params = ", ".join(f"{k}={v}" for k, v in self.param_values().items())
+        return f"<Formulation {self.name} ({self.sense}, {self.cone_class}; {params})>"
+
+
+_SDP_ATOMS = {
+    "lambda_max", "lambda_min", "lambda_sum_largest", "lambda_sum_smallest", "matrix_frac",
+    "normNuc", "sigma_max", "log_det", "tr_inv", "MatrixFrac",
+}
+_EXP_ATOMS = {
+    "exp", "log", "entr", "kl_div", "rel_entr", "log_sum_exp", "logistic", "log1p", "xexp",
+}
+
+
+def cone_class(problem: cp.Problem) -> str:
+    """Classify a cvxpy problem by the hardest cone its canonical form needs."""
+    cons = problem.constraints
+    names = {type(a).__name__ for a in problem.atoms()}
+    if any(isinstance(c, cp.constraints.PSD) for c in cons) or names & _SDP_ATOMS:
+        return "SDP"
+    if any(isinstance(c, (cp.constraints.ExpCone,)) for c in cons) or names & _EXP_ATOMS:
+        return "EXP"
+    if problem.is_qp():
+        # is_qp() is also true for LPs; an LP has a linear objective and no quadratic atoms.
+        if problem.objective.expr.is_affine() and all(
+            c.args[0].is_affine() if hasattr(c, "args") else True for c in cons
+        ):
+            return "LP"
+        return "QP"
+    return "SOCP"

@@ -1,0 +1,36 @@
+"""Formulation builders, one module per source paper.
+
+=====================  =================================================================
+module                 source
+=====================  =================================================================
+``svm``                Mansour, SVM lecture notes (2013): soft/hard-margin SVM, SMO
+=====================  =================================================================
+
+Submodules are imported on first use (``convexkern.formulations.svm``), and importing a
+module registers the custom algorithms that solve its formulations.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+_MODULES = ("svm", "robust_indefinite", "lp_svm", "sdpm", "krein")
+__all__ = list(_MODULES)
+
+
+def __getattr__(name: str) -> ModuleType:
+    if name in _MODULES:
+        try:
+            return importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"{__name__}.{name}":
+                raise AttributeError(
+                    f"convexkern.formulations.{name} is not implemented yet"
+                ) from None
+            raise
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -1,0 +1,294 @@
+"""Soft/hard-margin SVM formulations (Mansour's notes §11.2): known answers, cross-solver
+agreement on real data, certificate validity, statuses and bad input."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import cvxpy as cp
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.svm import SVC
+
+import convexkern as ck
+from convexkern.formulations import svm
+from convexkern.projections import project_svm_feasible
+from tests.conftest import SOLVER_RTOL, conic_solvers_for
+
+XOR_X = np.array([[1.0, 1.0], [-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0]])
+XOR_Y = np.array([1.0, 1.0, -1.0, -1.0])
+
+
+def xor_kernel():
+    return (1.0 + XOR_X @ XOR_X.T) ** 2
+
+
+# ------------------------------------------------------------------ known answers
+@pytest.mark.parametrize("solver", ["clarabel", "scs", "smo", "ecos", "osqp", "highs"])
+def test_xor_degree2_kernel_known_answer(solver):
+    """Lecture notes' XOR example: with k(x,z) = (1 + x'z)^2 every point is a support
+    vector with alpha_i = 1/8, the dual optimum is 1/4 and f(x) = x1 x2 (b = 0)."""
+    f = svm.dual(xor_kernel(), XOR_Y, C=None)
+    if solver not in ck.available_solvers(f):
+        pytest.skip(f"{solver} not installed")
+    r = ck.solve(f, solver)
+    assert r.status is ck.Status.OPTIMAL, r.message
+    rtol = SOLVER_RTOL[solver]
+    np.testing.assert_allclose(r.x["alpha"], 0.125, rtol=10 * rtol, atol=1e-7)
+    assert r.primal_value == pytest.approx(0.25, rel=rtol)
+    assert r.dual_value == pytest.approx(0.25, rel=rtol)
+    # decision function at new points equals x1 * x2
+    Z = np.array([[0.5, 2.0], [-1.5, 0.3], [2.0, 2.0]])
+    Kz = (1.0 + Z @ XOR_X.T) ** 2
+    fz = svm.decision_function(Kz, XOR_Y, r.x["alpha"], float(r.x["b"]))
+    np.testing.assert_allclose(fz, Z[:, 0] * Z[:, 1], atol=1e-5)
+
+
+def _two_point_data():
+    # Closest pair (1,0)+ and (-1,0)-; the other points lie beyond the margin |x1| >= 1.
+    X = np.array([[1.0, 0.0], [-1.0, 0.0], [3.0, 1.0], [-2.0, -4.0], [2.5, -3.0]])
+    y = np.array([1.0, -1.0, 1.0, -1.0, 1.0])
+    return X, y
+
+
+def test_separable_toy_hard_margin_closed_form():
+    """Max-margin separator of the toy set is w = (1, 0), b = 0: margin 1 = half the
+    distance between the closest opposite points, optimum 1/2 ||w||^2 = 1/2."""
+    X, y = _two_point_data()
+    for f in (svm.dual(X @ X.T, y, C=None), svm.primal(X, y, C=None)):
+        r = ck.solve(f, "clarabel")
+        assert r.ok
+        assert r.primal_value == pytest.approx(0.5, rel=1e-7)
+    r = ck.solve(svm.primal(X, y, C=None), "clarabel")
+    np.testing.assert_allclose(r.x["w"], [1.0, 0.0], atol=1e-6)
+    assert float(r.x["b"]) == pytest.approx(0.0, abs=1e-6)
+    r = ck.solve(svm.dual(X @ X.T, y, C=None), "smo")
+    np.testing.assert_allclose(r.x["alpha"], [0.5, 0.5, 0, 0, 0], atol=1e-6)
+
+
+@pytest.mark.parametrize("C", [0.05, 0.2, 0.45])
+def test_soft_margin_small_C_closed_form(C):
+    """With C < 1/2 both closest points sit at the bound: alpha = (C, C), and since
+    G restricted to them is all ones, D = 2C - 2C^2."""
+    X, y = _two_point_data()
+    X, y = X[:2], y[:2]
+    for solver in ("clarabel", "smo"):
+        r = ck.solve(svm.dual(X @ X.T, y, C=C), solver)
+        assert r.ok
+        assert r.primal_value == pytest.approx(2 * C - 2 * C**2, rel=1e-7)
+        np.testing.assert_allclose(r.x["alpha"], [C, C], atol=1e-8)
+
+
+# ------------------------------------------------------------------ real data
+@pytest.mark.parametrize("dataset", ["usps35_small", "pima_small"])
+def test_all_solvers_agree_on_real_data(dataset, request):
+    X, y, K = request.getfixturevalue(dataset)
+    f = svm.dual(K, y, C=1.0)
+    ref = ck.solve(f, "clarabel", tol=1e-9)
+    assert ref.ok
+    names = conic_solvers_for(f)
+    assert {"clarabel", "scs", "smo"} <= set(names)
+    table = ck.compare(f, solvers=names)
+    for r in table:
+        assert r.status in (ck.Status.OPTIMAL, ck.Status.OPTIMAL_INACCURATE), (r.solver, r)
+        assert r.primal_value == pytest.approx(ref.primal_value, rel=SOLVER_RTOL[r.solver])
+        # certified bounds from every solver bracket the reference optimum
+        assert r.primal_value <= ref.dual_value + 1e-9 * abs(ref.dual_value)
+        assert r.dual_value >= ref.primal_value - 1e-9 * abs(ref.primal_value)
+
+
+def test_smo_and_conic_match_libsvm_on_usps(usps35_small):
+    """Same dual objective as scikit-learn's SVC(kernel="precomputed") to 1e-6 relative,
+    and the bias from free support vectors equals LIBSVM's intercept."""
+    _, y, K = usps35_small
+    C = 2.0
+    sk = SVC(kernel="precomputed", C=C, tol=1e-8).fit(K, y)
+    alpha_sk = np.zeros(y.size)
+    alpha_sk[sk.support_] = np.abs(sk.dual_coef_[0])
+    d_sk = svm.dual_objective(K, y, alpha_sk)
+    f = svm.dual(K, y, C=C)
+    for solver in ("smo", "clarabel"):
+        r = ck.solve(f, solver)
+        assert r.ok
+        assert r.primal_value == pytest.approx(d_sk, rel=1e-6)
+        # sklearn's decision function is K @ (dual_coef) + intercept with its own sign
+        b = float(r.x["b"])
+        assert b == pytest.approx(float(sk.intercept_[0]), abs=2e-3)
+
+
+def test_primal_and_dual_agree_linear_kernel(pima_small):
+    X, y, _ = pima_small
+    fp = svm.primal(X, y, C=0.5)
+    fd = svm.dual(X @ X.T, y, C=0.5)
+    rp = ck.solve(fp, "clarabel")
+    rd = ck.solve(fd, "clarabel")
+    assert rp.ok and rd.ok
+    assert rp.primal_value == pytest.approx(rd.primal_value, rel=1e-7)
+    # w recovered from the dual equals the primal w
+    w_from_dual = X.T @ (y * rd.x["alpha"])
+    np.testing.assert_allclose(rp.x["w"], w_from_dual, atol=1e-4 * np.abs(w_from_dual).max())
+    assert fp.dual().name == "svm.dual"
+    rs = ck.solve(fp, "smo")
+    assert rs.ok and rs.primal_value == pytest.approx(rp.primal_value, rel=1e-6)
+
+
+# ------------------------------------------------------------------ certificate
+def test_certificate_brackets_optimum_for_poor_points(pima_small):
+    _, y, K = pima_small
+    f = svm.dual(K, y, C=1.0)
+    opt = ck.solve(f, "clarabel", tol=1e-9).primal_value
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        a = project_svm_feasible(rng.uniform(0, 1, y.size), y, 1.0)
+        cert = svm.certificate(K, y, a, 1.0)
+        assert cert.lower <= opt * (1 + 1e-9)
+        assert cert.upper >= opt * (1 - 1e-9)
+        assert cert.gap > 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    n=st.integers(4, 16),
+    seed=st.integers(0, 10_000),
+    C=st.floats(0.01, 100.0),
+    gamma=st.floats(0.05, 5.0),
+)
+def test_certificate_lower_never_exceeds_upper(n, seed, C, gamma):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 3))
+    y = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
+    K = np.exp(-gamma * ((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))
+    a = project_svm_feasible(rng.uniform(-0.5, 1.5, n) * C, y, C)
+    cert = svm.certificate(K, y, a, C)
+    assert cert.lower <= cert.upper + 1e-12 * max(1.0, abs(cert.upper))
+    # and both sandwich the true optimum (Clarabel, accuracy ~1e-9 relative)
+    opt = ck.solve(svm.dual(K, y, C, psd_check=False), "clarabel", tol=1e-9).primal_value
+    slack = 1e-7 * max(1.0, abs(opt))
+    assert cert.lower <= opt + slack and opt <= cert.upper + slack
+
+
+def test_hard_margin_certificate_without_margin_is_infinite():
+    X = np.array([[0.0], [1.0], [2.0]])
+    y = np.array([1.0, -1.0, 1.0])  # not linearly separable in 1-d
+    cert = svm.certificate(X @ X.T, y, np.array([0.5, 1.0, 0.5]), None)
+    assert math.isinf(cert.upper)
+    assert "margin" in cert.note
+
+
+def test_best_hinge_bias_matches_brute_force():
+    rng = np.random.default_rng(7)
+    f = rng.normal(size=40)
+    y = np.where(rng.uniform(size=40) > 0.4, 1.0, -1.0)
+    b, val = svm.best_hinge_bias(f, y)
+    grid = np.linspace(-6, 6, 120_001)
+    vals = np.maximum(0, 1 - y[None, :] * (f[None, :] + grid[:, None])).sum(1)
+    assert val == pytest.approx(vals.min(), abs=1e-3)
+    assert val <= vals.min() + 1e-12
+    assert np.maximum(0, 1 - y * (f + b)).sum() == pytest.approx(val, abs=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(2, 25), seed=st.integers(0, 10_000), C=st.one_of(st.just(math.inf),
+                                                                    st.floats(0.1, 10)))
+def test_projection_matches_qp(n, seed, C):
+    rng = np.random.default_rng(seed)
+    y = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
+    v = rng.normal(scale=3.0, size=n)
+    a = project_svm_feasible(v, y, C)
+    assert abs(y @ a) <= 1e-9 * max(1.0, np.abs(v).sum())
+    assert a.min() >= 0 and (math.isinf(C) or a.max() <= C)
+    x = cp.Variable(n)
+    cons = [y @ x == 0, x >= 0] + ([] if math.isinf(C) else [x <= C])
+    cp.Problem(cp.Minimize(cp.sum_squares(x - v)), cons).solve(solver="CLARABEL")
+    assert np.sum((a - v) ** 2) <= np.sum((x.value - v) ** 2) + 1e-7
+
+
+# ------------------------------------------------------------------ statuses
+def test_hard_margin_non_separable_is_unbounded():
+    X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    y = np.array([1.0, -1.0, 1.0, -1.0])
+    f = svm.dual(X @ X.T + 1.0, y, C=None)
+    for solver in ("clarabel", "scs"):
+        r = ck.solve(f, solver)
+        assert r.status is ck.Status.UNBOUNDED, (solver, r.status)
+        assert not r.ok and r.primal_value == math.inf
+    r = ck.solve(svm.primal(X, y, C=None), "clarabel")
+    assert r.status is ck.Status.INFEASIBLE
+
+
+def test_iteration_limit_is_a_status(usps35_small):
+    _, y, K = usps35_small
+    f = svm.dual(K, y, C=1.0)
+    for solver, it in (("clarabel", 2), ("scs", 5), ("smo", 3)):
+        r = ck.solve(f, solver, max_iter=it)
+        assert r.status is ck.Status.ITERATION_LIMIT, (solver, r.status, r.message)
+        # still a certified pair of bounds from the last point
+        assert r.primal_value <= r.dual_value
+
+
+def test_path_resolves_grid_without_rebuilding(pima_small):
+    _, y, K = pima_small
+    f = svm.dual(K, y, C=1.0)
+    grid = [0.1, 1.0, 10.0]
+    for solver in ("clarabel", "smo"):
+        table = ck.path(f, "C", grid, solver)
+        assert [r.params["C"] for r in table] == grid
+        for C, r in zip(grid, table):
+            fresh = ck.solve(svm.dual(K, y, C=C), "clarabel", tol=1e-9)
+            assert r.ok and r.primal_value == pytest.approx(fresh.primal_value, rel=1e-6)
+        assert "C" in str(table).splitlines()[0]
+    # cvxpy kept one compiled parametric program across the grid
+    assert f.problem._cache.param_prog is not None
+
+
+def test_compare_table_exports(usps35_small):
+    _, y, K = usps35_small
+    table = ck.compare(svm.dual(K, y, C=1.0), solvers=["clarabel", "smo"])
+    text = str(table)
+    lines = text.splitlines()
+    assert len(lines) == 4 and lines[0].split()[:2] == ["solver", "status"]
+    rows = json.loads(table.to_json())
+    assert [r["solver"] for r in rows] == ["clarabel", "smo"]
+    assert all(r["status"] == "optimal" for r in rows)
+    csv_lines = table.to_csv().splitlines()
+    assert len(csv_lines) == 3 and "rel_gap" in csv_lines[0]
+    assert table["smo"].solver == "smo"
+
+
+# ------------------------------------------------------------------ bad input
+def test_bad_inputs_name_the_argument():
+    K = xor_kernel()
+    with pytest.raises(ValueError, match="K"):
+        svm.dual(np.where(np.eye(4) > 0, np.nan, K), XOR_Y)
+    K_asym = K.copy()
+    K_asym[0, 1] += 1.0
+    with pytest.raises(ValueError, match="not symmetric"):
+        svm.dual(K_asym, XOR_Y)
+    with pytest.raises(ValueError, match="y: labels must be -1 or \\+1"):
+        svm.dual(K, np.array([0.0, 0.0, 1.0, 1.0]))
+    with pytest.raises(ValueError, match="y: both classes"):
+        svm.dual(K, np.ones(4))
+    with pytest.raises(ValueError, match="C"):
+        svm.dual(K, XOR_Y, C=0.0)
+    with pytest.raises(ValueError, match="C"):
+        svm.dual(K, XOR_Y, C=-1.0)
+    with pytest.raises(ValueError, match="K: must be 3 x 3"):
+        svm.dual(K, XOR_Y[:3])
+    with pytest.raises(ValueError, match="y: has 3 labels"):
+        svm.primal(XOR_X, XOR_Y[:3])
+    with pytest.raises(ValueError, match="positive semidefinite"):
+        svm.dual(np.tanh(XOR_X @ XOR_X.T - 1.5), XOR_Y)
+    with pytest.raises(ValueError, match="alpha: violates"):
+        svm.certificate(K, XOR_Y, np.array([1.0, 0.0, 0.0, 0.0]), 1.0)
+    f = svm.dual(K, XOR_Y, C=1.0)
+    with pytest.raises(ck.SolverNotFoundError, match="clarabel"):
+        ck.solve(f, "gurobby")
+    with pytest.raises(ValueError, match="tol"):
+        ck.solve(f, "clarabel", tol=0.0)
+    with pytest.raises(ValueError, match="C: must be > 0|C: must be >= 0"):
+        f.set_params(C=-2.0)
+    with pytest.raises(ValueError, match="no parameter 'rho'"):
+        f.set_params(rho=1.0)
