@@ -1,0 +1,247 @@
+"""One harness for every paper reproduction (``convexkern reproduce PAPER``).
+
+A reproduction is a function ``fn(ctx: Context) -> ReproductionResult`` registered with
+:func:`register`.  The harness gives it:
+
+* seeded splits (:func:`seeded_splits`) and a cross-validation grid search
+  (:func:`cv_select`) whose folds run in parallel through joblib (so a Dask or Ray
+  backend takes over when one machine is outgrown: ``joblib.parallel_backend``);
+* an on-disk cache (``ctx.cached(fn)``, a ``joblib.Memory`` under ``out_dir/.cache``) so
+  an interrupted run resumes where it stopped;
+* a progress display (``ctx.progress(...)``, on stderr);
+* a Markdown report written to ``out_dir/<name>/report.md`` with the PNG figures the
+  reproduction saved through ``ctx.figure_path(...)``.
+
+``quick=True`` asks for a reduced version that runs in seconds (used by CI); the full run
+is for people.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import InvalidInputError
+
+__all__ = [
+    "Context",
+    "ReproductionResult",
+    "register",
+    "available",
+    "run",
+    "seeded_splits",
+    "cv_select",
+    "markdown_table",
+]
+
+#: Modules holding reproductions, imported on demand (each registers itself).
+_MODULES = ("luss2007", "abe2012", "graepel2003", "loosli2019")
+_REGISTRY: dict[str, tuple[Callable[[Context], ReproductionResult], str]] = {}
+
+
+@dataclass
+class ReproductionResult:
+    """What a reproduction returns: the report text, figure files and raw numbers."""
+
+    name: str
+    markdown: str
+    figures: list[Path] = field(default_factory=list)
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Context:
+    """Run-time services for a reproduction."""
+
+    name: str
+    quick: bool
+    out_dir: Path
+    seed: int = 0
+    n_jobs: int = 1
+    verbose: bool = True
+    _t0: float = field(default_factory=time.perf_counter)
+
+    def __post_init__(self) -> None:
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        from joblib import Memory
+
+        self.memory = Memory(str(self.out_dir / ".cache"), verbose=0)
+
+    def progress(self, message: str) -> None:
+        """One progress line on stderr, with the elapsed time."""
+        if self.verbose:
+            dt = time.perf_counter() - self._t0
+            print(f"[{self.name} {dt:7.1f}s] {message}", file=sys.stderr, flush=True)
+
+    def cached(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        """``fn`` memoised on disk: a resumed run skips what it already computed.
+
+        ``fn`` must be a module-level function of picklable arguments.
+        """
+        return self.memory.cache(fn)
+
+    def parallel(self, fn: Callable[..., Any], items: Iterable[Any]) -> list[Any]:
+        """``[fn(item) for item in items]`` through joblib with ``n_jobs`` workers."""
+        from joblib import Parallel, delayed
+
+        items = list(items)
+        if self.n_jobs == 1 or len(items) <= 1:
+            return [fn(it) for it in items]
+        return Parallel(n_jobs=self.n_jobs)(delayed(fn)(it) for it in items)
+
+    def figure_path(self, filename: str) -> Path:
+        """Where to save a figure (PNG) so the report links it."""
+        return self.out_dir / filename
+
+
+def register(
+    name: str, *, title: str
+) -> Callable[[Callable[[Context], ReproductionResult]], Callable[[Context], ReproductionResult]]:
+    """Register a reproduction under ``name`` (e.g. ``"luss2007"``)."""
+
+    def decorator(fn: Callable[[Context], ReproductionResult]):
+        _REGISTRY[name] = (fn, title)
+        return fn
+
+    return decorator
+
+
+def _load_all() -> None:
+    for mod in _MODULES:
+        try:
+            importlib.import_module(f"{__package__}.{mod}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__package__}.{mod}":
+                raise
+
+
+def available() -> dict[str, str]:
+    """Registered reproductions: name -> title."""
+    _load_all()
+    return {k: v[1] for k, v in sorted(_REGISTRY.items())}
+
+
+def run(
+    name: str,
+    *,
+    quick: bool = False,
+    out_dir: str | Path = "results",
+    seed: int = 0,
+    n_jobs: int = 1,
+    verbose: bool = True,
+) -> ReproductionResult:
+    """Run one reproduction and write ``out_dir/<name>/report.md`` (+ figures, JSON)."""
+    names = available()
+    if name not in names:
+        raise InvalidInputError("paper", f"unknown reproduction '{name}'; available: {list(names)}")
+    fn, title = _REGISTRY[name]
+    ctx = Context(name=name, quick=quick, out_dir=Path(out_dir) / name, seed=seed,
+                  n_jobs=n_jobs, verbose=verbose)
+    ctx.progress(f"{title} ({'quick' if quick else 'full'} run)")
+    result = fn(ctx)
+    head = f"# {title}\n\n_{'Quick' if quick else 'Full'} run, seed {seed}._\n\n"
+    (ctx.out_dir / "report.md").write_text(head + result.markdown + "\n", encoding="utf-8")
+    (ctx.out_dir / "results.json").write_text(
+        json.dumps(_jsonable(result.data), indent=2) + "\n", encoding="utf-8"
+    )
+    ctx.progress(f"report written to {ctx.out_dir / 'report.md'}")
+    return result
+
+
+def _jsonable(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {str(k): _jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_jsonable(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return obj.tolist()
+    if isinstance(obj, (np.floating, np.integer)):
+        return obj.item()
+    if isinstance(obj, Path):
+        return str(obj)
+    return obj
+
+
+def seeded_splits(
+    y: np.ndarray,
+    *,
+    test_size: float | int,
+    n_splits: int = 1,
+    seed: int = 0,
+    stratify: bool = True,
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``n_splits`` random train/test index pairs, reproducible from ``seed``.
+
+    ``test_size`` is a fraction in (0, 1) or a number of test points.  Split ``k`` uses
+    ``seed + k``, so adding splits leaves the earlier ones unchanged.
+    """
+    from sklearn.model_selection import train_test_split
+
+    idx = np.arange(len(y))
+    out = []
+    for k in range(n_splits):
+        tr, te = train_test_split(
+            idx, test_size=test_size, random_state=seed + k, stratify=y if stratify else None
+        )
+        out.append((np.sort(tr), np.sort(te)))
+    return out
+
+
+def _fold_score(args: tuple) -> float:
+    fit_score, params, tr, va = args
+    return float(fit_score(params, tr, va))
+
+
+def cv_select(
+    fit_score: Callable[[dict[str, Any], np.ndarray, np.ndarray], float],
+    grid: Sequence[dict[str, Any]],
+    y: np.ndarray,
+    *,
+    folds: int = 5,
+    seed: int = 0,
+    ctx: Context | None = None,
+) -> tuple[dict[str, Any], np.ndarray]:
+    """Grid search by stratified k-fold cross-validation.
+
+    ``fit_score(params, train_idx, val_idx)`` trains on ``train_idx`` (indices into the
+    caller's training set) and returns a score to maximise (e.g. accuracy on
+    ``val_idx``).  All (grid point, fold) pairs run through ``ctx.parallel``.  Ties go to
+    the first grid point, so order the grid from the simplest model.
+
+    Returns the best parameters and the (n_grid, folds) score matrix.
+    """
+    from sklearn.model_selection import StratifiedKFold
+
+    if not grid:
+        raise InvalidInputError("grid", "is empty")
+    skf = StratifiedKFold(n_splits=folds, shuffle=True, random_state=seed)
+    splits = list(skf.split(np.zeros(len(y)), y))
+    jobs = [(fit_score, p, tr, va) for p in grid for tr, va in splits]
+    if ctx is not None:
+        scores = ctx.parallel(_fold_score, jobs)
+    else:
+        scores = [_fold_score(j) for j in jobs]
+    mat = np.asarray(scores, dtype=float).reshape(len(grid), folds)
+    best = int(np.argmax(mat.mean(axis=1)))
+    return dict(grid[best]), mat
+
+
+def markdown_table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    """A GitHub-flavoured Markdown table; floats printed with 4 significant digits."""
+
+    def cell(v: Any) -> str:
+        if isinstance(v, (float, np.floating)):
+            return "-" if np.isnan(v) else f"{v:.4g}"
+        return str(v)
+
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
+    return "\n".join(lines)
