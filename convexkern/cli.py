@@ -1,0 +1,513 @@
+"""The ``convexkern`` command line (also ``python -m convexkern``).
+
+::
+
+    convexkern solvers                         # every solver: kind, installed, what it solves
+    convexkern specs                           # the problem specs shipped with the package
+    convexkern solve SPEC [--solver NAME]      # one certified report (+ test accuracy)
+    convexkern compare SPEC [--solvers a,b,c]  # the same instance on several solvers
+
+``SPEC`` is a TOML file (see :mod:`convexkern.specs`) or the bare name of a shipped spec
+(``convexkern compare svm_usps_3v5_rbf``).  ``solve`` and ``compare`` take ``--tol``,
+``--max-iter``, ``--time-limit`` (overriding the spec's ``[solve]`` section), ``--json``
+or ``--csv`` (machine-readable output instead of the table) and ``--out FILE``.
+
+Standard output carries only the result (table, JSON or CSV), so it can be piped.
+Progress lines go to standard error, when it is a terminal or with ``--progress``;
+``--quiet`` silences them.  Bad input (a malformed spec, an unknown or missing solver)
+prints one line ``convexkern: error: ...`` on standard error and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import csv
+import io
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any, TextIO
+
+from .errors import (
+    InvalidInputError,
+    InvalidTypeError,
+    SolverError,
+    SolverNotFoundError,
+    SpecError,
+)
+
+__all__ = ["main", "build_parser"]
+
+PROG = "convexkern"
+
+
+# ---------------------------------------------------------------------------------------
+# progress display
+# ---------------------------------------------------------------------------------------
+
+
+class _Progress:
+    """Progress lines on stderr: stages, then one line per solve."""
+
+    def __init__(self, enabled: bool, stream: TextIO) -> None:
+        self.enabled = enabled
+        self.stream = stream
+        self.t0 = time.perf_counter()
+        self._open = False  # a "[i/n] solver ..." line waits for its result
+
+    def _write(self, text: str) -> None:
+        if self.enabled:
+            self.stream.write(text)
+            self.stream.flush()
+
+    def stage(self, message: str) -> None:
+        self._close()
+        self._write(f"[{time.perf_counter() - self.t0:6.1f}s] {message}\n")
+
+    def start(self, i: int, n: int, solver: str) -> None:
+        self._close()
+        self._write(f"[{time.perf_counter() - self.t0:6.1f}s] [{i}/{n}] {solver} ...")
+        self._open = True
+
+    def done(self, report: Any) -> None:
+        t = report.wall_time if math.isfinite(report.wall_time) else report.solve_time
+        self._write(f" {report.status.value} in {t:.3g} s\n")
+        self._open = False
+
+    def _close(self) -> None:
+        if self._open:
+            self._write("\n")
+            self._open = False
+
+
+# ---------------------------------------------------------------------------------------
+# helpers
+# ---------------------------------------------------------------------------------------
+
+
+def _import_formulations(err: TextIO | None = None) -> None:
+    """Import every implemented formulation module, registering custom algorithms.
+
+    Modules that do not exist yet are skipped; a module that exists but fails to import
+    is skipped with a note on ``err`` (the other formulations stay usable).
+    """
+    from . import formulations
+
+    for name in formulations.__all__:
+        try:
+            getattr(formulations, name)
+        except AttributeError:  # "not implemented yet"
+            continue
+        except ImportError as exc:
+            if err is not None:
+                err.write(f"{PROG}: note: formulations.{name} could not be imported ({exc}); "
+                          "its solvers are not listed\n")
+
+
+@contextlib.contextmanager
+def _solver_output_to_stderr() -> Any:
+    """Send whatever the solvers print to stderr, so stdout carries only the result.
+
+    Some solvers write to file descriptor 1 from C (SCS: "ERROR: could not determine
+    problem status"), so the descriptor itself is redirected, and C stdio buffers are
+    flushed before it is restored.
+    """
+    saved_py = sys.stdout
+    saved_fd = None
+    try:
+        sys.stdout.flush()
+        saved_fd = os.dup(1)
+        os.dup2(2, 1)
+    except (OSError, ValueError, AttributeError):  # no real descriptors (embedded use)
+        saved_fd = None
+    sys.stdout = sys.stderr
+    try:
+        yield
+    finally:
+        sys.stdout = saved_py
+        if saved_fd is not None:
+            _flush_c_stdio()
+            os.dup2(saved_fd, 1)
+            os.close(saved_fd)
+
+
+def _flush_c_stdio() -> None:
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).fflush(None)
+    except (OSError, AttributeError, TypeError):  # pragma: no cover - not a C runtime
+        pass
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(header)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip(),
+             "  ".join("-" * w for w in widths)]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
+    return "\n".join(lines)
+
+
+def _flatten(row: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in row.items():
+        if isinstance(v, Mapping):
+            out.update(_flatten(v, f"{prefix}{k}."))
+        else:
+            out[f"{prefix}{k}"] = v
+    return out
+
+
+def _csv(rows: Sequence[Mapping[str, Any]]) -> str:
+    flat = [_flatten(r) for r in rows]
+    fields: list[str] = []
+    for r in flat:
+        fields.extend(k for k in r if k not in fields)
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(flat)
+    return buf.getvalue()
+
+
+def _emit(text: str, args: argparse.Namespace, progress: _Progress, err: TextIO) -> None:
+    if not text.endswith("\n"):
+        text += "\n"
+    if getattr(args, "out", None):
+        with open(args.out, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        if not args.quiet:
+            progress._close()
+            err.write(f"{PROG}: wrote {args.out}\n")
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+
+def _parse_solvers(text: str) -> list[str]:
+    names = [s.strip().lower() for s in text.split(",") if s.strip()]
+    if not names:
+        raise SolverNotFoundError("--solvers: give a comma-separated list, e.g. clarabel,scs")
+    return names
+
+
+def _check_names(names: Sequence[str]) -> None:
+    """Fail before any work on a name no solver has (typos)."""
+    from .solvers import installed_solvers, solver_info
+
+    known = {r["name"]: r for r in solver_info()}
+    for n in names:
+        if n not in known:
+            raise SolverNotFoundError(
+                f"unknown solver '{n}'; installed solvers: {', '.join(installed_solvers())}"
+            )
+        if not known[n]["installed"]:
+            raise SolverNotFoundError(
+                f"solver '{n}' is not installed ({known[n]['install']}); installed solvers: "
+                f"{', '.join(installed_solvers())}"
+            )
+
+
+def _controls(args: argparse.Namespace, spec: Any) -> dict[str, Any]:
+    s = spec.solve
+    return {
+        "tol": args.tol if args.tol is not None else s.tol,
+        "max_iter": args.max_iter if args.max_iter is not None else s.max_iter,
+        "time_limit": args.time_limit if args.time_limit is not None else s.time_limit,
+    }
+
+
+def _load(args: argparse.Namespace, progress: _Progress) -> Any:
+    from .specs import load_spec
+
+    _import_formulations()
+    progress.stage(f"reading spec {args.spec}...")
+    return load_spec(args.spec)
+
+
+def _row(report: Any, spec: Any, inst: Any) -> dict[str, Any]:
+    row = {"spec": spec.name, **report.to_dict()}
+    row["n_train"] = inst.n_train
+    if inst.has_test:
+        row["n_test"] = inst.n_test
+        row["test_accuracy"] = inst.accuracy(report)
+    return row
+
+
+def _accuracy_text(reports: Sequence[Any], inst: Any) -> str:
+    if not inst.has_test:
+        return ""
+    parts = []
+    for r in reports:
+        acc = inst.accuracy(r)
+        if acc is not None:
+            parts.append(f"{r.solver} {acc:.4f}")
+    if not parts:
+        return ""
+    return f"test accuracy ({inst.n_test} held-out points): " + ", ".join(parts)
+
+
+# ---------------------------------------------------------------------------------------
+# commands
+# ---------------------------------------------------------------------------------------
+
+
+def _cmd_solvers(args: argparse.Namespace, progress: _Progress, err: TextIO) -> int:
+    from .solvers import solver_info
+
+    _import_formulations(None if args.quiet else err)
+    info = solver_info()
+    if args.json:
+        _emit(json.dumps(info, indent=2), args, progress, err)
+        return 0
+    rows = []
+    for r in info:
+        kind = "conic via cvxpy" if r["kind"].startswith("conic") else r["kind"]
+        notes = r["install"] if not r["installed"] else r.get("description", "")
+        rows.append([r["name"], kind, "yes" if r["installed"] else "no", r["solves"],
+                     f"{r['default_tol']:g}", notes])
+    text = _table(["name", "kind", "installed", "solves", "default tol", "install / notes"],
+                  rows)
+    _emit(text, args, progress, err)
+    return 0
+
+
+def _cmd_specs(args: argparse.Namespace, progress: _Progress, err: TextIO) -> int:
+    from .specs import available_specs, load_spec
+
+    _import_formulations()
+    rows = []
+    for name in available_specs():
+        try:
+            desc = load_spec(name).description
+        except SpecError as exc:  # a broken shipped spec should still be listed
+            desc = f"(invalid: {exc})"
+        rows.append({"name": name, "description": desc})
+    if args.json:
+        _emit(json.dumps(rows, indent=2), args, progress, err)
+    else:
+        _emit(_table(["name", "description"], [[r["name"], r["description"]] for r in rows]),
+              args, progress, err)
+    return 0
+
+
+def _cmd_solve(args: argparse.Namespace, progress: _Progress, err: TextIO) -> int:
+    from .report import ReportTable
+    from .solvers import available_solvers, solve
+
+    spec = _load(args, progress)
+    if args.solver is not None:
+        _check_names([args.solver.lower()])
+    inst = spec.build(progress=progress.stage)
+    f = inst.formulation
+    if args.solver is not None:
+        name = args.solver.lower()
+    else:  # the spec's first usable solver, else the formulation's default
+        usable = available_solvers(f)
+        listed = [s for s in (spec.solve.solvers or ()) if s in usable]
+        name = listed[0] if listed else None
+    progress.start(1, 1, name or f.default_solver)
+    with _solver_output_to_stderr():
+        report = solve(f, name, **_controls(args, spec))
+    progress.done(report)
+    if args.json:
+        text = json.dumps(_row(report, spec, inst), indent=2)
+    elif args.csv:
+        text = _csv([_row(report, spec, inst)])
+    else:
+        text = str(ReportTable([report]))
+        acc = _accuracy_text([report], inst)
+        if acc:
+            text += "\n" + acc
+        if report.message:
+            text += f"\nnote: {report.message}"
+    _emit(text, args, progress, err)
+    return 0
+
+
+def _cmd_compare(args: argparse.Namespace, progress: _Progress, err: TextIO) -> int:
+    from .solvers import available_solvers, compare
+
+    spec = _load(args, progress)
+    explicit = args.solvers is not None
+    if explicit:
+        names = _parse_solvers(args.solvers)
+        _check_names(names)
+    inst = spec.build(progress=progress.stage)
+    f = inst.formulation
+    usable = available_solvers(f)
+    if explicit:
+        pass  # checked by compare() below
+    elif spec.solve.solvers:
+        names = []
+        for n in spec.solve.solvers:
+            if n in usable:
+                names.append(n)
+            elif not args.quiet:
+                progress._close()
+                err.write(f"{PROG}: note: skipping solver '{n}' from the spec (not installed "
+                          f"or not applicable to {f.name}; usable: {', '.join(usable)})\n")
+        if not names:
+            raise SolverNotFoundError(
+                f"none of the spec's solvers {list(spec.solve.solvers)} can solve {f.name}; "
+                f"installed solvers for it: {', '.join(usable)}"
+            )
+    else:
+        names = usable
+    count = iter(range(1, len(names) + 1))
+
+    def on_progress(name: str, report: Any) -> None:
+        if report is None:
+            progress.start(next(count), len(names), name)
+        else:
+            progress.done(report)
+
+    # compare() resolves every name before solving anything: a solver that cannot solve
+    # this formulation fails at once
+    with _solver_output_to_stderr():
+        table = compare(f, names, progress=on_progress, **_controls(args, spec))
+    reports = list(table)
+    if args.json:
+        text = json.dumps([_row(r, spec, inst) for r in reports], indent=2)
+    elif args.csv:
+        text = _csv([_row(r, spec, inst) for r in reports])
+    else:
+        head = f"{spec.name}: {f.name}, n_train={inst.n_train}"
+        if inst.has_test:
+            head += f", n_test={inst.n_test}"
+        text = head + "\n" + str(table)
+        acc = _accuracy_text(reports, inst)
+        if acc:
+            text += "\n" + acc
+        notes = [f"{r.solver}: {r.message}" for r in reports if r.message]
+        if notes:
+            text += "\n" + "\n".join(f"note: {m}" for m in notes)
+    _emit(text, args, progress, err)
+    return 0
+
+
+# ---------------------------------------------------------------------------------------
+# parser and entry point
+# ---------------------------------------------------------------------------------------
+
+
+def _positive_float(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not (math.isfinite(v) and v > 0):
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}")
+    return v
+
+
+def _tol(text: str) -> float:
+    v = _positive_float(text)
+    if not v < 1:
+        raise argparse.ArgumentTypeError(f"must lie in (0, 1), got {text!r}")
+    return v
+
+
+def _positive_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {text!r}")
+    return v
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``convexkern`` command."""
+    from . import __version__
+
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Convex formulations of kernel machines, solved and certified.",
+        epilog="SPEC is a TOML problem spec, by path or by the name of a shipped spec "
+               "(see 'convexkern specs').",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    common = argparse.ArgumentParser(add_help=False)
+    noise = common.add_mutually_exclusive_group()
+    noise.add_argument("--progress", action="store_true",
+                       help="show progress on stderr even when it is not a terminal")
+    noise.add_argument("-q", "--quiet", action="store_true", help="no progress or notes on stderr")
+    common.add_argument("--out", metavar="FILE", help="write the output to FILE, not stdout")
+    fmt = argparse.ArgumentParser(add_help=False)
+    g = fmt.add_mutually_exclusive_group()
+    g.add_argument("--json", action="store_true", help="JSON output")
+    g.add_argument("--csv", action="store_true", help="CSV output")
+    run = argparse.ArgumentParser(add_help=False)
+    run.add_argument("spec", metavar="SPEC", help="TOML spec file or shipped spec name")
+    run.add_argument("--tol", type=_tol, help="target relative certified gap")
+    run.add_argument("--max-iter", type=_positive_int, metavar="N", help="iteration bound")
+    run.add_argument("--time-limit", type=_positive_float, metavar="S",
+                     help="time bound per solver, seconds")
+
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    p = sub.add_parser("solvers", parents=[common], help="list the solvers and what they solve")
+    p.add_argument("--json", action="store_true", help="JSON output")
+    p.set_defaults(func=_cmd_solvers, csv=False)
+    p = sub.add_parser("specs", parents=[common], help="list the shipped problem specs")
+    p.add_argument("--json", action="store_true", help="JSON output")
+    p.set_defaults(func=_cmd_specs, csv=False)
+    p = sub.add_parser("solve", parents=[run, fmt, common],
+                       help="solve a spec with one solver; report and test accuracy")
+    p.add_argument("--solver", metavar="NAME",
+                   help="solver (default: the spec's first, else the formulation's default)")
+    p.set_defaults(func=_cmd_solve)
+    p = sub.add_parser("compare", parents=[run, fmt, common],
+                       help="solve a spec with several solvers; aligned table")
+    p.add_argument("--solvers", metavar="A,B,C",
+                   help="comma-separated solver names (default: the spec's [solve].solvers, "
+                        "else every applicable solver)")
+    p.set_defaults(func=_cmd_compare)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 ok, 2 bad input, 1 solver crash)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, usage errors (status 2)
+        return int(exc.code) if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    err = sys.stderr
+    show = not args.quiet and (args.progress or _isatty(err))
+    progress = _Progress(show, err)
+    try:
+        return int(args.func(args, progress, err))
+    except (SpecError, InvalidInputError, InvalidTypeError, SolverNotFoundError) as exc:
+        progress._close()
+        err.write(f"{PROG}: error: {exc}\n")
+        return 2
+    except OSError as exc:  # --out into a missing folder, unreadable files...
+        progress._close()
+        err.write(f"{PROG}: error: {exc}\n")
+        return 2
+    except SolverError as exc:
+        progress._close()
+        err.write(f"{PROG}: error: solver failed: {exc}\n")
+        return 1
+    except KeyboardInterrupt:
+        progress._close()
+        err.write(f"{PROG}: interrupted\n")
+        return 130
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
