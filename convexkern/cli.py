@@ -422,6 +422,21 @@ def _positive_int(text: str) -> int:
     return v
 
 
+def _cmd_reproduce(args: argparse.Namespace, progress: _Progress, err: TextIO) -> int:
+    from .reproduce import available, run
+
+    names = available()
+    if args.paper is None or args.list:
+        rows = [[k, v] for k, v in names.items()]
+        _emit(_table(["paper", "reproduction"], rows), args, progress, err)
+        return 0
+    result = run(args.paper, quick=args.quick, out_dir=args.out_dir, seed=args.seed,
+                 n_jobs=args.jobs, verbose=not args.quiet,
+                 datasets=args.datasets.split(",") if args.datasets else None)
+    _emit(result.markdown, args, progress, err)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``convexkern`` command."""
     from . import __version__
@@ -469,6 +484,21 @@ def build_parser() -> argparse.ArgumentParser:
                    help="comma-separated solver names (default: the spec's [solve].solvers, "
                         "else every applicable solver)")
     p.set_defaults(func=_cmd_compare)
+    p = sub.add_parser("reproduce", parents=[common],
+                       help="reproduce a paper's experiments on the shipped real data")
+    p.add_argument("paper", nargs="?", metavar="PAPER",
+                   help="luss2007, abe2012, graepel2003 or loosli2019 (omit to list)")
+    p.add_argument("--list", action="store_true", help="list the available reproductions")
+    p.add_argument("--quick", action="store_true",
+                   help="a reduced run that takes seconds (what CI runs)")
+    p.add_argument("--out-dir", default="results", metavar="DIR",
+                   help="where the report, figures and the resumable cache go")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random splits")
+    p.add_argument("--jobs", type=_positive_int, default=1, metavar="N",
+                   help="parallel workers for cross-validation (joblib)")
+    p.add_argument("--datasets", default=None, metavar="A,B",
+                   help="restrict a multi-data-set reproduction (abe2012) to these data sets")
+    p.set_defaults(func=_cmd_reproduce, json=False, csv=False)
     return parser
 
 

@@ -364,6 +364,9 @@ def _limit_status(stats: Any) -> Status | None:
     raw = ""
     if isinstance(extra, Mapping):
         raw = str(extra.get("status", ""))
+        info = extra.get("info")  # SCS: 'solved (inaccurate - reached max_iters)'
+        if isinstance(info, Mapping):
+            raw += " " + str(info.get("status", ""))
     elif extra is not None:
         raw = str(getattr(extra, "status", ""))
     text = raw.lower().replace("_", "").replace(" ", "")
@@ -402,6 +405,9 @@ def _solve_conic(
     if limit is not None and status in (Status.OPTIMAL_INACCURATE, Status.ITERATION_LIMIT,
                                         Status.ERROR):
         status = limit
+    elif (status is Status.OPTIMAL_INACCURATE and max_iter is not None
+          and (getattr(stats, "num_iters", None) or 0) >= max_iter):
+        status = Status.ITERATION_LIMIT  # a solver that stopped on the cap, whatever it says
     solver_stats = {
         "status": f.problem.status,
         "objective": f.problem.value,

@@ -3,7 +3,11 @@
 =====================  =================================================================
 module                 source
 =====================  =================================================================
-``svm``                Mansour, SVM lecture notes (2013): soft/hard-margin SVM, SMO
+``svm``                Mansour, SVM lecture notes (2013) §11.2-11.3: soft-margin SVM, SMO
+``robust_indefinite``  Luss & d'Aspremont (NIPS 2007): robust SVM, indefinite kernels
+``lp_svm``             Abe (ICANN 2012): nu-LP and LP SVMs training Mahalanobis kernels
+``sdpm``               Graepel & Herbrich (NIPS 2003): Semidefinite Programming Machines
+``krein``              Loosli (ESANN 2019): KSVM (flip) and TrIK-SVM (shift) in Krein spaces
 =====================  =================================================================
 
 Submodules are imported on first use (``convexkern.formulations.svm``), and importing a

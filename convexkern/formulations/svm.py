@@ -401,7 +401,7 @@ def primal(X: Any, y: Any, C: float | None = 1.0) -> Formulation:
 
 # --------------------------------------------------------------------------- SMO glue
 def _smo_for(f: Formulation) -> tuple[np.ndarray, np.ndarray, float]:
-    if f.kind == "svm.dual":
+    if "K" in f.data:  # svm.dual, and any formulation that is an SVM dual in a kernel K
         K, y = f.data["K"], f.data["y"]
     else:
         X, y = f.data["X"], f.data["y"]
@@ -454,7 +454,7 @@ def _solve_smo(
                 else Status.TIME_LIMIT
             break
         res = smo(K, y, C, eps=eps_k, max_iter=left_it, time_limit=left_t, tau=tau,
-                  alpha0=alpha0, **options)
+                  alpha0=alpha0, check_input=False, **options)  # the builder validated K
         total_it += int(res.iterations)
         alpha0 = res.alpha
         cert = certificate(K, y, res.alpha, None if not math.isfinite(C) else C,
@@ -464,7 +464,9 @@ def _solve_smo(
             print(f"smo: eps={eps_k:.1e} it={total_it} lower={cert.lower:.10g} "
                   f"upper={cert.upper:.10g} rel_gap={cert.rel_gap:.3g}")
         if res.status != "optimal":
-            status = Status.TIME_LIMIT if res.status == "time_limit" else Status.ITERATION_LIMIT
+            status = {"time_limit": Status.TIME_LIMIT, "iteration_limit": Status.ITERATION_LIMIT,
+                      }.get(res.status, Status.ERROR)  # "interrupted" (callback) -> ERROR
+            message = f"SMO stopped: {res.status}"
             break
         if cert.rel_gap <= tol:
             break

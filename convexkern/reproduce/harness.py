@@ -67,6 +67,7 @@ class Context:
     seed: int = 0
     n_jobs: int = 1
     verbose: bool = True
+    datasets: list[str] | None = None  # restrict a multi-data-set reproduction (None: all)
     _t0: float = field(default_factory=time.perf_counter)
 
     def __post_init__(self) -> None:
@@ -137,6 +138,7 @@ def run(
     seed: int = 0,
     n_jobs: int = 1,
     verbose: bool = True,
+    datasets: Sequence[str] | None = None,
 ) -> ReproductionResult:
     """Run one reproduction and write ``out_dir/<name>/report.md`` (+ figures, JSON)."""
     names = available()
@@ -144,7 +146,8 @@ def run(
         raise InvalidInputError("paper", f"unknown reproduction '{name}'; available: {list(names)}")
     fn, title = _REGISTRY[name]
     ctx = Context(name=name, quick=quick, out_dir=Path(out_dir) / name, seed=seed,
-                  n_jobs=n_jobs, verbose=verbose)
+                  n_jobs=n_jobs, verbose=verbose,
+                  datasets=list(datasets) if datasets else None)
     ctx.progress(f"{title} ({'quick' if quick else 'full'} run)")
     result = fn(ctx)
     head = f"# {title}\n\n_{'Quick' if quick else 'Full'} run, seed {seed}._\n\n"

@@ -1,0 +1,539 @@
+"""scikit-learn estimators on top of convexkern's certified formulations.
+
+:class:`SVMClassifier` is the soft-margin SVM of Mansour's lecture notes (§11.2-11.3) as a
+scikit-learn classifier: it builds the kernel dual with
+:func:`convexkern.formulations.svm.dual`, solves it with any solver of the registry
+(``"smo"`` by default, or a conic solver such as ``"clarabel"``) and keeps the certified
+:class:`~convexkern.SolveReport` in ``report_``.  It works wherever a scikit-learn
+classifier does (``GridSearchCV``, ``Pipeline``, ``cross_val_score``).
+
+The parts that every kernel classifier of the package shares live in the private base
+class :class:`_BinaryKernelClassifier` and the helper functions next to it, so that the
+paper-specific estimators follow the same pattern:
+
+* kernel handling: ``kernel`` as a name (:data:`KERNELS`), a callable ``k(X, Z)``, a
+  :class:`convexkern.kernels.Kernel`, or ``"precomputed"``, with ``gamma="scale"`` /
+  ``"auto"`` resolved as in scikit-learn (:func:`_resolve_gamma`, :func:`_build_kernel`,
+  :func:`_evaluate_kernel`);
+* label encoding: any two labels to -1/+1 with ``classes_`` (:func:`_encode_binary_labels`);
+* solving: solver name checked against :func:`convexkern.available_solvers`, a
+  ``ConvergenceWarning`` when the solve is not certified optimal, an error when there is no
+  solution (:meth:`_BinaryKernelClassifier._solve`);
+* ``predict`` from ``decision_function``, the scikit-learn tags, and ``clone`` support for
+  :class:`~convexkern.kernels.Kernel` parameters.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from numbers import Integral, Real
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .errors import InvalidInputError, InvalidTypeError, SolverError
+from .formulation import Formulation
+from .kernels import Kernel, make_kernel
+from .report import SolveReport, Status
+from .solvers import available_solvers, solve
+
+__all__ = ["SVMClassifier", "KERNELS"]
+
+#: Kernel names accepted by the estimators, with the estimator parameters each one uses
+#: (scikit-learn's conventions: ``poly`` is ``(gamma x'z + coef0) ** degree``, ``sigmoid``
+#: is ``tanh(gamma x'z + coef0)``).  Kernels with other parameters (``epanechnikov``,
+#: ``mahalanobis``, ...) are passed as a :class:`~convexkern.kernels.Kernel` instance.
+_KERNEL_PARAMS: dict[str, tuple[str, ...]] = {
+    "linear": (),
+    "poly": ("degree", "gamma", "coef0"),
+    "polynomial": ("degree", "gamma", "coef0"),
+    "rbf": ("gamma",),
+    "gaussian": ("gamma",),
+    "sigmoid": ("gamma", "coef0"),
+    "tanh": ("gamma", "coef0"),
+    "simpson": (),
+}
+
+#: Names accepted for the ``kernel`` parameter (besides ``"precomputed"``).
+KERNELS: tuple[str, ...] = tuple(_KERNEL_PARAMS)
+
+#: Dual coefficients at most ``_ALPHA_RTOL * min(C, max(alpha))`` count as zero (not a
+#: support vector), and within ``_ALPHA_RTOL * C`` of ``C`` as at the bound.  Interior point
+#: solvers return non-support coefficients of order 1e-9..1e-7 rather than exact zeros.
+_ALPHA_RTOL = 1e-5
+
+
+# ---------------------------------------------------------------------------------------
+# shared helpers (kernel handling, labels)
+# ---------------------------------------------------------------------------------------
+
+
+def _resolve_gamma(gamma: str | float, X: np.ndarray) -> float:
+    """``gamma`` as a number: ``"scale"`` is ``1 / (n_features * X.var())`` and ``"auto"``
+    is ``1 / n_features``, as in :class:`sklearn.svm.SVC`."""
+    if isinstance(gamma, str):
+        if gamma == "scale":
+            var = float(X.var())
+            return 1.0 / (X.shape[1] * var) if var > 0 else 1.0
+        if gamma == "auto":
+            return 1.0 / X.shape[1]
+        raise InvalidInputError("gamma", f"must be 'scale', 'auto' or a number > 0, got {gamma!r}")
+    return float(gamma)
+
+
+def _build_kernel(
+    kernel: str | Kernel | Callable[..., Any],
+    X: np.ndarray,
+    *,
+    gamma: str | float = "scale",
+    degree: int = 3,
+    coef0: float = 0.0,
+) -> Kernel | Callable[..., Any] | str:
+    """The kernel to use for training data ``X``: a :class:`Kernel`, a callable, or
+    ``"precomputed"``.
+
+    A name from :data:`KERNELS` is built with :func:`convexkern.kernels.make_kernel` from
+    the estimator's ``gamma`` (resolved on ``X``), ``degree`` and ``coef0``; a
+    :class:`Kernel` or any other callable is returned unchanged.
+    """
+    if isinstance(kernel, str):
+        if kernel == "precomputed":
+            return kernel
+        if kernel not in _KERNEL_PARAMS:
+            raise InvalidInputError(
+                "kernel",
+                f"unknown kernel {kernel!r}; use one of {list(KERNELS) + ['precomputed']}, "
+                "a convexkern.kernels.Kernel or a callable",
+            )
+        values = {"gamma": _resolve_gamma(gamma, X), "degree": degree, "coef0": coef0}
+        return make_kernel(kernel, **{p: values[p] for p in _KERNEL_PARAMS[kernel]})
+    if callable(kernel):
+        return kernel
+    raise InvalidTypeError(
+        "kernel", f"expected a kernel name, a Kernel or a callable, got {type(kernel).__name__}"
+    )
+
+
+def _evaluate_kernel(
+    kernel: Kernel | Callable[..., Any], X: np.ndarray, Z: np.ndarray | None = None
+) -> np.ndarray:
+    """Gram matrix ``k(X, X)`` (``Z=None``) or cross matrix ``k(X, Z)``, checked.
+
+    A :class:`Kernel` computes an exactly symmetric Gram matrix for ``Z=None``; any other
+    callable is called as ``kernel(X, X)`` or ``kernel(X, Z)``, as scikit-learn does, and
+    its output must be a finite ``(len(X), len(Z))`` array (symmetry and positive
+    semidefiniteness are checked by the formulation).
+    """
+    if isinstance(kernel, Kernel):
+        return kernel(X) if Z is None else kernel(X, Z)
+    other = X if Z is None else Z
+    K = np.asarray(kernel(X, other), dtype=np.float64)
+    shape = (X.shape[0], other.shape[0])
+    if K.shape != shape:
+        raise InvalidInputError(
+            "kernel", f"the callable returned an array of shape {K.shape}, expected {shape}"
+        )
+    if not np.all(np.isfinite(K)):
+        raise InvalidInputError("kernel", "the callable returned non-finite values")
+    return K
+
+
+def _encode_binary_labels(y: np.ndarray, estimator: str) -> tuple[np.ndarray, np.ndarray]:
+    """``(classes_, y_pm)``: the two sorted labels and ``y`` coded as -1.0/+1.0.
+
+    ``classes_[1]`` becomes +1 (a positive decision value predicts it), as in
+    scikit-learn.  Regression targets, more than two classes and a single class raise a
+    ``ValueError`` that says so.
+    """
+    check_classification_targets(y)
+    y_type = type_of_target(y, input_name="y")
+    if y_type != "binary":
+        raise ValueError(
+            f"Only binary classification is supported. The type of the target is {y_type}: "
+            f"{estimator} separates two classes, y has {np.unique(y).size} "
+            "(use sklearn.multiclass.OneVsRestClassifier for more)"
+        )
+    classes, y_idx = np.unique(y, return_inverse=True)
+    if classes.size != 2:
+        raise ValueError(
+            f"{estimator} needs samples of 2 classes, but y has 1 class: {classes.tolist()}"
+        )
+    return classes, np.where(y_idx.reshape(-1) == 1, 1.0, -1.0)
+
+
+def _support_mask(alpha: np.ndarray, C: float, rtol: float = _ALPHA_RTOL) -> np.ndarray:
+    """Support vectors: ``alpha_i > rtol * min(C, max(alpha))``."""
+    top = float(np.max(alpha)) if alpha.size else 0.0
+    return alpha > rtol * min(C, top)
+
+
+# ---------------------------------------------------------------------------------------
+# shared base class
+# ---------------------------------------------------------------------------------------
+
+
+class _BinaryKernelClassifier(ClassifierMixin, BaseEstimator):
+    """Plumbing shared by convexkern's binary kernel classifiers (not public).
+
+    A subclass declares its own parameters in ``__init__`` (``kernel``, ``solver``,
+    ``tol``, ``max_iter`` and, when named kernels use them, ``gamma``, ``degree``,
+    ``coef0``), extends ``_parameter_constraints`` (dropping the entries of parameters it
+    does not have) and implements ``fit`` and ``decision_function`` with these helpers:
+
+    * :meth:`_validate_train` - ``validate_data`` + labels to -1/+1; sets ``classes_``,
+      ``n_features_in_``, ``shape_fit_``; checks that a precomputed kernel is square;
+    * :meth:`_train_kernel` - resolves the kernel into ``kernel_`` and returns the Gram
+      matrix of the training data;
+    * :meth:`_solve` - checks the solver name, solves, warns/raises on the status and sets
+      ``report_`` and ``n_iter_``;
+    * :meth:`_set_support` - sets ``support_``, ``support_vectors_`` (not for a
+      precomputed kernel) and ``n_support_``;
+    * :meth:`_validate_test` and :meth:`_kernel_to_support` - check test data and return
+      its kernel with the support vectors (columns ``support_`` of a precomputed
+      ``(n_test, n_train)`` kernel).
+
+    ``predict`` maps the sign of ``decision_function`` to ``classes_``.
+    """
+
+    _parameter_constraints: dict[str, list[Any]] = {
+        "kernel": [StrOptions(set(KERNELS) | {"precomputed"}), callable],
+        "gamma": [StrOptions({"scale", "auto"}), Interval(Real, 0, None, closed="neither")],
+        "degree": [Interval(Integral, 1, None, closed="left")],
+        "coef0": [Interval(Real, None, None, closed="neither")],
+        "solver": [str],
+        "tol": [Interval(Real, 0, 1, closed="neither"), None],
+        "max_iter": [Interval(Integral, 1, None, closed="left"), None],
+    }
+
+    # -- scikit-learn protocol ----------------------------------------------------------
+
+    def _precomputed(self) -> bool:
+        return isinstance(self.kernel, str) and self.kernel == "precomputed"
+
+    def __sklearn_tags__(self):  # noqa: D105
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        tags.input_tags.pairwise = self._precomputed()
+        return tags
+
+    # -- fit helpers --------------------------------------------------------------------
+
+    def _validate_train(self, X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
+        """Validated float64 ``X`` and labels ``y`` coded -1/+1; sets ``classes_``,
+        ``n_features_in_`` (via ``validate_data``) and ``shape_fit_``."""
+        X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse=False)
+        self.classes_, y_pm = _encode_binary_labels(y, type(self).__name__)
+        if self._precomputed() and X.shape[0] != X.shape[1]:
+            raise InvalidInputError(
+                "X",
+                f"with kernel='precomputed' must be the square (n_samples, n_samples) "
+                f"training kernel, got shape {X.shape}",
+            )
+        self.shape_fit_ = X.shape
+        return X, y_pm
+
+    def _train_kernel(self, X: np.ndarray) -> np.ndarray:
+        """Resolve ``kernel_`` on the training data and return its Gram matrix."""
+        self.kernel_ = _build_kernel(
+            self.kernel,
+            X,
+            gamma=getattr(self, "gamma", "scale"),
+            degree=getattr(self, "degree", 3),
+            coef0=getattr(self, "coef0", 0.0),
+        )
+        if self._precomputed():
+            return X
+        return _evaluate_kernel(self.kernel_, X)
+
+    def _check_solver(self, f: Formulation) -> str:
+        """The solver name, lower-cased, if it can solve ``f``; else a ValueError."""
+        usable = available_solvers(f)
+        name = self.solver.lower()
+        if name not in usable:
+            raise InvalidInputError(
+                "solver",
+                f"{self.solver!r} cannot solve {f.name} (installed solvers for it: {usable})",
+            )
+        return name
+
+    def _solve(self, f: Formulation, **options: Any) -> SolveReport:
+        """Solve ``f`` with ``solver``, ``tol`` and ``max_iter`` (and ``options``, passed
+        to :func:`convexkern.solve`, e.g. a warm start ``x0``); set ``report_``, ``n_iter_``.
+
+        A status other than ``optimal`` (iteration or time limit, certified gap above
+        ``tol``) gives a ``ConvergenceWarning``; a status without a solution
+        (infeasible, unbounded, solver error) raises :class:`convexkern.SolverError`.
+        """
+        name = self._check_solver(f)
+        report = solve(f, name, tol=self.tol, max_iter=self.max_iter, **options)
+        if not report.status.has_solution:
+            others = [s for s in available_solvers(f) if s != name]
+            raise SolverError(
+                f"{type(self).__name__}: solver {name!r} returned status '{report.status}' "
+                f"and no solution ({report.message or 'no message'}); try another solver "
+                f"(solver=...) among {others}"
+            )
+        self.report_ = report
+        self.n_iter_ = report.iterations
+        if report.status is not Status.OPTIMAL:
+            tol = "default" if report.tol is None else f"{report.tol:.3g}"
+            warnings.warn(
+                f"{type(self).__name__}: solver {name!r} stopped with status "
+                f"'{report.status}' (certified relative gap {report.rel_gap:.3g}, tol "
+                f"{tol}, {report.iterations} iterations)"
+                f"{'; ' + report.message if report.message else ''}. The model uses the best "
+                "point found; increase max_iter or tol.",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+        return report
+
+    def _set_support(self, X: np.ndarray, mask: np.ndarray, y_pm: np.ndarray) -> None:
+        """Set ``support_``, ``support_vectors_`` (unless precomputed) and ``n_support_``
+        (support vectors per class, in the order of ``classes_``)."""
+        self.support_ = np.flatnonzero(mask).astype(np.int32)
+        if not self._precomputed():
+            self.support_vectors_ = X[self.support_].copy()
+        self.n_support_ = np.array(
+            [np.count_nonzero(mask & (y_pm < 0)), np.count_nonzero(mask & (y_pm > 0))],
+            dtype=np.int32,
+        )
+
+    # -- predict helpers ----------------------------------------------------------------
+
+    def _validate_test(self, X: Any) -> np.ndarray:
+        """Validated float64 test data (``(n_test, n_train)`` kernel when precomputed)."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, accept_sparse=False, reset=False)
+        if self._precomputed() and X.shape[1] != self.shape_fit_[0]:
+            raise InvalidInputError(
+                "X",
+                f"with kernel='precomputed' must be the (n_test, n_train) kernel with "
+                f"n_train = {self.shape_fit_[0]} columns, got shape {X.shape}",
+            )
+        return X
+
+    def _kernel_to_support(self, X: np.ndarray) -> np.ndarray:
+        """``(n_test, n_SV)`` kernel between validated test data and the support vectors."""
+        if self._precomputed():
+            return X[:, self.support_]
+        return _evaluate_kernel(self.kernel_, X, self.support_vectors_)
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Class labels: ``classes_[1]`` where the decision value is positive, else
+        ``classes_[0]``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), or (n_samples, n_train)
+            Test data (a kernel with the training points when ``kernel="precomputed"``).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Labels from ``classes_``.
+        """
+        d = self.decision_function(X)
+        return self.classes_[(d > 0).astype(np.intp)]
+
+
+# ---------------------------------------------------------------------------------------
+# the soft-margin SVM
+# ---------------------------------------------------------------------------------------
+
+
+class SVMClassifier(_BinaryKernelClassifier):
+    r"""Soft-margin kernel SVM solved as a certified convex program.
+
+    Trains on the kernel dual of Mansour's lecture notes (§11.2),
+
+    .. math:: \max_\alpha\ e^\top\alpha - \tfrac12 \alpha^\top Y K Y \alpha
+              \quad\text{s.t.}\quad y^\top\alpha = 0,\ 0 \le \alpha \le C,
+
+    built by :func:`convexkern.formulations.svm.dual` and solved by ``solver``: SMO (§11.3)
+    by default, or any conic solver of :func:`convexkern.available_solvers`.  The decision
+    function is :math:`f(x) = \sum_i \alpha_i y_i k(x_i, x) + b`, with the bias :math:`b`
+    from the KKT conditions (the average of :math:`y_i - \sum_j \alpha_j y_j k(x_j, x_i)`
+    over the free support vectors, :func:`convexkern.formulations.svm.bias`).  For the
+    same ``C``, kernel and ``gamma`` it is the model of :class:`sklearn.svm.SVC`.
+
+    Parameters
+    ----------
+    C : float, default 1.0
+        Penalty on the slacks (> 0); the upper bound on the dual coefficients.
+    kernel : str, callable or Kernel, default "rbf"
+        ``"linear"``, ``"poly"``, ``"rbf"``, ``"sigmoid"`` (or another name of
+        :data:`KERNELS`); a :class:`convexkern.kernels.Kernel` (its own parameters are
+        used, ``gamma``/``degree``/``coef0`` are ignored); a callable ``k(X, Z)``
+        returning the ``(len(X), len(Z))`` kernel matrix; or ``"precomputed"``, when
+        ``fit`` takes the ``(n, n)`` training kernel and ``predict`` the
+        ``(n_test, n_train)`` kernel.  The training kernel must be positive semidefinite
+        (else :func:`~convexkern.formulations.svm.dual` raises a ``ValueError`` naming
+        ``K``).
+    gamma : {"scale", "auto"} or float, default "scale"
+        Scale of the ``rbf``, ``poly`` and ``sigmoid`` kernels: ``"scale"`` is
+        ``1 / (n_features * X.var())``, ``"auto"`` is ``1 / n_features`` (as in
+        scikit-learn).
+    degree : int, default 3
+        Degree of the ``poly`` kernel.
+    coef0 : float, default 0.0
+        Offset of the ``poly`` and ``sigmoid`` kernels.
+    solver : str, default "smo"
+        A name from ``convexkern.available_solvers(formulation)``, checked in ``fit``.
+    tol : float in (0, 1) or None, default None
+        Target certified relative duality gap; ``None`` is the solver's default.
+    max_iter : int or None, default None
+        Iteration limit of the solver; hitting it gives a ``ConvergenceWarning``.
+
+    Attributes
+    ----------
+    report_ : SolveReport
+        The certified solve: status, primal and dual values, gap, time, iterations.
+    alpha_ : ndarray of shape (n_samples,)
+        The dual solution (the certified point ``report_.x["alpha"]``).
+    dual_coef_ : ndarray of shape (1, n_SV)
+        ``alpha_i y_i`` on the support vectors, with ``y_i = +1`` for ``classes_[1]``.
+    support_ : ndarray of shape (n_SV,)
+        Indices of the support vectors: ``alpha_i > 1e-5 * min(C, max(alpha))`` (interior
+        point solvers return tiny nonzero coefficients instead of zeros).
+    support_vectors_ : ndarray of shape (n_SV, n_features)
+        The support vectors (not set when ``kernel="precomputed"``).
+    n_support_ : ndarray of shape (2,)
+        Number of support vectors of each class, in the order of ``classes_``.
+    intercept_ : ndarray of shape (1,)
+        The bias ``b``, averaged over the free support vectors (``alpha_i`` more than
+        ``1e-5 C`` away from both bounds), so that an interior point solver's near-bound
+        coefficients do not enter it; ``report_.x["b"]`` uses a 1e-8 threshold instead.
+    classes_ : ndarray of shape (2,)
+        The two labels; ``classes_[1]`` is predicted where the decision value is positive.
+    kernel_ : Kernel, callable or "precomputed"
+        The kernel used (for a name: the :class:`~convexkern.kernels.Kernel` built with
+        the resolved ``gamma``).
+    n_iter_ : int
+        Iterations of the solver.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    feature_names_in_ : ndarray of str
+        Feature names, when ``X`` had string column names.
+    shape_fit_ : tuple of int
+        Shape of the training ``X``.
+
+    See Also
+    --------
+    convexkern.formulations.svm.dual : the formulation solved here.
+    sklearn.svm.SVC : LIBSVM's solver for the same model.
+
+    References
+    ----------
+    Y. Mansour, *SVM lecture notes*, 2013, §11.2 (soft-margin SVM and its kernel dual) and
+    §11.3 (SMO).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from convexkern.estimators import SVMClassifier
+    >>> X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [3.0, 3.0], [3.0, 4.0], [4.0, 3.0]])
+    >>> y = np.array(["no", "no", "no", "yes", "yes", "yes"])
+    >>> clf = SVMClassifier(C=10.0, gamma=0.5).fit(X, y)
+    >>> clf.predict([[0.5, 0.5], [3.5, 3.5]]).tolist()
+    ['no', 'yes']
+    >>> str(clf.report_.status), clf.report_.rel_gap <= 1e-6
+    ('optimal', True)
+    >>> clf.classes_.tolist(), clf.n_support_.tolist()
+    (['no', 'yes'], [3, 3])
+    >>> np.round(clf.decision_function([[0.5, 0.5], [3.5, 3.5]]), 3).tolist()
+    [-1.16, 1.161]
+    """
+
+    _parameter_constraints: dict[str, list[Any]] = {
+        **_BinaryKernelClassifier._parameter_constraints,
+        "C": [Interval(Real, 0, None, closed="neither")],
+    }
+
+    def __init__(
+        self,
+        C: float = 1.0,
+        kernel: str | Kernel | Callable[..., Any] = "rbf",
+        gamma: str | float = "scale",
+        degree: int = 3,
+        coef0: float = 0.0,
+        solver: str = "smo",
+        tol: float | None = None,
+        max_iter: int | None = None,
+    ) -> None:
+        self.C = C
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.solver = solver
+        self.tol = tol
+        self.max_iter = max_iter
+
+    def fit(self, X: Any, y: Any) -> SVMClassifier:
+        """Fit the SVM on ``(X, y)``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), or (n_samples, n_samples)
+            Training data, or the training kernel when ``kernel="precomputed"``.
+        y : array-like of shape (n_samples,)
+            Two class labels, of any type.
+
+        Returns
+        -------
+        self : SVMClassifier
+
+        Raises
+        ------
+        ValueError
+            For a bad parameter (the message names it), a target that is not two-class,
+            a kernel that is not positive semidefinite (naming ``K``), or a solver that
+            cannot solve the SVM dual.
+        convexkern.SolverError
+            When the solver returns no solution.
+
+        Warns
+        -----
+        sklearn.exceptions.ConvergenceWarning
+            When the solve stops before its certified gap meets ``tol``.
+        """
+        from .formulations import svm
+
+        self._validate_params()
+        X, y_pm = self._validate_train(X, y)
+        K = self._train_kernel(X)
+        C = float(self.C)
+        report = self._solve(svm.dual(K, y_pm, C))
+
+        alpha = np.asarray(report.x["alpha"], dtype=np.float64)
+        mask = _support_mask(alpha, C)
+        a_sv = np.where(mask, alpha, 0.0)
+        b = svm.bias(K, y_pm, a_sv, C, rel_tol=_ALPHA_RTOL)
+        self.alpha_ = alpha
+        self._set_support(X, mask, y_pm)
+        self.dual_coef_ = (a_sv * y_pm)[self.support_].reshape(1, -1)
+        self.intercept_ = np.array([b], dtype=np.float64)
+        return self
+
+    def decision_function(self, X: Any) -> np.ndarray:
+        """Signed decision values :math:`f(x) = \\sum_i \\alpha_i y_i k(x_i, x) + b`.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), or (n_samples, n_train)
+            Test data (the kernel with the training points when ``kernel="precomputed"``).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Positive values predict ``classes_[1]``.
+        """
+        X = self._validate_test(X)
+        return self._kernel_to_support(X) @ self.dual_coef_[0] + self.intercept_[0]
