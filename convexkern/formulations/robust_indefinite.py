@@ -1,0 +1,541 @@
+r"""Robust SVM with an indefinite kernel (Luss & d'Aspremont, NIPS 2007).
+
+Notation (the paper's): indefinite kernel matrix :math:`K_0`, labels :math:`y \in
+\{-1,+1\}^n`, :math:`Y = \mathrm{diag}(y)`, :math:`e` the all-ones vector, box
+:math:`C > 0`, penalty :math:`\rho > 0`, feasible set
+:math:`\mathcal{A} = \{\alpha : y^\top\alpha = 0,\ 0 \le \alpha \le C\}`.
+
+Problem (3):
+
+.. math:: \max_{\alpha\in\mathcal{A}}\ f(\alpha), \qquad
+          f(\alpha) = \min_{K\succeq 0}\ \alpha^\top e - \tfrac12 (Y\alpha)^\top K (Y\alpha)
+          + \rho\|K - K_0\|_F^2 .
+
+Facts derived in ``docs/robust_indefinite.md`` and checked by the tests:
+
+* completing the square, :math:`-\tfrac12 v^\top K v + \rho\|K-K_0\|_F^2 =
+  \rho\|K - M\|_F^2 + \rho\|K_0\|_F^2 - \rho\|M\|_F^2` with :math:`v = Y\alpha` and
+  :math:`M(\alpha) = K_0 + vv^\top/(4\rho)`, so the inner minimiser is
+  :math:`K^\star(\alpha) = M(\alpha)_+` (:func:`inner_kernel`) and
+  :math:`f(\alpha) = e^\top\alpha + \rho(\|K_0\|_F^2 - \|M(\alpha)_+\|_F^2)`
+  (:func:`objective`); in particular :math:`f(0) = \rho\|(K_0)_-\|_F^2`;
+* by Danskin's theorem (the minimiser is unique), :math:`\nabla f(\alpha) = e - Y
+  K^\star(\alpha) Y\alpha` (:func:`gradient`); the map :math:`M \mapsto M_+` is
+  1-Lipschitz, so the gradient is Lipschitz on :math:`\mathcal{A}`;
+* for any :math:`\alpha\in\mathcal{A}`, :math:`f(\alpha) \le \mathrm{OPT} \le
+  U(\alpha)` where :math:`U(\alpha) = \mathrm{SVM}(K^\star(\alpha)) + \rho\|K^\star(\alpha)
+  - K_0\|_F^2` (min-max inequality with :math:`K` fixed at :math:`K^\star(\alpha)`).  The
+  SVM optimum is over-estimated by the soft-margin primal value at :math:`w(\alpha)` with
+  the best bias (:func:`convexkern.formulations.svm.certificate`), optionally after an SMO
+  refinement; a Frank--Wolfe bound :math:`f(\alpha) + \max_{\beta\in\mathcal{A}}
+  \nabla f(\alpha)^\top(\beta - \alpha)` (concavity) is also valid; the smallest of these
+  bounds is kept (:func:`certificate`);
+* the dual (6) as a conic program (:func:`dual`): minimise
+  :math:`\tfrac12 t + C e^\top\mu + \rho\|K-K_0\|_F^2` over :math:`K, t, \lambda \ge 0,
+  \mu \ge 0, \nu` subject to :math:`\begin{pmatrix}K & z\\ z^\top & t\end{pmatrix}
+  \succeq 0`, :math:`z = Y(e + \lambda - \mu + \nu y)`.  The multiplier :math:`Z` of the
+  LMI gives :math:`\alpha = -2\,Y Z_{1:n,\,n+1}`.
+
+The conic form is a cross-check at small n: one PSD cone of size n + 1 and a
+second-order cone of size n^2 + 1.  Clarabel factorises a dense block per PSD cone (about
+1 s at n = 50, tens of seconds at n = 100); SCS stays near a second up to n of about 150.
+The custom methods of :mod:`convexkern.algorithms.robust_svm` (accelerated projected
+gradient, the default; projected gradient; ACCPM) handle the paper's sizes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import cvxpy as cp
+import numpy as np
+import scipy.linalg as sla
+
+from .._validation import check_kernel, check_labels, check_matrix, check_positive
+from ..errors import InvalidInputError
+from ..formulation import Formulation
+from ..projections import project_svm_feasible, svm_infeasibility
+from ..report import Certificate
+from . import svm
+
+__all__ = [
+    "dual",
+    "inner_kernel",
+    "objective",
+    "gradient",
+    "evaluate",
+    "Evaluation",
+    "certificate",
+    "frank_wolfe_bound",
+    "svm_bound",
+    "conic_alpha",
+    "check_problem",
+    "predict_kernel",
+    "RobustSVMClassifier",  # noqa: F822 (created on first access, see __getattr__)
+]
+
+SOURCE = ("Luss & d'Aspremont, Support vector machine classification with indefinite "
+          "kernels, NIPS 2007")
+
+
+# --------------------------------------------------------------------------- checks
+def check_problem(K0: Any, y: Any, C: Any, rho: Any) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """Validate ``(K0, y, C, rho)``: symmetric finite kernel, labels ±1, ``C, rho > 0``."""
+    y = check_labels(y, "y")
+    K0 = check_kernel(K0, "K0", n=y.size)
+    C = check_positive(C, "C")
+    rho = check_positive(rho, "rho")
+    return K0, y, C, rho
+
+
+def _check_alpha(alpha: Any, y: np.ndarray, C: float, feas_tol: float | None) -> np.ndarray:
+    a = check_matrix(alpha, "alpha", ndim=1)
+    if a.size != y.size:
+        raise InvalidInputError("alpha", f"has {a.size} entries, expected {y.size}")
+    if feas_tol is not None:
+        viol = svm_infeasibility(a, y, C)
+        if viol > feas_tol * max(1.0, C):
+            raise InvalidInputError(
+                "alpha",
+                f"violates y'alpha = 0, 0 <= alpha <= C by {viol:.3g} (> feas_tol = "
+                f"{feas_tol:g}); project it first with "
+                "convexkern.projections.project_svm_feasible",
+            )
+    return a
+
+
+# --------------------------------------------------------------------------- closed forms
+@dataclass(frozen=True)
+class Evaluation:
+    """Everything at one ``alpha`` from one eigendecomposition of ``M(alpha)``.
+
+    Attributes
+    ----------
+    value : float
+        :math:`f(\\alpha)`.
+    grad : ndarray
+        :math:`\\nabla f(\\alpha) = e - Y K^\\star Y\\alpha`.
+    Kv : ndarray
+        :math:`K^\\star(\\alpha) Y\\alpha` (the SVM decision values without bias).
+    quad : float
+        :math:`(Y\\alpha)^\\top K^\\star (Y\\alpha)`.
+    dist2 : float
+        :math:`\\|K^\\star - K_0\\|_F^2`.
+    """
+
+    value: float
+    grad: np.ndarray
+    Kv: np.ndarray
+    quad: float
+    dist2: float
+
+
+def _eig(M: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return sla.eigh(M, driver="evd", check_finite=False)
+
+
+def inner_kernel(K0: Any, y: Any, alpha: Any, rho: float) -> np.ndarray:
+    """:math:`K^\\star(\\alpha) = (K_0 + (Y\\alpha)(Y\\alpha)^\\top/(4\\rho))_+`, the minimiser
+    of the inner problem of (3) (Luss & d'Aspremont 2007, §3, with the factor 1/(4ρ))."""
+    y = check_labels(y, "y")
+    K0 = check_kernel(K0, "K0", n=y.size)
+    rho = check_positive(rho, "rho")
+    a = check_matrix(alpha, "alpha", ndim=1)
+    v = y * a
+    M = K0 + np.outer(v, v) / (4.0 * rho)
+    w, V = _eig(M)
+    pos = w > 0
+    return (V[:, pos] * w[pos]) @ V[:, pos].T
+
+
+def evaluate(K0: np.ndarray, y: np.ndarray, alpha: np.ndarray, rho: float) -> Evaluation:
+    """:math:`f`, :math:`\\nabla f` and the pieces of the bounds at ``alpha`` (no input
+    checks; one full eigendecomposition of :math:`M(\\alpha)`)."""
+    v = y * alpha
+    M = K0 + np.outer(v, v) / (4.0 * rho)
+    w, V = _eig(M)
+    pos = w > 0
+    Vp = V[:, pos]
+    Kv = Vp @ (w[pos] * (Vp.T @ v))
+    quad = float(v @ Kv)
+    normK0 = float(np.sum(K0 * K0))
+    normMp = float(np.sum(w[pos] ** 2))
+    value = float(alpha.sum() + rho * (normK0 - normMp))
+    # ||K* - K0||^2 = ||M_+ - M + vv'/(4 rho)||^2 = ||-M_- + s vv'||^2, s = 1/(4 rho)
+    s = 1.0 / (4.0 * rho)
+    neg = ~pos
+    Vn = V[:, neg]
+    vn = Vn.T @ v
+    dist2 = float(np.sum(w[neg] ** 2) - 2.0 * s * np.sum(w[neg] * vn**2) + s * s * (v @ v) ** 2)
+    return Evaluation(value=value, grad=1.0 - y * Kv, Kv=Kv, quad=quad, dist2=max(dist2, 0.0))
+
+
+def objective(K0: Any, y: Any, alpha: Any, rho: float) -> float:
+    """:math:`f(\\alpha) = e^\\top\\alpha + \\rho(\\|K_0\\|_F^2 - \\|M(\\alpha)_+\\|_F^2)`,
+    the objective of problem (3) after the inner minimisation."""
+    y = check_labels(y, "y")
+    K0 = check_kernel(K0, "K0", n=y.size)
+    rho = check_positive(rho, "rho")
+    a = check_matrix(alpha, "alpha", ndim=1)
+    return evaluate(K0, y, a, rho).value
+
+
+def gradient(K0: Any, y: Any, alpha: Any, rho: float) -> np.ndarray:
+    """:math:`\\nabla f(\\alpha) = e - Y K^\\star(\\alpha) Y \\alpha` (Danskin)."""
+    y = check_labels(y, "y")
+    K0 = check_kernel(K0, "K0", n=y.size)
+    rho = check_positive(rho, "rho")
+    a = check_matrix(alpha, "alpha", ndim=1)
+    return evaluate(K0, y, a, rho).grad
+
+
+def frank_wolfe_bound(value: float, grad: np.ndarray, alpha: np.ndarray, y: np.ndarray,
+                      C: float) -> float:
+    """:math:`f(\\alpha) + \\max_{\\beta\\in\\mathcal{A}} \\nabla f(\\alpha)^\\top(\\beta-\\alpha)`,
+    a valid upper bound on max f by concavity.
+
+    The linear maximisation over :math:`\\{y^\\top\\beta = 0, 0\\le\\beta\\le C\\}` has the LP
+    dual :math:`\\min_\\mu C\\sum_i (g_i - \\mu y_i)_+`, a piecewise-linear function of
+    ``mu`` minimised exactly at a breakpoint by :func:`svm.best_hinge_bias` (with
+    ``f = y - y g`` the hinge terms are :math:`(g_i - \\mu y_i)_+`).
+    """
+    _, h = svm.best_hinge_bias(y - y * grad, y)
+    return float(value + C * h - grad @ alpha)
+
+
+def svm_bound(quad: float, Kv: np.ndarray, y: np.ndarray, C: float) -> float:
+    """Soft-margin primal value at :math:`w(\\alpha)` with the best bias: an upper bound on
+    the SVM optimum for the PSD kernel whose decision values are ``Kv``."""
+    _, h = svm.best_hinge_bias(Kv, y)
+    return 0.5 * max(quad, 0.0) + C * h
+
+
+def certificate(
+    K0: Any,
+    y: Any,
+    alpha: Any,
+    C: float,
+    rho: float,
+    *,
+    feas_tol: float | None = 1e-6,
+    smo_refine: bool = True,
+    smo_time: float = 2.0,
+    check: bool = True,
+) -> Certificate:
+    """Certified bounds :math:`f(\\alpha) \\le \\mathrm{OPT} \\le U(\\alpha)` for problem (3).
+
+    Parameters
+    ----------
+    K0, y, C, rho : the problem data (validated unless ``check=False``).
+    alpha : (n,) array
+        Projected onto :math:`\\mathcal{A}` first (distance in
+        ``residuals["projection"]``); a violation above ``feas_tol * max(1, C)`` raises.
+    smo_refine : bool
+        Also solve the SVM on :math:`K^\\star(\\alpha)` by SMO, warm-started at ``alpha``
+        (at most ``smo_time`` seconds) and use the primal value at its solution.  Only a
+        valid (over-estimating) bound is ever used, and the best of all bounds is kept.
+
+    Returns
+    -------
+    Certificate
+        ``primal_value = f(alpha)``, ``dual_value = U(alpha)`` (maximisation);
+        ``residuals`` has the absolute gap, the gap relative to ``f - f(0)``, and which
+        bound won (``bound_*``).
+    """
+    if check:
+        K0, y, C, rho = check_problem(K0, y, C, rho)
+    a = _check_alpha(alpha, y, C, feas_tol)
+    viol = svm_infeasibility(a, y, C)
+    ap = project_svm_feasible(a, y, C) if viol > 0 else a
+    proj = float(np.max(np.abs(ap - a)))
+    ev = evaluate(K0, y, ap, rho)
+    u_fw = frank_wolfe_bound(ev.value, ev.grad, ap, y, C)
+    u_svm = svm_bound(ev.quad, ev.Kv, y, C) + rho * ev.dist2
+    u_smo = math.inf
+    if smo_refine:
+        u_smo = _smo_bound(K0, y, ap, C, rho, ev, smo_time)
+    upper = min(u_fw, u_svm, u_smo)
+    upper = max(upper, ev.value)
+    f0 = rho * float(np.sum(np.minimum(sla.eigvalsh(K0, driver="evd"), 0.0) ** 2)) \
+        if K0.shape[0] <= 2000 else math.nan
+    gap = upper - ev.value
+    res = {
+        "projection": proj,
+        "abs_gap": gap,
+        "f0": f0,
+        "gap_rel_f_minus_f0": (gap / max(abs(ev.value - f0), 1e-300)
+                               if math.isfinite(f0) else math.nan),
+        "bound_frank_wolfe": u_fw,
+        "bound_svm_at_alpha": u_svm,
+        "bound_svm_smo": u_smo,
+    }
+    b = svm.bias(None, y, ap, C, f=ev.Kv)
+    return Certificate(
+        primal_value=ev.value, dual_value=float(upper), sense="maximize",
+        point={"alpha": ap, "b": np.asarray(b)}, residuals=res,
+    )
+
+
+def _smo_bound(K0: np.ndarray, y: np.ndarray, a: np.ndarray, C: float, rho: float,
+               ev: Evaluation, smo_time: float) -> float:
+    from ..algorithms.smo import smo
+
+    v = y * a
+    M = K0 + np.outer(v, v) / (4.0 * rho)
+    w, V = _eig(M)
+    pos = w > 0
+    Ks = (V[:, pos] * w[pos]) @ V[:, pos].T
+    Ks = 0.5 * (Ks + Ks.T)
+    best = math.inf
+    try:
+        a0 = np.clip(a, 0.0, C)
+        # SMO wants |y'a0| <= 1e-10 sum(a0): repair the last bit of round-off
+        if abs(y @ a0) > 1e-12 * max(a0.sum(), 1.0):
+            a0 = project_svm_feasible(a0, y, C)
+        for eps in (1e-4, 1e-6, 1e-8):
+            r = smo(Ks, y, C, eps=eps, time_limit=smo_time, alpha0=a0 if a0.sum() > 0 else None)
+            cert = svm.certificate(Ks, y, r.alpha, C, feas_tol=None, check=False)
+            best = min(best, cert.upper)
+            a0 = r.alpha
+            if r.status != "optimal":
+                break
+    except (InvalidInputError, ValueError):
+        return math.inf
+    return best + rho * ev.dist2
+
+
+# --------------------------------------------------------------------------- conic dual
+def conic_alpha(Z: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """α from the multiplier ``Z`` of the Schur block: :math:`\\alpha = -2 Y Z_{1:n,n+1}`."""
+    n = y.size
+    return -2.0 * y * np.asarray(Z)[:n, n]
+
+
+def dual(K0: Any, y: Any, C: float = 1.0, rho: float = 1.0) -> Formulation:
+    """Problem (3) of Luss & d'Aspremont (2007) as a :class:`~convexkern.Formulation`.
+
+    The cvxpy problem is the conic dual (6), with the Schur block written out explicitly
+    (``matrix_frac`` re-evaluates :math:`z^\\top K^{-1} z` at a singular ``K`` and can be
+    off at the optimum):
+
+    .. math:: \\min\\ \\tfrac12 t + C e^\\top\\mu + \\rho\\|K - K_0\\|_F^2 \\quad\\text{s.t.}\\quad
+              \\begin{pmatrix}K & z\\\\ z^\\top & t\\end{pmatrix}\\succeq 0,\\
+              z = Y(e + \\lambda - \\mu + \\nu y),\\ \\lambda,\\mu\\ge 0 .
+
+    Its optimal value equals :math:`\\max_{\\alpha\\in\\mathcal{A}} f(\\alpha)`.  ``f.sense`` is
+    the cvxpy problem's ("minimize", problem (6)); the reports and their certificates speak
+    of problem (3), a maximisation over α (``report.certificate.sense == "maximize"``): every report
+    carries ``x["alpha"]`` (for conic solvers, read from the multiplier of the Schur block,
+    :func:`conic_alpha`), ``primal_value = f(alpha)`` and ``dual_value = U(alpha)`` from
+    :func:`certificate`.
+
+    Conic solvers are a cross-check at small n (Clarabel: about 1 s at n = 50, tens of
+    seconds at n = 100; SCS: about a second up to n ≈ 150).  The default solver is the
+    accelerated projected gradient ``"robust_apg"``; ``"robust_pg"`` and ``"robust_accpm"``
+    are the paper's methods.
+
+    Parameters
+    ----------
+    K0 : (n, n) symmetric array (indefinite allowed)
+    y : (n,) labels in {-1, +1}
+    C, rho : float > 0 (cvxpy Parameters ``C`` and ``rho``)
+
+    Examples
+    --------
+    >>> import numpy as np, convexkern as ck
+    >>> K0 = np.array([[1.0, 0.9, 0.2], [0.9, 1.0, 0.95], [0.2, 0.95, 1.0]])
+    >>> f = ck.formulations.robust_indefinite.dual(K0, np.array([1.0, -1.0, 1.0]), C=1.0, rho=1.0)
+    >>> r = ck.solve(f, tol=1e-6)
+    >>> r.ok, r.rel_gap <= 1e-6
+    (True, True)
+    """
+    K0, y, Cv, rhov = check_problem(K0, y, C, rho)
+    n = y.size
+    Cp = cp.Parameter(nonneg=True, name="C", value=Cv)
+    rp = cp.Parameter(nonneg=True, name="rho", value=rhov)
+    K = cp.Variable((n, n), symmetric=True, name="K")
+    t = cp.Variable(name="t")
+    lam = cp.Variable(n, nonneg=True, name="lambda")
+    mu = cp.Variable(n, nonneg=True, name="mu")
+    nu = cp.Variable(name="nu")
+    z = cp.multiply(y, 1.0 + lam - mu) + nu  # Y(e + lambda - mu + nu y), Y y = e
+    zc = cp.reshape(z, (n, 1), order="F")
+    block = cp.bmat([[K, zc], [zc.T, cp.reshape(t, (1, 1), order="F")]])
+    schur = block >> 0
+    obj = 0.5 * t + Cp * cp.sum(mu) + rp * cp.sum_squares(K - K0)
+    problem = cp.Problem(cp.Minimize(obj), [schur])
+
+    def extract(f: Formulation) -> dict[str, np.ndarray]:
+        Z = schur.dual_value
+        if Z is None:
+            raise InvalidInputError("point", "the conic problem has no dual solution stored")
+        return {"alpha": conic_alpha(Z, f.data["y"])}
+
+    def certify(f: Formulation, point: Mapping[str, np.ndarray]) -> Certificate:
+        return certificate(
+            f.data["K0"], f.data["y"], point["alpha"], float(f.parameters["C"].value),
+            float(f.parameters["rho"].value), feas_tol=None, check=False,
+        )
+
+    return Formulation(
+        name="robust_indefinite.dual",
+        problem=problem,
+        variables={"K": K, "t": t, "lambda": lam, "mu": mu, "nu": nu},
+        parameters={"C": Cp, "rho": rp},
+        source=f"{SOURCE}, problem (3) solved through its dual (6)",
+        kind="robust_indefinite",
+        data={"K0": K0, "y": y},
+        certify=certify,
+        extract=extract,
+        default_solver="robust_apg",
+    )
+
+
+def _register() -> None:
+    # importing the algorithms module registers robust_apg, robust_pg and robust_accpm
+    from ..algorithms import robust_svm  # noqa: F401
+
+
+_register()
+
+
+# --------------------------------------------------------------------------- prediction
+def predict_kernel(K_full: Any, n_train: int, y: Any, alpha: Any, rho: float) -> np.ndarray:
+    """The test-kernel heuristic of §2.3: rank-one update, then PSD projection.
+
+    ``K_full`` is the (indefinite) kernel on training points first, then test points.  The
+    optimal rank-one update :math:`(Y\\alpha)(Y\\alpha)^\\top/(4\\rho)` is added to its
+    training block, the negative eigenvalues of the whole matrix are thresholded, and the
+    returned matrix is the projected ``K_full``: its ``[:n, :n]`` block plays the role of
+    :math:`K^\\star` and its ``[n:, :n]`` block gives the test decision values.
+    """
+    y = check_labels(y, "y")
+    K_full = check_kernel(K_full, "K_full")
+    rho = check_positive(rho, "rho")
+    n = int(n_train)
+    if n != y.size or K_full.shape[0] < n:
+        raise InvalidInputError(
+            "n_train", f"must equal len(y) = {y.size} and <= {K_full.shape[0]}")
+    a = check_matrix(alpha, "alpha", ndim=1)
+    v = y * a
+    M = K_full.copy()
+    M[:n, :n] += np.outer(v, v) / (4.0 * rho)
+    w, V = _eig(M)
+    pos = w > 0
+    Kp = (V[:, pos] * w[pos]) @ V[:, pos].T
+    return 0.5 * (Kp + Kp.T)
+
+
+def _make_estimator():
+    from numbers import Real
+
+    from sklearn.utils._param_validation import Interval, StrOptions
+
+    from .. import estimators as est
+
+    class RobustSVMClassifier(est._BinaryKernelClassifier):
+        """Robust SVM with an indefinite kernel (Luss & d'Aspremont, NIPS 2007) as a
+        scikit-learn classifier.
+
+        Fits problem (3) (:func:`dual`) with ``solver`` (default ``"robust_apg"``, the
+        accelerated projected gradient; ``"robust_pg"``, ``"robust_accpm"``, or a conic
+        solver at small n) and predicts with the test-kernel heuristic of §2.3
+        (:func:`predict_kernel`, ``test_kernel="projection"``: needs the kernel among the
+        test points, so it is unavailable with ``kernel="precomputed"``) or with the raw
+        test kernel rows (``test_kernel="raw"``).  The bias is read from the KKT conditions
+        on the training block of the kernel used for prediction.
+
+        Parameters
+        ----------
+        C, rho : float > 0
+        kernel : name, Kernel, callable or "precomputed"
+            e.g. ``convexkern.kernels.Simpson()`` or ``Epanechnikov(sigma)``.
+        gamma, degree, coef0 : as in :class:`convexkern.estimators.SVMClassifier`.
+        solver : str
+        test_kernel : {"projection", "raw"}
+        tol, max_iter : solver controls.
+
+        Attributes
+        ----------
+        alpha_, b_, report_, classes_, kernel_, X_fit_ (not for precomputed)
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from convexkern.kernels import Epanechnikov
+        >>> from convexkern.formulations.robust_indefinite import RobustSVMClassifier
+        >>> X = np.array([[0.0], [0.3], [0.6], [2.0], [2.3], [2.6]])
+        >>> y = np.array([0, 0, 0, 1, 1, 1])
+        >>> clf = RobustSVMClassifier(C=10.0, rho=1.0, kernel=Epanechnikov(1.5)).fit(X, y)
+        >>> clf.predict([[0.1], [2.4]]).tolist()
+        [0, 1]
+        """
+
+        _parameter_constraints = {
+            **est._BinaryKernelClassifier._parameter_constraints,
+            "C": [Interval(Real, 0, None, closed="neither")],
+            "rho": [Interval(Real, 0, None, closed="neither")],
+            "test_kernel": [StrOptions({"projection", "raw"})],
+        }
+
+        def __init__(self, C: float = 1.0, rho: float = 1.0, kernel: Any = "rbf",
+                     gamma: Any = "scale", degree: int = 3, coef0: float = 0.0,
+                     solver: str = "robust_apg", test_kernel: str = "projection",
+                     tol: float | None = 1e-5, max_iter: int | None = None) -> None:
+            self.C = C
+            self.rho = rho
+            self.kernel = kernel
+            self.gamma = gamma
+            self.degree = degree
+            self.coef0 = coef0
+            self.solver = solver
+            self.test_kernel = test_kernel
+            self.tol = tol
+            self.max_iter = max_iter
+
+        def fit(self, X: Any, y: Any) -> RobustSVMClassifier:
+            """Fit problem (3) on ``(X, y)`` (``X`` the training kernel if precomputed)."""
+            self._validate_params()
+            X, y_pm = self._validate_train(X, y)
+            K0 = self._train_kernel(X)
+            f = dual(K0, y_pm, float(self.C), float(self.rho))
+            report = self._solve(f)
+            self.alpha_ = np.asarray(report.x["alpha"], float)
+            self.y_fit_ = y_pm
+            self.K0_ = K0
+            self.X_fit_ = None if self._precomputed() else X
+            Ks = inner_kernel(K0, y_pm, self.alpha_, float(self.rho))
+            self.b_ = svm.bias(Ks, y_pm, self.alpha_, float(self.C))
+            self._set_support(X, self.alpha_ > 1e-8 * float(self.C), y_pm)
+            return self
+
+        def decision_function(self, X: Any) -> np.ndarray:
+            """Decision values ``sum_i alpha_i y_i K~(x, x_i) + b``."""
+            X = self._validate_test(X)
+            a, yv = self.alpha_, self.y_fit_
+            if self._precomputed() or self.test_kernel == "raw":
+                Kt = X if self._precomputed() else est._evaluate_kernel(
+                    self.kernel_, X, self.X_fit_)
+                return Kt @ (yv * a) + self.b_
+            n = yv.size
+            Kte = est._evaluate_kernel(self.kernel_, X, self.X_fit_)
+            Ktt = est._evaluate_kernel(self.kernel_, X)
+            K_full = np.block([[self.K0_, Kte.T], [Kte, Ktt]])
+            Kp = predict_kernel(K_full, n, yv, a, float(self.rho))
+            b = svm.bias(Kp[:n, :n], yv, a, float(self.C))
+            return Kp[n:, :n] @ (yv * a) + b
+
+    RobustSVMClassifier.__module__ = __name__
+    RobustSVMClassifier.__qualname__ = "RobustSVMClassifier"
+    return RobustSVMClassifier
+
+
+def __getattr__(name: str) -> Any:
+    if name == "RobustSVMClassifier":
+        cls = _make_estimator()
+        globals()["RobustSVMClassifier"] = cls
+        return cls
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

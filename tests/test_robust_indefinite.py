@@ -1,0 +1,305 @@
+"""Robust SVM with indefinite kernels (Luss & d'Aspremont, NIPS 2007) on real data.
+
+Tolerances: the custom methods are run to a certified relative gap of 1e-7 or tighter, so
+"max f" is known to 1e-7; Clarabel (interior point) and SCS are asked for tol=1e-8 and
+their optimal values agree with max f to 1e-5 relative (the issue's requirement; measured
+~1e-9 for both on these instances).  Brute-force cvxpy solves of the inner problem are
+trusted to 1e-6 (SCS/Clarabel at their default accuracy on a 6 x 6 SDP).
+"""
+
+from __future__ import annotations
+
+import math
+
+import cvxpy as cp
+import numpy as np
+import pytest
+
+import convexkern as ck
+from convexkern.data import load_binary
+from convexkern.formulations import robust_indefinite as ri
+from convexkern.kernels import Epanechnikov, Simpson
+from convexkern.projections import project_svm_feasible
+
+
+def _balanced(y, n, seed):
+    rng = np.random.default_rng(seed)
+    pos = rng.permutation(np.flatnonzero(y > 0))[: n // 2]
+    neg = rng.permutation(np.flatnonzero(y < 0))[: n - n // 2]
+    return np.sort(np.concatenate([pos, neg]))
+
+
+@pytest.fixture(scope="module")
+def usps30():
+    """30 real USPS images (3 vs 5) with the Simpson score (indefinite)."""
+    X, y = load_binary("usps", 3, 5)
+    idx = _balanced(y, 30, 0)
+    return Simpson()(X[idx]), y[idx]
+
+
+@pytest.fixture(scope="module")
+def pima24():
+    """24 real Pima patients, standardised, Epanechnikov kernel (sigma = 3)."""
+    X, y = load_binary("pima", 1, 0)
+    X = (X - X.mean(0)) / X.std(0)
+    idx = _balanced(y, 24, 1)
+    return Epanechnikov(3.0)(X[idx]), y[idx]
+
+
+@pytest.fixture(scope="module")
+def tiny():
+    X, y = load_binary("usps", 3, 5)
+    idx = _balanced(y, 6, 2)
+    return Simpson()(X[idx]), y[idx]
+
+
+def _feasible(y, C, seed):
+    rng = np.random.default_rng(seed)
+    return project_svm_feasible(rng.uniform(0, C, y.size), y, C)
+
+
+# ------------------------------------------------------------------ closed forms
+def test_kernels_are_indefinite(usps30, pima24):
+    for K0, _ in (usps30, pima24):
+        assert np.linalg.eigvalsh(K0)[0] < -1e-3
+
+
+def test_inner_minimiser_matches_brute_force(tiny):
+    K0, y = tiny
+    rho, C = 0.3, 1.0
+    alpha = _feasible(y, C, 0)
+    v = y * alpha
+    K = cp.Variable(K0.shape, PSD=True)
+    prob = cp.Problem(cp.Minimize(alpha.sum() - 0.5 * (v @ K @ v) + rho * cp.sum_squares(K - K0)))
+    prob.solve(solver="CLARABEL")
+    Ks = ri.inner_kernel(K0, y, alpha, rho)
+    np.testing.assert_allclose(Ks, K.value, atol=1e-6)
+    assert ri.objective(K0, y, alpha, rho) == pytest.approx(prob.value, rel=1e-7)
+
+
+def test_f_at_zero_is_rho_negative_part(usps30):
+    K0, y = usps30
+    w = np.linalg.eigvalsh(K0)
+    assert ri.objective(K0, y, np.zeros(y.size), 2.0) == pytest.approx(
+        2.0 * np.sum(np.minimum(w, 0) ** 2), rel=1e-12)
+
+
+@pytest.mark.parametrize("rho", [0.1, 1.0])
+def test_gradient_finite_differences(usps30, rho):
+    K0, y = usps30
+    alpha = _feasible(y, 1.0, 1)
+    g = ri.gradient(K0, y, alpha, rho)
+    rng = np.random.default_rng(2)
+    for _ in range(3):
+        d = rng.standard_normal(y.size)
+        h = 1e-5
+        fp = ri.objective(K0, y, alpha + h * d, rho)
+        fm = ri.objective(K0, y, alpha - h * d, rho)
+        fd = (fp - fm) / (2 * h)
+        assert fd == pytest.approx(g @ d, rel=1e-6, abs=1e-8)
+
+
+def test_concavity_along_a_segment(pima24):
+    K0, y = pima24
+    a, b = _feasible(y, 1.0, 3), _feasible(y, 1.0, 4)
+    ts = np.linspace(0, 1, 7)
+    vals = np.array([ri.objective(K0, y, (1 - t) * a + t * b, 0.5) for t in ts])
+    chords = (1 - ts) * vals[0] + ts * vals[-1]
+    assert np.all(vals >= chords - 1e-10)
+
+
+# ------------------------------------------------------------------ conic dual and bounds
+@pytest.fixture(scope="module")
+def usps30_opt(usps30):
+    K0, y = usps30
+    f = ri.dual(K0, y, C=1.0, rho=0.5)
+    r = ck.solve(f, tol=1e-9)
+    assert r.ok
+    return f, r
+
+
+@pytest.mark.parametrize("solver", ["clarabel", "scs"])
+def test_conic_optimum_equals_max_f_usps(usps30_opt, solver):
+    f, ref = usps30_opt
+    r = ck.solve(f, solver, tol=1e-8)
+    assert r.status.has_solution
+    # the conic optimal value (6) equals max f (3)
+    assert f.problem.value == pytest.approx(ref.primal_value, rel=1e-5)
+    # alpha read from the Schur multiplier is (nearly) optimal for (3)
+    assert r.primal_value == pytest.approx(ref.primal_value, rel=1e-5)
+    assert r.primal_value <= ref.dual_value + 1e-12
+    assert r.dual_value >= ref.primal_value - 1e-12
+
+
+@pytest.mark.parametrize("solver", ["clarabel", "scs"])
+def test_conic_optimum_equals_max_f_pima(pima24, solver):
+    K0, y = pima24
+    f = ri.dual(K0, y, C=2.0, rho=1.0)
+    ref = ck.solve(f, "robust_apg", tol=1e-9)
+    assert ref.ok
+    ck.solve(f, solver, tol=1e-8)
+    assert f.problem.value == pytest.approx(ref.primal_value, rel=1e-5)
+
+
+def test_bounds_bracket_the_optimum_everywhere(usps30_opt, usps30):
+    K0, y = usps30
+    f, ref = usps30_opt
+    opt_lo, opt_hi = ref.primal_value, ref.dual_value
+    for seed in range(4):
+        c = ri.certificate(K0, y, _feasible(y, 1.0, seed), 1.0, 0.5, smo_refine=seed % 2 == 0)
+        assert c.lower <= opt_hi + 1e-12
+        assert c.upper >= opt_lo - 1e-12
+        r = c.residuals
+        assert c.upper == pytest.approx(min(r["bound_frank_wolfe"], r["bound_svm_at_alpha"],
+                                            r["bound_svm_smo"]), rel=1e-15)
+
+
+def test_report_carries_alpha_and_certified_values(usps30_opt):
+    f, r = usps30_opt
+    a = r.x["alpha"]
+    assert a.shape == (30,) and np.all(a >= 0) and np.all(a <= 1.0)
+    assert r.primal_value == pytest.approx(ri.objective(f.data["K0"], f.data["y"], a, 0.5),
+                                           rel=1e-13)
+    assert r.history and all(h[2] <= h[3] + 1e-12 for h in r.history)
+    assert r.gap == pytest.approx(r.dual_value - r.primal_value)
+
+
+def test_schur_block_is_explicit(usps30_opt):
+    f, _ = usps30_opt
+    names = {type(a).__name__ for a in f.problem.atoms()}
+    assert "MatrixFrac" not in names
+    assert f.cone_class == "SDP"
+    assert f.default_solver == "robust_apg"
+    assert {"robust_apg", "robust_pg", "robust_accpm", "clarabel", "scs"} <= set(
+        ck.available_solvers(f))
+
+
+# ------------------------------------------------------------------ algorithms
+@pytest.mark.parametrize("solver,tol", [("robust_apg", 1e-8), ("robust_pg", 1e-6),
+                                        ("robust_accpm", 1e-4)])
+def test_custom_methods_reach_certified_gap(usps30_opt, solver, tol):
+    f, ref = usps30_opt
+    r = ck.solve(f, solver, tol=tol, time_limit=60)
+    assert r.ok, r.message
+    assert r.rel_gap <= tol
+    assert r.primal_value <= ref.dual_value + 1e-12
+    assert r.primal_value >= ref.primal_value - tol * abs(ref.dual_value) * 1.01
+
+
+def test_full_eig_and_rank_one_oracles_agree(pima24):
+    from convexkern.algorithms.robust_svm import RobustOracle
+
+    K0, y = pima24
+    a = _feasible(y, 1.0, 7)
+    o1 = RobustOracle(K0, y, 1.0, 0.5, eig="rank_one")(a)
+    o2 = RobustOracle(K0, y, 1.0, 0.5, eig="full")(a)
+    assert o1.value == pytest.approx(o2.value, rel=1e-11)
+    np.testing.assert_allclose(o1.grad, o2.grad, atol=1e-9)
+    assert o1.upper == pytest.approx(o2.upper, rel=1e-9)
+
+
+def test_iteration_limit_is_a_status(usps30):
+    K0, y = usps30
+    f = ri.dual(K0, y, C=1.0, rho=0.5)
+    for s in ("robust_apg", "robust_pg", "robust_accpm"):
+        r = ck.solve(f, s, tol=1e-12, max_iter=2)
+        assert r.status is ck.Status.ITERATION_LIMIT
+        assert math.isfinite(r.gap) and r.gap >= 0
+
+
+def test_warm_start_and_parameter_path(usps30):
+    K0, y = usps30
+    f = ri.dual(K0, y, C=1.0, rho=0.5)
+    rows = ck.path(f, "rho", [0.5, 1.0], tol=1e-6)
+    assert all(r.ok for r in rows)
+    assert rows[0].primal_value != pytest.approx(rows[1].primal_value)
+
+
+# ------------------------------------------------------------------ bad input
+def test_bad_input(usps30):
+    K0, y = usps30
+    with pytest.raises(ValueError, match="rho"):
+        ri.dual(K0, y, C=1.0, rho=0.0)
+    with pytest.raises(ValueError, match="C"):
+        ri.dual(K0, y, C=-1.0, rho=1.0)
+    bad = K0.copy()
+    bad[0, 1] += 1.0
+    with pytest.raises(ValueError, match="K0"):
+        ri.dual(bad, y)
+    nan = K0.copy()
+    nan[2, 2] = np.nan
+    with pytest.raises(ValueError, match="K0"):
+        ri.dual(nan, y)
+    with pytest.raises(ValueError, match="y"):
+        ri.dual(K0, (y > 0).astype(float))
+    with pytest.raises(ValueError, match="alpha"):
+        ri.certificate(K0, y, np.full(y.size, 5.0), 1.0, 1.0)
+
+
+# ------------------------------------------------------------------ prediction, estimator
+def test_prediction_kernel_on_training_block_is_inner_kernel(usps30_opt):
+    f, r = usps30_opt
+    K0, y = f.data["K0"], f.data["y"]
+    a = r.x["alpha"]
+    Kp = ri.predict_kernel(K0, y.size, y, a, 0.5)
+    np.testing.assert_allclose(Kp, ri.inner_kernel(K0, y, a, 0.5), atol=1e-10)
+    assert np.linalg.eigvalsh(Kp)[0] >= -1e-10
+
+
+def test_classifier_on_real_data():
+    from sklearn.base import clone
+
+    X, y = load_binary("pima", 1, 0)
+    X = (X - X.mean(0)) / X.std(0)
+    idx = _balanced(y, 160, 4)
+    X, y = X[idx], np.where(y[idx] > 0, "diabetes", "healthy")
+    Xtr, ytr, Xte, yte = X[::2], y[::2], X[1::2], y[1::2]
+    clf = ri.RobustSVMClassifier(C=1.0, rho=1.0, kernel=Epanechnikov(3.0)).fit(Xtr, ytr)
+    assert clf.report_.ok
+    acc = np.mean(clf.predict(Xte) == yte)
+    assert acc >= 0.65  # Pima is a hard data set: SVMs reach ~0.75
+    raw = clone(clf).set_params(test_kernel="raw").fit(Xtr, ytr)
+    assert np.mean(raw.predict(Xte) == yte) >= 0.6
+    K = Epanechnikov(3.0)(Xtr)
+    pre = ri.RobustSVMClassifier(C=1.0, rho=1.0, kernel="precomputed").fit(K, ytr)
+    np.testing.assert_allclose(pre.alpha_, raw.alpha_, atol=1e-6)
+    np.testing.assert_allclose(pre.decision_function(Epanechnikov(3.0)(Xte, Xtr)),
+                               raw.decision_function(Xte), atol=1e-6)
+    with pytest.raises(ValueError, match="rho"):
+        ri.RobustSVMClassifier(rho=-1.0, kernel=Epanechnikov(3.0)).fit(Xtr, ytr)
+
+
+@pytest.mark.slow
+def test_reproduction_quick(tmp_path):
+    from convexkern.reproduce import harness
+
+    res = harness.run("luss2007", quick=True, out_dir=tmp_path, verbose=False)
+    acc = res.data["table2"]["USPS-3-5/robust"]["accuracy"]
+    assert acc >= 90.0
+    assert (tmp_path / "luss2007" / "figure1_gap.png").exists()
+
+
+def test_problem_spec_builds():
+    from pathlib import Path
+
+    from convexkern.specs import load_spec
+
+    root = Path(__file__).resolve().parents[1]
+    a = (root / "problems" / "robust_usps_3v5_simpson.toml").read_text()
+    b = (root / "convexkern" / "problems" / "robust_usps_3v5_simpson.toml").read_text()
+    assert a == b
+    inst = load_spec(root / "problems" / "robust_usps_3v5_simpson.toml").build()
+    f = inst.formulation
+    assert f.name == "robust_indefinite.dual"
+    assert f.param_values() == {"C": 1.0, "rho": 1.0}
+    w = np.linalg.eigvalsh(f.data["K0"])
+    assert w[0] < -20 and w[-1] > 400  # strongly indefinite, like the paper's Table 1
+
+
+def test_paper_fixed_step_projected_gradient(usps30_opt):
+    f, ref = usps30_opt
+    r = ck.solve(f, "robust_pg", tol=1e-4, step="fixed", max_iter=5000)
+    assert r.ok, r.message
+    assert r.primal_value <= ref.dual_value + 1e-12
+    with pytest.raises(ValueError, match="step"):
+        ck.solve(f, "robust_pg", step="bogus")
