@@ -1,0 +1,258 @@
+"""Kreĭn-space SVM (Loosli, ESANN 2019): decompositions, stabilization builder, projection
+back to the Kreĭn space, verdicts and the estimator, on real data with indefinite kernels.
+
+Tolerances: conic (Clarabel) and SMO solutions are certified to a relative gap of 1e-6
+(SMO's default), the active set solves the KKT system directly (certified gap ~1e-12), so
+objective agreement is asserted at 1e-6 relative; identities of exact linear algebra
+(K P = K~, f = f~) at 1e-8 relative to the largest entry.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import convexkern as ck
+from convexkern.data import load_binary
+from convexkern.errors import InvalidInputError
+from convexkern.formulations import krein
+from convexkern.kernels import Sigmoid, Simpson
+
+
+def _subset(X, y, n, seed):
+    """``n`` points, half of each class, drawn with ``seed``."""
+    rng = np.random.default_rng(seed)
+    pos = rng.permutation(np.flatnonzero(y > 0))[: n // 2]
+    neg = rng.permutation(np.flatnonzero(y < 0))[: n - n // 2]
+    idx = np.sort(np.concatenate([pos, neg]))
+    return X[idx], y[idx]
+
+
+@pytest.fixture(scope="module")
+def pima_tanh():
+    """160 real Pima patients (standardised; 120 train, 40 test), sigmoid kernel
+    tanh(x'z/8 - 1): indefinite."""
+    X, y = load_binary("pima", 1, 0)
+    X = (X - X.mean(0)) / X.std(0)
+    X, y = _subset(X, y, 160, seed=3)
+    k = Sigmoid(gamma=0.125, coef0=-1.0)
+    idx = np.arange(160)
+    te = idx[idx % 4 == 0]
+    tr = idx[idx % 4 != 0]
+    return k(X[tr]), y[tr], k(X[te], X[tr]), y[te], X[tr], X[te]
+
+
+@pytest.fixture(scope="module")
+def usps_simpson():
+    """100 real USPS digits 3 (+1) vs 5 (-1), Simpson score (indefinite)."""
+    X, y = load_binary("usps", 3, 5)
+    X, y = _subset(X, y, 100, seed=0)
+    return Simpson()(X), y
+
+
+# ------------------------------------------------------------------ decompositions
+def test_flip_decomposition_identities(usps_simpson):
+    K, _ = usps_simpson
+    dec = krein.flip(K)
+    scale = np.abs(K).max()
+    assert dec.eigvals.min() < -1e-3  # the Simpson score is indefinite on USPS
+    assert np.abs(dec.K_plus - dec.K_minus - K).max() <= 1e-10 * scale
+    assert np.abs(dec.K_plus + dec.K_minus - dec.K_tilde).max() <= 1e-10 * scale
+    assert np.linalg.eigvalsh(dec.K_tilde)[0] >= -1e-10 * scale
+    P = krein.transition_matrix(dec)
+    assert np.abs(K @ P - dec.K_tilde).max() <= 1e-10 * scale
+    assert np.abs(P @ P - np.eye(K.shape[0])).max() <= 1e-10  # sign(D)^2 = I
+
+
+def test_shift_decomposition_identities(usps_simpson):
+    K, _ = usps_simpson
+    lmin = np.linalg.eigvalsh(K)[0]
+    dec = krein.shift(K)
+    assert dec.lam == pytest.approx(lmin, rel=1e-8)  # Lanczos matches the full spectrum
+    assert np.linalg.eigvalsh(dec.K_tilde)[0] == pytest.approx(-lmin, rel=1e-8)
+    assert np.abs(dec.K_plus - dec.K_minus - K).max() <= 1e-12
+    P = krein.transition_matrix(dec)
+    assert np.abs(K @ P - dec.K_tilde).max() <= 1e-8 * np.abs(dec.K_tilde).max()
+
+
+def test_bad_inputs(usps_simpson):
+    K, y = usps_simpson
+    lmin = np.linalg.eigvalsh(K)[0]
+    with pytest.raises(InvalidInputError, match="lam"):
+        krein.shift(K, lam=0.5 * lmin)  # above lambda_min: K~ not PSD
+    with pytest.raises(InvalidInputError, match="lam"):
+        krein.stabilization(K, y, 1.0, "shift", lam=0.5 * lmin)
+    with pytest.raises(InvalidInputError, match="decomposition"):
+        krein.stabilization(K, y, 1.0, "eigen")
+    bad = K.copy()
+    bad[0, 1] += 1e-3
+    with pytest.raises(InvalidInputError, match="symmetric"):
+        krein.stabilization(bad, y)
+    bad = K.copy()
+    bad[2, 2] = np.nan
+    with pytest.raises(InvalidInputError, match="non-finite"):
+        krein.flip(bad)
+    with pytest.raises(InvalidInputError, match="labels"):
+        krein.stabilization(K, (y > 0).astype(float))
+    with pytest.raises(InvalidInputError, match="C"):
+        krein.stabilization(K, y, C=-1.0)
+
+
+def test_singular_K_is_never_silent():
+    # rank-deficient indefinite K: duplicated point -> two equal rows
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 3))
+    X[1] = X[0]
+    K = np.tanh(X @ X.T - 1.0)
+    dec = krein.shift(K)
+    with pytest.raises(InvalidInputError, match="singular"):
+        krein.transition_matrix(dec)
+    with pytest.warns(RuntimeWarning, match="pseudo-inverse"):
+        P = krein.transition_matrix(dec, singular="pinv")
+    assert np.all(np.isfinite(P))
+
+
+# ------------------------------------------------------------------ builder and solvers
+@pytest.mark.parametrize("decomposition", ["shift", "flip"])
+def test_stabilization_conic_smo_trik_agree(pima_tanh, decomposition):
+    K, y = pima_tanh[0], pima_tanh[1]
+    f = krein.stabilization(K, y, C=1.0, decomposition=decomposition)
+    assert f.kind == "krein.stabilization"
+    assert f.default_solver == ("trik" if decomposition == "shift" else "smo")
+    ref = ck.solve(f, "clarabel", tol=1e-9)
+    assert ref.status is ck.Status.OPTIMAL
+    for name in ("smo", "trik"):
+        r = ck.solve(f, name)
+        assert r.status is ck.Status.OPTIMAL, r.message
+        assert r.primal_value == pytest.approx(ref.primal_value, rel=1e-6)
+        assert r.rel_gap <= 1e-6
+
+
+def test_krein_variant_never_above_optimum(pima_tanh):
+    K, y = pima_tanh[0], pima_tanh[1]
+    v = krein.krein_stopping(K, y, C=1.0)
+    assert v["hilbert_matches"]  # Hilbert-space checks reproduce the conic optimum
+    assert v["hilbert_rel_diff"] <= 1e-6
+    assert v["krein_not_above"]  # any feasible alpha~ is below the certified optimum
+    assert v["krein_value"] <= v["optimum_upper"]
+
+
+def test_hard_margin_active_set_matches_conic(usps_simpson):
+    K, y = usps_simpson
+    f = krein.stabilization(K, y, C=None)
+    ref = ck.solve(f, "clarabel", tol=1e-9)
+    r = ck.solve(f, "trik")
+    assert r.status is ck.Status.OPTIMAL
+    assert r.primal_value == pytest.approx(ref.primal_value, rel=1e-6)
+
+
+def test_trik_krein_on_flip_is_an_error_status(usps_simpson):
+    K, y = usps_simpson
+    r = ck.solve(krein.stabilization(K, y, 1.0, "flip"), "trik-krein")
+    assert r.status is ck.Status.ERROR and "shift" in r.message
+
+
+# ------------------------------------------------------------------ projection back
+def test_flip_projection_f_equals_ftilde_everywhere(pima_tanh):
+    K, y = pima_tanh[0], pima_tanh[1]
+    f = krein.stabilization(K, y, 1.0, "flip")
+    r = ck.solve(f, "clarabel", tol=1e-9)
+    sol = krein.to_krein(f, y, r.x["alpha"], float(r.x["b"]))
+    v = krein.check_equivalence(f.data["decomposition"], y, r.x["alpha"], sol.alpha, sol.b)
+    assert v["points"] == y.size and v["holds"], v
+    assert sol.n_support == y.size  # P is dense: the flip solution is not sparse
+
+
+def test_shift_projection_f_equals_ftilde_on_free_svs(pima_tanh):
+    K, y = pima_tanh[0], pima_tanh[1]
+    f = krein.stabilization(K, y, 1.0, "shift")
+    r = ck.solve(f, "trik")
+    at, b = r.x["alpha"], float(r.x["b_krein"])
+    dec = f.data["decomposition"]
+    active = krein.to_krein(f, y, at, b)  # eq. 6
+    v = krein.check_equivalence(dec, y, at, active.alpha, b, C=1.0)
+    assert v["points"] > 0 and v["holds"], v
+    # the solver's own alpha is the same eq. 6 projection
+    np.testing.assert_allclose(r.x["alpha_krein"], active.alpha, rtol=1e-6,
+                               atol=1e-8 * np.abs(active.alpha).max())
+    full = krein.to_krein(f, y, at, b, method="full")  # P = I - 2 lam K^-1 on all points
+    vf = krein.check_equivalence(dec, y, at, full.alpha, b, method="full")
+    assert vf["points"] == y.size and vf["holds"], vf
+
+
+# ------------------------------------------------------------------ verdicts
+def test_lambda_invariance_verdict(pima_tanh):
+    K, y, Kte, yte = pima_tanh[:4]
+    v = krein.lambda_invariance(K, y, 1.0, factors=(1, 5, 20), K_test=Kte, y_test=yte)
+    s = v["summary"]
+    # alpha~ scales like 1/|lam| while the RKKS alpha barely moves (Figure 1 left)
+    assert s["active_alpha_tilde_ratio_last"] == pytest.approx(1 / 20, rel=0.1)
+    assert s["active_alpha_invariant"] and s["active_max_f_rel_change"] < 1e-3
+    assert len(v["rows"]) == 3 and all(np.isfinite(r["pipeline_alpha_norm"]) for r in v["rows"])
+
+
+def test_sparsity_verdict(usps_simpson):
+    K, y = usps_simpson
+    v = krein.sparsity(K, y, 1.0)
+    assert v["flip_nnz"] == v["n"]  # dense
+    assert v["shift_hilbert_nnz"] == v["shift_hilbert_n_sv_tilde"] <= v["n"]
+    assert v["shift_krein_nnz"] <= v["n"]
+
+
+def test_pipeline_blowup_numbers(pima_tanh):
+    K, y, Kte, yte = pima_tanh[:4]
+    v = krein.pipeline_blowup(K, y, 1.0, K_test=Kte, y_test=yte)
+    for key in ("pipeline", "active_krein", "active_hilbert"):
+        assert np.isfinite(v[f"{key}_alpha_norm"])
+        assert 0.0 <= v[f"{key}_test_acc"] <= 1.0
+    assert v["pipeline_cond_K_WW"] >= 1.0
+
+
+# ------------------------------------------------------------------ estimator
+@pytest.mark.parametrize("decomposition", ["shift", "flip"])
+def test_estimator(pima_tanh, decomposition):
+    K, y, Kte, yte, Xtr, Xte = pima_tanh
+    labels = np.where(y > 0, "sick", "healthy")  # any two labels
+    clf = krein.KreinSVC(C=1.0, kernel="sigmoid", gamma=0.125, coef0=-1.0,
+                         decomposition=decomposition).fit(Xtr, labels)
+    assert set(clf.classes_) == {"healthy", "sick"}
+    d = clf.decision_function(Xte)
+    # f(x) = sum alpha_i y_i k(x_i, x) + b with the original kernel
+    np.testing.assert_allclose(d, Kte @ (y * clf.alpha_) + clf.intercept_, rtol=1e-8,
+                               atol=1e-8 * np.abs(d).max())
+    pre = krein.KreinSVC(C=1.0, kernel="precomputed", decomposition=decomposition).fit(K, y)
+    np.testing.assert_allclose(pre.decision_function(Kte), d, rtol=1e-5,
+                               atol=1e-6 * np.abs(d).max())
+    assert clf.score(Xte, np.where(yte > 0, "sick", "healthy")) > 0.4
+    if decomposition == "flip":
+        assert clf.support_.size == y.size
+    with pytest.raises(ValueError):
+        krein.KreinSVC(decomposition="eigen").fit(Xtr, y)
+
+
+def test_spec_dispatch():
+    from convexkern.specs import load_spec
+
+    spec = load_spec("krein_pima_sigmoid")
+    assert spec.formulation.name == "krein.stabilization"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        inst = spec.build()
+    f = inst.formulation
+    assert f.kind == "krein.stabilization" and f.data["lam"] < 0
+    r = ck.solve(f, "trik")
+    assert r.status is ck.Status.OPTIMAL and r.rel_gap <= 1e-6
+
+
+@pytest.mark.slow
+def test_reproduction_quick(tmp_path):
+    from convexkern.reproduce import harness
+
+    res = harness.run("loosli2019", quick=True, out_dir=tmp_path, verbose=False)
+    assert (tmp_path / "loosli2019" / "report.md").exists()
+    assert all(p.exists() for p in res.figures)
+    rows = res.data["blobs"]
+    assert len(rows) == 3 and all(0 <= r["trik_test"] <= 1 for r in rows)
+    assert res.data["krein_stopping"]["hilbert_matches"]
