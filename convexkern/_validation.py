@@ -104,7 +104,9 @@ def check_labels(y: Any, name: str = "y", *, n: int | None = None) -> np.ndarray
             name, f"labels must be -1 or +1, got values {values[:6].tolist()}"
         )
     if values.size != 2:
-        raise InvalidInputError(name, f"both classes -1 and +1 are needed, got only {values.tolist()}")
+        raise InvalidInputError(
+            name, f"both classes -1 and +1 are needed, got only {values.tolist()}"
+        )
     return arr
 
 

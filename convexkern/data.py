@@ -422,7 +422,7 @@ _BINARY_DEFAULTS: dict[str, tuple[Any, Any]] = {"pima": (1, 0), "bupa": (1, 2)}
 _SPLITS = ("all", "train", "test")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _read_shipped(filename: str) -> _Table:
     """Parse one shipped file (cached; the arrays are read-only)."""
     resource = resources.files(__package__).joinpath("datasets").joinpath(filename)

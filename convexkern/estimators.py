@@ -43,7 +43,26 @@ from .kernels import Kernel, make_kernel
 from .report import SolveReport, Status
 from .solvers import available_solvers, solve
 
-__all__ = ["SVMClassifier", "KERNELS"]
+# the last four are re-exported on first access (see __getattr__ below)
+__all__ = ["SVMClassifier", "KERNELS", "RobustSVMClassifier", "KreinSVC",  # noqa: F822
+           "SDPMClassifier", "LPMahalanobis"]  # noqa: F822
+
+#: Estimators that live beside their formulation, re-exported here on first access (their
+#: modules import this one, so an eager import would be circular).
+_ELSEWHERE = {
+    "RobustSVMClassifier": "convexkern.formulations.robust_indefinite",
+    "KreinSVC": "convexkern.formulations.krein",
+    "SDPMClassifier": "convexkern.formulations.sdpm",
+    "LPMahalanobis": "convexkern.mahalanobis",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _ELSEWHERE:
+        import importlib
+
+        return getattr(importlib.import_module(_ELSEWHERE[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 #: Kernel names accepted by the estimators, with the estimator parameters each one uses
 #: (scikit-learn's conventions: ``poly`` is ``(gamma x'z + coef0) ** degree``, ``sigmoid``
