@@ -184,7 +184,7 @@ def register_solver(
             dispatch._by_kind = fns  # type: ignore[attr-defined]
             _CUSTOM[key] = CustomSolverSpec(
                 name=key, kinds=new_kinds, fn=dispatch, default_tol=default_tol,
-                description=description or existing.description,
+                description=existing.description or description,  # the first one describes it
                 warm_start=warm_start and existing.warm_start,
             )
         else:

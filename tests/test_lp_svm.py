@@ -390,7 +390,6 @@ def _sk_checks():
     return parametrize_with_checks([LPMahalanobis()])
 
 
-@pytest.mark.slow
 @_sk_checks()
 def test_sklearn_estimator_checks(estimator, check):
     import warnings
