@@ -38,8 +38,6 @@ from convexkern.kernels import (
     make_kernel,
 )
 
-USPS_TRAIN = "/work/shared/data/usps_train.csv.gz"
-
 
 @pytest.fixture(scope="module", autouse=True)
 def _one_blas_thread():
@@ -53,16 +51,9 @@ def _one_blas_thread():
 @functools.cache
 def usps_35() -> tuple[np.ndarray, np.ndarray]:
     """USPS training digits 3 (+1) and 5 (-1), pixels in [0, 1], in file order."""
-    try:
-        from convexkern.data import load_binary
-    except ImportError:
-        load_binary = None
-    if load_binary is not None:
-        X, y = load_binary("usps", 3, 5, split="train")
-    else:
-        raw = np.loadtxt(USPS_TRAIN, delimiter=",", skiprows=1)
-        keep = np.isin(raw[:, -1], (3, 5))
-        X, y = raw[keep, :-1], np.where(raw[keep, -1] == 3, 1.0, -1.0)
+    from convexkern.data import load_binary
+
+    X, y = load_binary("usps", 3, 5, split="train")
     X.setflags(write=False)
     return X, y
 

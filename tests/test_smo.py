@@ -17,9 +17,6 @@ from sklearn.svm import SVC
 from convexkern.algorithms import smo as smo_module
 from convexkern.algorithms.smo import SMOProgress, _CachedKernelRows, pair_bounds, smo
 
-DATA = "/work/shared/data"
-
-
 # --------------------------------------------------------------------------------------
 # data
 # --------------------------------------------------------------------------------------
@@ -34,24 +31,15 @@ def _balanced_subset(X, y, n, seed):
 
 
 def _load_usps35():
-    try:
-        from convexkern.data import load_binary
+    from convexkern.data import load_binary
 
-        return load_binary("usps", 3, 5)
-    except ImportError:  # pragma: no cover - before convexkern.data existed
-        D = np.loadtxt(f"{DATA}/usps_train.csv.gz", delimiter=",", skiprows=1)
-        keep = np.isin(D[:, -1], (3, 5))
-        return D[keep, :-1], np.where(D[keep, -1] == 3, 1.0, -1.0)
+    return load_binary("usps", 3, 5)
 
 
 def _load_pima():
-    try:
-        from convexkern.data import load_binary
+    from convexkern.data import load_binary
 
-        return load_binary("pima", 1, 0)
-    except ImportError:  # pragma: no cover
-        D = np.loadtxt(f"{DATA}/pima_indians_diabetes.csv", delimiter=",", skiprows=1)
-        return D[:, :-1], np.where(D[:, -1] == 1, 1.0, -1.0)
+    return load_binary("pima", 1, 0)
 
 
 def _sqdist(A, B):

@@ -219,6 +219,7 @@ def test_hard_margin_non_separable_is_unbounded():
     assert r.status is ck.Status.INFEASIBLE
 
 
+@pytest.mark.filterwarnings("ignore:Solution may be inaccurate")
 def test_iteration_limit_is_a_status(usps35_small):
     _, y, K = usps35_small
     f = svm.dual(K, y, C=1.0)
