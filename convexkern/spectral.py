@@ -578,55 +578,8 @@ def max_eigenvalue(
 ) -> float:
     """Largest eigenvalue of a large symmetric matrix, without a full decomposition.
 
-    Parameters
-    ----------
-    K : ndarray, scipy sparse matrix or scipy.sparse.linalg.LinearOperator, shape (n, n)
-        Symmetric matrix.  Arrays are checked like every kernel (finite, symmetric to
-        1e-10 relative); sparse matrices likewise; an operator is probed for symmetry
-        with two random products.
-    tol : float, default 1e-10
-        Relative accuracy with respect to the spectral radius: the Lanczos iteration
-        stops when the residual of the Ritz pair is below about ``tol * rho(K)``, so an
-        eigenvalue lies within that distance of the returned value (in practice the
-        error is far smaller).  Like any Krylov method it assumes the random start vector
-        is not orthogonal to the extreme eigenvector, which fails with probability 0.
-    method : {"lanczos", "dense"}, default "lanczos"
-        ``"lanczos"`` runs ARPACK (``scipy.sparse.linalg.eigsh``) with matrix-vector
-        products only; ``"dense"`` computes the one eigenvalue with LAPACK (``evr``),
-        materialising an operator first.
-    maxiter : int, optional
-        Maximum number of ARPACK restarts (each costs about ``ncv`` products).  Default:
-        about ``n / 4`` products when the dense fallback applies, otherwise about 2000.
-    ncv : int, optional
-        Number of Lanczos vectors (default 20).
-    dense_fallback : int, default 5000
-        For a dense array with ``n <= dense_fallback``: if the Lanczos iteration has not
-        converged within its budget (by default about ``n / 4`` products, roughly the
-        cost of a dense solve), the value is computed by the dense LAPACK solver instead,
-        so the answer is never worse than with ``"dense"`` and the time at most about
-        twice.  ``0`` disables the fallback (then non-convergence raises).
-    seed : int, default 0
-        Seed of the random start vectors (results are reproducible).
-
-    Returns
-    -------
-    float
-
-    Raises
-    ------
-    SolverError
-        If the Lanczos iteration does not converge and no dense fallback applies.  A
-        wrong number is never returned silently.
-
-    Notes
-    -----
-    Matrices with ``n <= 200`` are always solved densely.  Otherwise the spectral radius
-    ``rho`` is first estimated by 12 power iterations (a lower bound), then ARPACK looks
-    for the largest algebraic eigenvalue of the shifted operator (``rho I - K`` for the
-    minimum, ``K + rho I`` for the maximum).  This is fast when the extreme eigenvalue is
-    separated from the rest, as for the negative eigenvalues of indefinite kernels, and
-    slow when it sits in a tight cluster, as ``lambda_min ~ 0`` of a smooth PSD kernel
-    (RBF), where the dense fallback takes over.
+    The mirror of :func:`min_eigenvalue` (same parameters, accuracy, fallback and errors;
+    ARPACK runs on ``K + rho I``).
 
     Examples
     --------
