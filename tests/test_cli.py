@@ -243,3 +243,28 @@ def test_usage_errors(capsys):
     capsys.readouterr()
     assert main(["--help"]) == 0
     assert "compare" in capsys.readouterr().out
+
+
+# --------------------------------------------------------------------------- reproduce
+def test_reproduce_lists_the_four_papers(capsys):
+    code, out, err = run(capsys, "reproduce", "--list")
+    assert code == 0
+    names = {row[0] for row in table_rows(out)}
+    assert names == {"luss2007", "abe2012", "graepel2003", "loosli2019"}
+
+
+def test_reproduce_unknown_paper_and_dataset(capsys, tmp_path):
+    code, out, err = run(capsys, "reproduce", "nosuch", "--out-dir", str(tmp_path))
+    assert_clean_error(code, out, err, "nosuch", "luss2007")
+    code, out, err = run(capsys, "reproduce", "abe2012", "--quick", "--datasets", "nosuch",
+                         "--out-dir", str(tmp_path), "--quiet")
+    assert_clean_error(code, out, err, "nosuch", "thyroid")
+
+
+def test_reproduce_abe2012_quick_on_one_dataset(capsys, tmp_path):
+    code, out, err = run(capsys, "reproduce", "abe2012", "--quick", "--datasets", "balance",
+                         "--out-dir", str(tmp_path), "--quiet")
+    assert code == 0, err
+    assert "| balance |" in out and "| thyroid |" not in out
+    report = tmp_path / "abe2012" / "report.md"
+    assert report.exists() and "| balance |" in report.read_text()
