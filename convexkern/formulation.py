@@ -57,6 +57,10 @@ class Formulation:
         Builds the dual as another Formulation.
     default_solver : str
         Solver used by :func:`convexkern.solve` when none is named.
+    hints : dict, optional
+        What to tell the user when a solve ends without a solution, by status value
+        (``{"infeasible": "use a soft margin (C > 0)"}``); every solver appends it to
+        the report's message.
     """
 
     name: str
@@ -71,6 +75,7 @@ class Formulation:
     dual_builder: Callable[[], Formulation] | None = None
     default_solver: str = "clarabel"
     notes: str = ""
+    hints: dict[str, str] = field(default_factory=dict)
     _dual: Formulation | None = field(default=None, init=False, repr=False)
 
     # -- the solution side -------------------------------------------------------------

@@ -425,6 +425,9 @@ def _solve_conic(
             message = "the problem is unbounded"
         elif status is Status.ERROR:
             message = f"{spec.name} returned status '{f.problem.status}'"
+        hint = f.hints.get(status.value)
+        if hint:
+            message = f"{message}: {hint}" if message else hint
         primal = math.nan
         if status is Status.UNBOUNDED:
             primal = math.inf if f.sense == "maximize" else -math.inf

@@ -244,6 +244,7 @@ def test_unbounded_and_infeasible_below_one_over_M(A_thyroid, solver):
         d = ck.solve(lp_svm.nu_lp_dual(A_thyroid, C), solver)
         assert p.status is ck.Status.UNBOUNDED and p.primal_value == math.inf, p
         assert d.status is ck.Status.INFEASIBLE and not d.ok, d
+        assert "Theorem 2" in p.message and "Theorem 2" in d.message
     # just above the threshold both are solvable
     assert ck.solve(lp_svm.nu_lp(A_thyroid, 1.01 / M), solver).status.has_solution
 

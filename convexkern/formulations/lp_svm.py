@@ -347,6 +347,16 @@ def _dist(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.max(np.abs(a - b))) if a.size else 0.0
 
 
+def _theorem2_hint(M: int) -> str:
+    return (f"by Theorem 2 (Abe 2012) this happens exactly when C_rho < 1/M = {1.0 / M:.6g} "
+            f"(M = {M} triplets); raise C_rho")
+
+
+def _with_hint(f: Formulation, status: Status, message: str) -> str:
+    hint = f.hints.get(status.value)
+    return f"{message}: {hint}" if hint else message
+
+
 def nu_lp(A: Any, C_rho: float = 1.0, *, rho_min: float | None = 0.0) -> Formulation:
     """The ν-LP SVM (5)–(9) (maximisation) as a :class:`~convexkern.Formulation`.
 
@@ -420,6 +430,7 @@ def nu_lp(A: Any, C_rho: float = 1.0, *, rho_min: float | None = 0.0) -> Formula
         data={"A": A, "rho_min": rmin}, certify=certify, extract=extract,
         dual_builder=lambda: nu_lp_dual(A, float(Cp.value), rho_min=rmin),
         default_solver="linprog",
+        hints={"unbounded": _theorem2_hint(A.shape[0])},
     )
 
 
@@ -481,6 +492,7 @@ def nu_lp_dual(A: Any, C_rho: float = 1.0, *, rho_min: float | None = 0.0) -> Fo
         data={"A": A, "rho_min": rmin}, certify=certify, extract=extract,
         dual_builder=lambda: nu_lp(A, float(Cp.value), rho_min=rmin),
         default_solver="linprog",
+        hints={"infeasible": _theorem2_hint(A.shape[0])},
     )
 
 
@@ -677,8 +689,9 @@ def _solve_linprog(
             status=status, solver="linprog", formulation=f.name, primal_value=primal,
             solve_time=res.solve_time, iterations=res.iterations, tol=tol,
             params=f.param_values(), solver_stats=stats,
-            message={Status.INFEASIBLE: "the problem is infeasible",
-                     Status.UNBOUNDED: "the problem is unbounded"}.get(status, res.message),
+            message=_with_hint(f, status, {Status.INFEASIBLE: "the problem is infeasible",
+                                           Status.UNBOUNDED: "the problem is unbounded"}
+                               .get(status, res.message)),
         )
     x = res.x
     lam = res.ineq_marginals

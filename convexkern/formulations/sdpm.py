@@ -454,6 +454,8 @@ def primal(
         dual_builder=lambda: dual(X, y, seg, None if hard else Cv, bias),
         default_solver="clarabel",
         notes="the dual moments mu are read from the cone multipliers",
+        hints={"infeasible": "no w separates the trajectories with margin 1 (hard "
+                             "margin); use a soft margin, C > 0"} if hard else {},
     )
 
 
