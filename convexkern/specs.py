@@ -333,6 +333,24 @@ class Instance:
         data = self.formulation.data
         if not _same(data.get("y"), self.y_train):
             return None
+        if (self.K_train is not None and "alpha" in xs and "K_krein" in data
+                and _same(data["K_krein"], self.K_train)):
+            # Krein stabilization: predict with the Krein coefficients and the original
+            # kernel (Loosli 2019), read from the report or projected back from alpha~
+            if "alpha_krein" in xs:
+                alpha = np.asarray(xs["alpha_krein"], dtype=float).reshape(-1)
+                b = float(np.asarray(xs.get("b_krein", b)).reshape(-1)[0])
+            else:
+                from .errors import ConvexkernError
+                from .formulations.krein import to_krein
+
+                try:
+                    sol = to_krein(self.formulation, self.y_train, xs["alpha"], b)
+                except ConvexkernError:
+                    return None
+                alpha, b = sol.alpha, sol.b
+            K_eval = self.K_test if X is None else self.kernel(self._preprocess(X), self.X_train)
+            return None if K_eval is None else K_eval @ (self.y_train * alpha) + b
         if self.K_train is not None and "alpha" in xs and _same(data.get("K"), self.K_train):
             alpha = np.asarray(xs["alpha"], dtype=float).reshape(-1)
             if alpha.size != self.n_train:

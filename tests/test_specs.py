@@ -341,3 +341,22 @@ def test_no_accuracy_when_the_formulation_transforms_the_kernel(monkeypatch):
     r = ck.solve(inst.formulation, "clarabel")
     assert r.ok and "alpha" in r.x
     assert inst.decision_function(r) is None and inst.accuracy(r) is None
+
+
+def test_krein_spec_predicts_with_the_krein_coefficients():
+    """Accuracy of a stabilization report uses alpha (Krein) and the *original* kernel."""
+    from convexkern.formulations.krein import to_krein
+
+    inst = load_spec("krein_pima_sigmoid").build()
+    f = inst.formulation
+    assert inst.K_train is f.data["K_krein"]
+    for solver in ("trik", "smo"):
+        r = ck.solve(f, solver)
+        sol = to_krein(f, inst.y_train, r.x["alpha"], float(r.x["b"]))
+        expected = inst.K_test @ (inst.y_train * sol.alpha) + sol.b
+        got = inst.decision_function(r)
+        # trik reports its own alpha_krein, smo's is projected here; both pass through the
+        # inverse of K on the free support vectors (condition ~1e7 on Pima/tanh): 1e-4
+        np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4 * np.abs(expected).max())
+        acc = inst.accuracy(r)
+        assert acc == float(np.mean(np.where(got >= 0, 1.0, -1.0) == inst.y_test))
