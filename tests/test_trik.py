@@ -13,8 +13,10 @@ import pytest
 
 import convexkern as ck
 from convexkern.algorithms.trik import (
+    _block_exchange,
     _chol_append,
     _chol_delete,
+    _Columns,
     _IndefiniteInverse,
     krein_coefficients,
     min_eigenvalue,
@@ -22,7 +24,7 @@ from convexkern.algorithms.trik import (
 )
 from convexkern.data import load_binary
 from convexkern.errors import InvalidInputError
-from convexkern.kernels import Sigmoid
+from convexkern.kernels import Sigmoid, Simpson
 
 
 @pytest.fixture(scope="module")
@@ -95,6 +97,50 @@ def test_block_sizes_reach_same_optimum(pima):
     assert big.iterations < one.iterations
 
 
+
+@pytest.mark.parametrize("C", [None, 1.0, 0.002])
+def test_block_exchange_reaches_single_move_optimum(pima, C):
+    """Block exchanges (all violators in, all box-leavers out per round) and the
+    one-point-at-a-time active set reach the same Hilbert QP optimum on real data."""
+    _, y, _, K = pima
+    lam = min_eigenvalue(K)
+    one = trik(K, y, C, lam, optimality="hilbert", exchange="single")
+    blk = trik(K, y, C, lam, optimality="hilbert", exchange="block")
+    auto = trik(K, y, C, lam, optimality="hilbert")
+    assert one.status == blk.status == "optimal"
+    assert blk.dual_objective == pytest.approx(one.dual_objective, rel=1e-9)
+    assert blk.hilbert_violation <= 1e-7
+    np.testing.assert_allclose(blk.alpha_tilde, one.alpha_tilde, rtol=0, atol=1e-7 * (C or 1))
+    assert blk.iterations < one.iterations
+    assert auto.iterations == blk.iterations  # the default with a precomputed K
+
+
+def test_block_exchange_on_usps_and_its_feasible_hand_over():
+    """USPS 3 vs 5 with the Simpson score at a small C (many bounded points): the block
+    phase stopped after one round hands over a feasible point with the factor of its
+    working set, and the finished solve matches the single-move optimum."""
+    X, y = load_binary("usps", 3, 5)
+    X, y = X[:200], y[:200]
+    K = Simpson()(X)
+    lam, C = min(min_eigenvalue(K), 0.0), 0.001
+    ph = _block_exchange(_Columns(K, None, None), y, C, -2 * lam, 1e-9, 10**6, np.inf, 0.0,
+                         max_rounds=1)
+    assert ph.iterations == 1 and not ph.converged and ph.W
+    at = y * ph.u
+    assert np.all(at >= 0) and np.all(at <= C)
+    assert abs(y @ at) <= 1e-12
+    W = np.asarray(ph.W)
+    assert np.all(ph.state[W] == 1) and np.all(at[ph.state == 2] == C)
+    Kt = K[np.ix_(W, W)] - 2 * lam * np.eye(W.size)
+    np.testing.assert_allclose(ph.R.T @ ph.R, Kt, rtol=0, atol=1e-10 * np.abs(Kt).max())
+    one = trik(K, y, C, lam, optimality="hilbert", exchange="single")
+    blk = trik(K, y, C, lam, optimality="hilbert", exchange="block")
+    assert blk.status == "optimal" and blk.hilbert_violation <= 1e-7
+    assert blk.dual_objective == pytest.approx(one.dual_objective, rel=1e-9)
+    f = ck.formulations.krein.stabilization(K, y, C, "shift")
+    ref = ck.solve(f, "clarabel", tol=1e-9)
+    assert blk.dual_objective == pytest.approx(ref.primal_value, rel=1e-6)
+
 def test_krein_variant_f_equals_ftilde_on_free(pima):
     _, y, _, K = pima
     res = trik(K, y, 1.0, optimality="krein")
@@ -121,6 +167,9 @@ def test_kernel_on_demand_matches_precomputed(pima):
     assert a.kernel_columns_computed == 0
     # only columns of points that entered the support-vector set are evaluated
     assert b.kernel_columns_computed <= b.n_added <= 2 * y.size
+    c = trik(None, y, 0.002, lam, optimality="hilbert", kernel=k, X=X, exchange="block")
+    assert c.dual_objective == pytest.approx(a.dual_objective, rel=1e-9)
+    assert c.kernel_columns_computed <= y.size
 
 
 def test_limits_are_statuses(pima):
@@ -143,6 +192,10 @@ def test_bad_input(pima):
         trik(None, y, 1.0, kernel=k, X=X)  # no K to find lambda_min from
     with pytest.raises(InvalidInputError, match="optimality"):
         trik(K, y, 1.0, optimality="banach")
+    with pytest.raises(InvalidInputError, match="exchange"):
+        trik(K, y, 1.0, optimality="hilbert", exchange="all")
+    with pytest.raises(InvalidInputError, match="exchange"):
+        trik(K, y, 1.0, optimality="krein", exchange="block")
     with pytest.raises(InvalidInputError, match="y"):
         trik(K, np.where(y > 0, 1.0, 0.0), 1.0)
     with pytest.raises(InvalidInputError, match="kernel"):
