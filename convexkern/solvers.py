@@ -391,12 +391,16 @@ def _solve_conic(
     t0 = time.perf_counter()
     try:
         f.problem.solve(solver=spec.cvxpy_name, verbose=verbose, **kwargs)
-    except cp.error.SolverError as exc:
+    except (cp.error.SolverError, ValueError, ArithmeticError) as exc:
+        # Raised inside problem.solve: by the solver, or by cvxpy while canonicalising the
+        # problem for it (e.g. ECOS needs quad_form(x, P) as a second-order cone and cvxpy
+        # refuses a P with round-off negative eigenvalues).  A status, not a crash.
+        others = [s for s in available_solvers(f) if s != spec.name]
         return SolveReport(
             status=Status.ERROR, solver=spec.name, formulation=f.name,
             solve_time=time.perf_counter() - t0, tol=tol, params=f.param_values(),
-            message=f"{spec.name} failed: {exc}. Try another solver: "
-                    f"{[s for s in available_solvers(f) if s != spec.name]}",
+            message=f"{spec.name} failed ({type(exc).__name__}): {exc} "
+                    f"Try another solver: {others}",
         )
     elapsed = time.perf_counter() - t0
     stats = f.problem.solver_stats

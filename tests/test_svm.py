@@ -219,6 +219,50 @@ def test_hard_margin_non_separable_is_unbounded():
     assert r.status is ck.Status.INFEASIBLE
 
 
+def _round_off_indefinite_rbf():
+    """A valid RBF kernel (56 one-dimensional points, gamma = 1.72) whose computed
+    spectrum has lambda_min ~ -3e-15 from round-off (found by an audit's fuzzing)."""
+    rng = np.random.default_rng(29)
+    n, d = int(rng.integers(5, 60)), int(rng.integers(1, 6))
+    X = rng.standard_normal((n, d))
+    y = np.where(rng.random(n) < 0.5, 1.0, -1.0)
+    y[0], y[1] = 1.0, -1.0
+    gamma = float(rng.uniform(0.1, 3))
+    return ck.kernels.RBF(gamma=gamma)(X), y
+
+
+@pytest.mark.filterwarnings("ignore:Forming a nonconvex expression")
+def test_round_off_negative_eigenvalue_is_a_status_not_a_crash():
+    """ECOS needs quad_form as a second-order cone and cvxpy refuses a matrix with a
+    round-off negative eigenvalue (a raw ValueError); the report says so by status."""
+    K, y = _round_off_indefinite_rbf()
+    assert K.shape == (56, 56) and np.linalg.eigvalsh(K)[0] < 0  # the instance in question
+    f = svm.dual(K, y, C=1.0)  # accepted: the PSD check allows round-off
+    ref = ck.solve(f, "clarabel", tol=1e-9)
+    assert ref.status is ck.Status.OPTIMAL
+    table = ck.compare(f)  # every applicable solver, ECOS included when installed
+    for r in table:
+        if r.status is ck.Status.ERROR:
+            assert r.message.startswith(f"{r.solver} failed"), r.message
+            assert math.isnan(r.primal_value)
+        else:
+            assert r.ok, (r.solver, r.status, r.message)
+            assert r.primal_value <= ref.dual_value + 1e-9 * abs(ref.dual_value)
+
+
+def test_solver_side_exception_becomes_error_report(monkeypatch):
+    f = svm.dual(xor_kernel(), XOR_Y, C=1.0)
+    for exc in (ValueError("bad canonicalisation"), ArithmeticError("overflow"),
+                cp.error.SolverError("crashed")):
+        def boom(*args, _exc=exc, **kwargs):
+            raise _exc
+
+        monkeypatch.setattr(f.problem, "solve", boom)
+        r = ck.solve(f, "clarabel")
+        assert r.status is ck.Status.ERROR and not r.ok
+        assert r.message.startswith("clarabel failed") and str(exc) in r.message
+
+
 @pytest.mark.filterwarnings("ignore:Solution may be inaccurate")
 def test_iteration_limit_is_a_status(usps35_small):
     _, y, K = usps35_small
