@@ -333,7 +333,13 @@ def test_bad_inputs_name_the_argument():
         ck.solve(f, "gurobby")
     with pytest.raises(ValueError, match="tol"):
         ck.solve(f, "clarabel", tol=0.0)
-    with pytest.raises(ValueError, match="C: must be > 0|C: must be >= 0"):
-        f.set_params(C=-2.0)
+    # C = 0 is not a soft margin (alpha = 0 is the only point): rejected, never solved
+    for g in (f, svm.primal(XOR_X, XOR_Y, C=1.0)):
+        for bad in (-2.0, 0.0):
+            with pytest.raises(ValueError, match="C: must be > 0"):
+                g.set_params(C=bad)
+        with pytest.raises(ValueError, match="C: must be > 0"):
+            ck.path(g, "C", [0.0, 1.0], "clarabel")
+        assert g.parameters["C"].value == 1.0 and g.problem.is_dpp()
     with pytest.raises(ValueError, match="no parameter 'rho'"):
         f.set_params(rho=1.0)

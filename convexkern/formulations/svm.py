@@ -289,7 +289,7 @@ def dual(K: Any, y: Any, C: float | None = 1.0, *, psd_check: bool = True) -> Fo
     constraints = [y @ alpha == 0, alpha >= 0]
     params: dict[str, cp.Parameter] = {}
     if not hard:
-        Cp = cp.Parameter(nonneg=True, name="C", value=Cv)
+        Cp = cp.Parameter(pos=True, name="C", value=Cv)
         constraints.append(alpha <= Cp)
         params["C"] = Cp
     problem = cp.Problem(objective, constraints)
@@ -339,7 +339,7 @@ def primal(X: Any, y: Any, C: float | None = 1.0) -> Formulation:
         problem = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(w)), [margin_con])
     else:
         xi = cp.Variable(n, name="xi")
-        Cp = cp.Parameter(nonneg=True, name="C", value=Cv)
+        Cp = cp.Parameter(pos=True, name="C", value=Cv)
         margin_con = margins >= 1 - xi
         problem = cp.Problem(
             cp.Minimize(0.5 * cp.sum_squares(w) + Cp * cp.sum(xi)), [margin_con, xi >= 0]
