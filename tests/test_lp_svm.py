@@ -70,6 +70,32 @@ def test_triplets_match_brute_force_on_real_data():
     np.testing.assert_array_equal(T, _brute_triplets(X, y))
 
 
+def _exact_brute_triplets(X, y):
+    """Reference written independently of the code: for each r the exact-order distance
+    ``((X - X[r]) ** 2).sum(1)`` to every sample, argmin (first = lowest index) over the
+    same class without r and over the other classes."""
+    idx = np.arange(len(y))
+    out = []
+    for r in range(len(y)):
+        d = ((X - X[r]) ** 2).sum(1)
+        out.append((r, np.argmin(np.where((y == y[r]) & (idx != r), d, np.inf)),
+                    np.argmin(np.where(y != y[r], d, np.inf))))
+    return np.array(out)
+
+
+@pytest.mark.parametrize("scaled", [False, True])
+def test_triplets_deterministic_on_float_thyroid(scaled):
+    """Thyroid (3772 x 21, 34 groups of duplicate rows, many near ties): the default
+    chunking, chunk=1 and an exact brute-force reference give the same triplets.  (Before
+    the exact recomputation, 10 rows of the scaled set differed from the reference and 6
+    changed between chunk=1 and the default, through the rounding of |x|^2+|z|^2-2x'z.)"""
+    ds = load_thyroid("train")
+    X = _minmax(ds.X) if scaled else ds.X
+    T = lp_svm.triplets(X, ds.y)
+    np.testing.assert_array_equal(T, lp_svm.triplets(X, ds.y, chunk=1))
+    np.testing.assert_array_equal(T, _exact_brute_triplets(X, ds.y))
+
+
 def test_coefficients_formula():
     ds = load("pima")
     X, y = ds.X[:60], ds.y[:60]
@@ -108,6 +134,15 @@ def test_triplets_bad_input():
         lp_svm.triplets(X, np.array([1, 2]))
     with pytest.raises(InvalidInputError, match="singletons"):
         lp_svm.triplets(X, np.array([1, 1, 2]), singletons="drop")
+    for bad in (0, -3):
+        with pytest.raises(InvalidInputError, match="chunk"):
+            lp_svm.triplets(X, np.array([1, 1, 2]), singletons="skip", chunk=bad)
+    with pytest.raises(InvalidTypeError, match="chunk"):
+        lp_svm.triplets(X, np.array([1, 1, 2]), singletons="skip", chunk=2.5)
+    # every class a singleton: nothing left after skipping -> an error naming y
+    with pytest.raises(InvalidInputError, match="no triplet") as exc:
+        lp_svm.triplets(X[:2], np.array([0, 1]), singletons="skip")
+    assert exc.value.argument == "y"
     with pytest.raises(InvalidInputError, match="indices"):
         lp_svm.coefficients(X, np.array([[0, 1, 5]]))
     with pytest.raises(InvalidTypeError):
@@ -318,6 +353,10 @@ def test_transformer_methods_and_fallback():
         LPMahalanobis().fit(np.where(np.arange(625)[:, None] == 3, np.nan, ds.X), ds.y)
     with pytest.raises(InvalidInputError, match="two classes"):
         LPMahalanobis().fit(ds.X, np.zeros(625))
+    # two points of two classes: no same-class neighbour anywhere -> an error naming y
+    with pytest.raises(InvalidInputError, match="no triplet") as exc:
+        LPMahalanobis().fit(np.array([[0.0, 1.0], [1.0, 0.0]]), np.array([0, 1]))
+    assert exc.value.argument == "y"
 
 
 def test_one_vs_rest_learns_one_R_per_class():
