@@ -109,3 +109,87 @@ def test_theorem_6_c0(data, request):
     assert 0 < C0 < math.inf
     below, limit = v.numbers["value_vs_limit"]["C0/2"]
     assert below < limit  # below C_0 the LP SVM does strictly better than the limit point
+
+
+@pytest.mark.parametrize("s", [1e-3, 1e8])
+def test_verdicts_are_scale_invariant(A_balance, A_pima, s):
+    """``A -> s A`` (inputs in other units): rho, J_rho and gamma scale with s; C_M, J_hat,
+    C_min and C_0 with 1/s; C_rho does not change, and neither may any verdict.  (With
+    absolute thresholds, A x 1e-3 made Theorem 1 report "J_rho <= 0, no LP SVM is
+    equivalent" on Balance, and A x 1e8 failed Theorems 5 and 6.)  The numbers are
+    compared to 1e-6 relative: the verdicts' own tolerance, far above HiGHS's error."""
+    M = A_balance.shape[0]
+    B = s * A_balance
+    ref, v = lp_svm.check_theorem_1(A_balance, 2.0 / M), lp_svm.check_theorem_1(B, 2.0 / M)
+    assert (v.holds, v.as_printed) == (ref.holds, ref.as_printed) == (True, False)
+    assert v.numbers["J_rho"] > 0 and "NOT" in v.note
+    # the printed converse C_M * J_hat scales like 1/s^2: not even unit-invariant
+    assert v.numbers["C_rho_printed"] == pytest.approx(ref.numbers["C_rho_printed"] / s**2,
+                                                       rel=1e-6)
+    assert v.numbers["J_rho"] == pytest.approx(s * ref.numbers["J_rho"], rel=1e-6)
+    assert v.numbers["C_M"] == pytest.approx(ref.numbers["C_M"] / s, rel=1e-6)
+    assert v.numbers["C_rho_corrected"] == pytest.approx(2.0 / M, rel=1e-6)
+    for check, args in ((lp_svm.check_theorem_3, ()), (lp_svm.check_theorem_4, (2.0 / M,)),
+                        (lp_svm.check_theorem_5, ()), (lp_svm.check_theorem_6, ())):
+        ref, v = check(A_balance, *args), check(B, *args)
+        assert (v.holds, v.as_printed) == (ref.holds, ref.as_printed) and v.holds, (s, v)
+    ref, v = lp_svm.check_theorem_4(A_pima, 1.0), lp_svm.check_theorem_4(s * A_pima, 1.0)
+    assert v.holds and ref.holds and v.numbers["rho"] == 0.0  # the zero-margin branch
+    assert v.numbers["gamma"] == pytest.approx(s * ref.numbers["gamma"], rel=1e-6)
+    v5, v6 = lp_svm.check_theorem_5(B), lp_svm.check_theorem_6(B)
+    assert v5.numbers["C_min"] == pytest.approx(lp_svm.c_min(A_balance) / s, rel=1e-12)
+    assert v5.numbers["max_R_below"] == 0.0 and v5.numbers["max_R_above"] > 0
+    assert v6.numbers["C_0"] == pytest.approx(
+        lp_svm.check_theorem_6(A_balance).numbers["C_0"] / s, rel=1e-6)
+
+
+def _best_rho_value(A, R, C):
+    """max over rho >= 0 of rho - C sum (rho - AR)_+ for R scaled to sum 1, by evaluating
+    the concave piecewise-linear function at 0 and at every kink (written for the test)."""
+    s = A @ (R / R.sum())
+    cand = np.concatenate([[0.0], s[s > 0]])
+    return max(r - C * np.maximum(r - s, 0.0).sum() for r in cand)
+
+
+def test_theorem_1_converse_with_independent_C_M(A_balance):
+    """Converse from an LP SVM with C_M = 3 on Balance (not the forward image of some
+    C_rho): the LP solution R_hat/sum R_hat is nu-LP optimal for C_rho = C_M/J_hat, with
+    value 1/J_hat, and is not for the printed C_rho = C_M*J_hat.  The expected numbers are
+    computed here from certified solves and a closed form written in the test."""
+    import convexkern as ck
+
+    M = A_balance.shape[0]
+    C_M = 3.0
+    lp_rep = ck.solve(lp_svm.lp(A_balance, C_M), "linprog")
+    assert lp_rep.ok
+    R_hat, J_hat = np.asarray(lp_rep.x["R"]), lp_rep.primal_value
+    assert R_hat.sum() > 0
+    C_right, C_printed = C_M / J_hat, C_M * J_hat
+    assert C_right * M >= 1 and C_printed * M >= 1  # both nu-LPs are bounded (Theorem 2)
+    right = ck.solve(lp_svm.nu_lp(A_balance, C_right), "linprog")
+    printed = ck.solve(lp_svm.nu_lp(A_balance, C_printed), "linprog")
+    assert right.ok and printed.ok
+    # corrected mapping: the mapped point is optimal and the optimum is 1/J_hat
+    assert _best_rho_value(A_balance, R_hat, C_right) == pytest.approx(right.primal_value,
+                                                                       rel=1e-7)
+    assert right.primal_value == pytest.approx(1.0 / J_hat, rel=1e-7)
+    # printed mapping: the mapped point's best value is far below the optimum
+    mapped_printed = _best_rho_value(A_balance, R_hat, C_printed)
+    assert mapped_printed < printed.primal_value - 0.1 * abs(printed.primal_value)
+
+    v = lp_svm.check_theorem_1(A_balance, 2.0 / M, C_M=C_M)
+    n = v.numbers
+    assert v.holds and v.as_printed is False and "NOT optimal" in v.note
+    assert n["C_M_converse"] == C_M and n["J_hat_converse"] == pytest.approx(J_hat, rel=1e-9)
+    assert n["C_rho_corrected"] == pytest.approx(C_right, rel=1e-9)
+    assert n["J_rho_corrected"] == pytest.approx(right.primal_value, rel=1e-7)
+    assert n["C_rho_printed"] == pytest.approx(C_printed, rel=1e-9)
+    assert n["J_rho_printed"] == pytest.approx(printed.primal_value, rel=1e-7)
+    assert n["mapped_value_at_printed"] == pytest.approx(mapped_printed, rel=1e-7)
+
+
+def test_theorem_1_converse_C_M_bad_input(A_balance):
+    from convexkern.errors import InvalidInputError
+
+    with pytest.raises(InvalidInputError, match="C_M"):
+        lp_svm.check_theorem_1(A_balance, 0.01, C_M=-1.0)

@@ -830,11 +830,23 @@ def _solve(f: Formulation, solver: str, tol: float) -> SolveReport:
 
 
 def _rel(a: float, b: float) -> float:
-    return abs(a - b) / max(abs(a), abs(b), 1e-12)
+    """Relative difference, scale-free (0 when equal, also when both are 0)."""
+    d = abs(a - b)
+    return 0.0 if d == 0 else d / max(abs(a), abs(b))
 
 
-def check_theorem_1(A: Any, C_rho: float, *, solver: str = "linprog",
-                    tol: float = 1e-6) -> TheoremVerdict:
+def _amax(A: np.ndarray) -> float:
+    """``max |a_ir|``: the scale of margins, ``rho`` and ν-LP values (``R`` on the simplex)."""
+    return float(np.abs(A).max())
+
+
+def _fixed_R_best(A: np.ndarray, R: np.ndarray, C: float) -> float:
+    """ν-LP value of ``R`` normalised to ``sum R = 1`` with the best ``rho >= 0``."""
+    return nu_lp_value(A, R, C)[0]
+
+
+def check_theorem_1(A: Any, C_rho: float, *, C_M: float | None = None,
+                    solver: str = "linprog", tol: float = 1e-6) -> TheoremVerdict:
     r"""Theorem 1: equivalence of the ν-LP SVM and the LP SVM, both ways.
 
     Forward: if the ν-LP optimum :math:`\bar J_\rho = \bar\rho - C_\rho\sum\bar\xi` is
@@ -844,12 +856,32 @@ def check_theorem_1(A: Any, C_rho: float, *, solver: str = "linprog",
     :math:`1/\sum\hat R`, a ν-LP solution for :math:`C_\rho = C_M/\hat J` — not for the
     printed :math:`C_\rho = C_M\hat J` (which agrees only when :math:`\hat J = 1`).
 
+    Parameters
+    ----------
+    A : (M, m) array
+    C_rho : float > 0
+        ν-LP parameter of the forward direction.
+    C_M : float > 0, optional
+        LP SVM parameter of the converse direction; default: the forward image
+        :math:`C_\rho/\bar J_\rho` (when :math:`\bar J_\rho > 0`).  Pass it to test the
+        converse on its own, from an arbitrary LP SVM.
+    solver, tol
+        Solver of every LP, and the relative tolerance of the comparisons (``10 tol``).
+
+    Every threshold is relative, so the verdict is invariant under ``A -> s A``
+    (:math:`\bar J_\rho` and :math:`\bar\rho` scale with ``s``, ``C_M`` and :math:`\hat J`
+    with ``1/s``): :math:`\bar J_\rho` counts as positive when it exceeds
+    ``tol * (rho + C_rho sum xi)``, the size of the two terms it is the difference of.
+
     ``holds`` is the corrected statement (forward with the condition, corrected
     converse); ``as_printed`` is False when the printed converse fails here or when
     :math:`\bar J_\rho \le 0` (no equivalent LP SVM exists).
     """
     A = _check_A(A)
     C_rho = _check_C(C_rho, "C_rho")
+    if C_M is not None:
+        C_M = _check_C(C_M, "C_M")
+    amax = _amax(A)
     nu = _solve(nu_lp(A, C_rho), solver, tol)
     nums: dict[str, Any] = {"C_rho": C_rho, "J_rho": nu.primal_value, "nu_status": nu.status.value}
     if not nu.status.has_solution:
@@ -857,46 +889,69 @@ def check_theorem_1(A: Any, C_rho: float, *, solver: str = "linprog",
                               f"nu-LP SVM status {nu.status.value} (C_rho < 1/M?)")
     J = nu.primal_value
     rho = float(nu.x["rho"])
+    loss = C_rho * float(np.sum(nu.x["xi"]))
     nums["rho"] = rho
-    if not J > tol:
-        return TheoremVerdict(
-            1, "forward direction needs J_rho > 0", True, False, nums,
+    notes: list[str] = []
+    fwd_ok, fwd_printed = True, False
+    if J > tol * (rho + loss):
+        C_fwd = C_rho / J
+        lpr = _solve(lp(A, C_fwd), solver, tol)
+        J_hat = lpr.primal_value
+        mapped_val, _ = lp_value(A, nu.x["R"] / rho, C_fwd)
+        fwd_ok = bool(lpr.status.has_solution and _rel(J_hat, 1.0 / J) <= 10 * tol
+                      and _rel(mapped_val, J_hat) <= 10 * tol)
+        fwd_printed = fwd_ok
+        nums.update({"C_M": C_fwd, "J_hat": J_hat, "1/J_rho": 1.0 / J,
+                     "mapped_lp_value": mapped_val})
+    else:
+        C_fwd = None
+        notes.append(
             f"J_rho = {J:.6g} <= 0 (rho = {rho:.3g}"
-            + (", the zero-margin solution" if rho <= tol else "")
+            + (", the zero-margin solution" if rho <= tol * amax else "")
             + "): C_M = C_rho/J_rho is undefined or negative and no LP SVM is equivalent; "
             "the printed theorem omits the condition J_rho > 0")
-    C_M = C_rho / J
-    lpr = _solve(lp(A, C_M), solver, tol)
-    J_hat = lpr.primal_value
-    mapped_val, _ = lp_value(A, nu.x["R"] / rho, C_M)
-    fwd_ok = _rel(J_hat, 1.0 / J) <= 10 * tol and _rel(mapped_val, J_hat) <= 10 * tol
-    nums.update({"C_M": C_M, "J_hat": J_hat, "1/J_rho": 1.0 / J, "mapped_lp_value": mapped_val})
+    C_conv = C_M if C_M is not None else C_fwd
+    if C_conv is None:
+        return TheoremVerdict(1, "forward direction needs J_rho > 0", True, False, nums,
+                              notes[0])
     # converse from the LP SVM side, both mappings
-    R_hat = lpr.x["R"]
+    lpc = _solve(lp(A, C_conv), solver, tol)
+    J_hat_c = lpc.primal_value
+    nums.update({"C_M_converse": C_conv, "J_hat_converse": J_hat_c})
+    R_hat = np.asarray(lpc.x["R"], float) if lpc.status.has_solution else np.zeros(A.shape[1])
     t = float(R_hat.sum())
-    if not t > 0:  # only when M C_rho = 1 exactly, where R = 0 ties with the mapped point
-        return TheoremVerdict(1, "converse needs an LP SVM solution R != 0", fwd_ok, None, nums,
-                              "the LP SVM solver returned R = 0: the converse is not tested")
-    C_right = C_M / J_hat
-    C_printed = C_M * J_hat
+    if not t > 0:  # C_M <= C_min (Theorem 5), or M C_rho = 1 exactly
+        notes.append("the LP SVM solution is R = 0 (C_M <= C_min?): the converse is not "
+                     "tested")
+        return TheoremVerdict(1, "converse needs an LP SVM solution R != 0", fwd_ok, None,
+                              nums, "; ".join(notes))
+    C_right = C_conv / J_hat_c
+    C_printed = C_conv * J_hat_c
     back = _solve(nu_lp(A, C_right), solver, tol)
-    mapped_nu, _ = nu_lp_value(A, R_hat / t, C_right)
-    conv_ok = (_rel(back.primal_value, 1.0 / J_hat) <= 10 * tol
-               and _rel(mapped_nu, back.primal_value) <= 10 * tol)
+    mapped_nu = _fixed_R_best(A, R_hat, C_right)
+    conv_ok = bool(back.status.has_solution
+                   and _rel(back.primal_value, 1.0 / J_hat_c) <= 10 * tol
+                   and _rel(mapped_nu, back.primal_value) <= 10 * tol)
     printed = _solve(nu_lp(A, C_printed), solver, tol)
-    mapped_printed, _ = nu_lp_value(A, R_hat / t, C_printed)
-    printed_ok = (printed.status.has_solution
-                  and _rel(mapped_printed, printed.primal_value) <= 10 * tol)
+    mapped_printed = _fixed_R_best(A, R_hat, C_printed)
+    printed_ok = bool(printed.status.has_solution
+                      and _rel(mapped_printed, printed.primal_value) <= 10 * tol)
     nums.update({"C_rho_corrected": C_right, "J_rho_corrected": back.primal_value,
+                 "mapped_value_at_corrected": mapped_nu,
                  "C_rho_printed": C_printed, "J_rho_printed": printed.primal_value,
                  "mapped_value_at_printed": mapped_printed})
-    note = ("converse with the printed C_rho = C_M*J_hat: the mapped point is "
+    if conv_ok:
+        notes.append(
+            "converse with the printed C_rho = C_M*J_hat: the mapped point is "
             + ("optimal" if printed_ok else
-               f"NOT optimal ({mapped_printed:.6g} < {printed.primal_value:.6g})")
-            + "; with C_rho = C_M/J_hat it is optimal" if conv_ok else "")
+               f"NOT optimal ({mapped_printed:.6g} < {printed.primal_value:.6g})"
+               if printed.status.has_solution else
+               f"NOT a solution: that C_rho = {C_printed:.6g} gives nu-LP status "
+               f"{printed.status.value} (Theorem 2 when C_rho < 1/M)")
+            + "; with C_rho = C_M/J_hat it is optimal")
     return TheoremVerdict(
         1, "nu-LP(C_rho) ~ LP(C_M = C_rho/J_rho) when J_rho > 0; converse C_rho = C_M/J_hat",
-        fwd_ok and conv_ok, bool(fwd_ok and printed_ok), nums, note)
+        fwd_ok and conv_ok, bool(fwd_printed and printed_ok), nums, "; ".join(notes))
 
 
 def check_theorem_2(A: Any, C_rho: float | None = None, *,
@@ -945,16 +1000,17 @@ def check_theorem_3(A: Any, C_values: tuple[float, ...] = (1.0, 2.0, 10.0, 100.0
     vals = [r.primal_value for r in reps]
     cross = max(abs(nu_lp_value(A, ri.x["R"], C)[0] - vals[j])
                 for ri in reps for j, C in enumerate(C_values))
-    scale = max(max(abs(v) for v in vals), 1e-12)
+    scale = max(abs(v) for v in vals)
     ok = all(r.ok for r in reps) and cross <= 10 * tol * scale
     rdiff = max(_dist(r.x["R"], reps[0].x["R"]) for r in reps)
     rhos = [float(r.x["rho"]) for r in reps]
     note = ""
-    if min(rhos) <= tol and max(abs(v) for v in vals) > tol:
+    amax = _amax(A)
+    if min(rhos) <= tol * amax and max(abs(v) for v in vals) > tol * amax:
         note = ("rho = 0 at the optimum: the objective -C_rho sum xi scales with C_rho, so "
                 "the optimal value changes although the optimal R set does not")
         ok = all(r.ok for r in reps) and max(
-            abs(nu_lp_value(A, ri.x["R"], C)[0] - vals[j]) / max(abs(vals[j]), 1e-12)
+            _rel(nu_lp_value(A, ri.x["R"], C)[0], vals[j])
             for ri in reps for j, C in enumerate(C_values)) <= 10 * tol
     return TheoremVerdict(
         3, "C_rho >= 1 => the nu-LP solution (R, rho) is independent of C_rho", ok, ok,
@@ -983,7 +1039,7 @@ def check_theorem_4(A: Any, C_rho: float = 1.0, *, solver: str = "linprog",
     rho = float(r.x["rho"])
     xi = np.asarray(r.x["xi"])
     delta = np.asarray(r.x.get("delta", np.zeros(0)))
-    thr = 1e-7 * max(1.0, float(np.abs(A).max()))
+    thr = tol * _amax(A)  # margins, rho, gamma and xi all scale with A
     n_err = int(np.sum(xi > thr))
     n_sv = int(np.sum(delta > 1e-7 * C_rho))
     nums = {"gamma": gamma, "C_rho": C_rho, "rho": rho, "J_rho": r.primal_value,
@@ -1017,10 +1073,16 @@ def check_theorem_5(A: Any, *, factor: float = 1e-2, solver: str = "linprog",
     lo = _solve(lp(A, c0 * (1 - factor)), solver, tol)
     hi = _solve(lp(A, c0 * (1 + factor)), solver, tol)
     M = A.shape[0]
-    R_lo = float(np.abs(lo.x["R"]).max())
-    R_hi = float(np.abs(hi.x["R"]).max())
-    ok = (R_lo <= 1e-7 and R_hi > 1e-7 and hi.primal_value < M * c0 * (1 + factor) - 1e-9
-          and _rel(lo.primal_value, M * c0 * (1 - factor)) <= 10 * tol)
+    R_lo = float(np.abs(lo.x["R"]).max()) if lo.status.has_solution else math.nan
+    R_hi = float(np.abs(hi.x["R"]).max()) if hi.status.has_solution else math.nan
+    # R scales with 1/A: a weight counts as nonzero above 1e-7 / max|a_ir| (1e-7 of the
+    # weight one input needs to give the largest triplet margin 1); values scale with 1/A
+    r_thr = 1e-7 / _amax(A)
+    at_zero = M * c0 * (1 + factor)  # the value of R = 0 above C_min
+    ok = bool(lo.status.has_solution and hi.status.has_solution
+              and R_lo <= r_thr and R_hi > r_thr
+              and hi.primal_value < at_zero * (1 - 10 * tol)
+              and _rel(lo.primal_value, M * c0 * (1 - factor)) <= 10 * tol)
     return TheoremVerdict(
         5, "R = 0 iff C_M <= C_min = 1/max_i sum_r a_ir", ok, ok,
         {"C_min": c0, "max_R_below": R_lo, "max_R_above": R_hi,
@@ -1084,7 +1146,7 @@ def check_theorem_6(A: Any, *, solver: str = "linprog", tol: float = 1e-8) -> Th
     ok = all(_rel(v, f) <= 100 * tol for k, (v, f) in checks.items() if k != "C0/2")
     if "C0/2" in checks:  # strictly better than the limit point, beyond solver accuracy
         v, f = checks["C0/2"]
-        ok = ok and v < f - 10 * tol * max(1.0, abs(f))
+        ok = ok and v < f - 10 * tol * abs(f)
     return TheoremVerdict(
         6, "exists C_0: LP SVM solution constant for C_M >= C_0", ok, ok,
         {"C_0": C0, "sum_R_inf": t_inf, "sum_xi_inf": s_inf, "separable": s_inf <= 1e-9,
