@@ -101,8 +101,11 @@ def _add_conic(spec: ConicSolverSpec) -> None:
 _add_conic(ConicSolverSpec(
     name="clarabel", cvxpy_name="CLARABEL", module="clarabel", cones=_CLASSES_ALL,
     default_tol=1e-8, install="pip install clarabel",
-    settings=lambda t, it, tl: _drop_none(
-        tol_gap_abs=t, tol_gap_rel=t, tol_feas=t, max_iter=it, time_limit=tl),
+    # max_iter/time_limit always passed (Clarabel's defaults when not asked): cvxpy keeps
+    # the Clarabel solver object between solves and would keep a previous call's limits.
+    settings=lambda t, it, tl: dict(
+        tol_gap_abs=t, tol_gap_rel=t, tol_feas=t, max_iter=200 if it is None else it,
+        time_limit=math.inf if tl is None else tl),
 ))
 _add_conic(ConicSolverSpec(
     name="scs", cvxpy_name="SCS", module="scs", cones=_CLASSES_ALL,
@@ -125,7 +128,11 @@ _add_conic(ConicSolverSpec(
 _add_conic(ConicSolverSpec(
     name="osqp", cvxpy_name="OSQP", module="osqp", cones=_CLASSES_QP,
     default_tol=1e-3, install="pip install osqp",
-    settings=lambda t, it, tl: _drop_none(eps_abs=t, eps_rel=t, max_iter=it, time_limit=tl),
+    # as for Clarabel, defaults passed explicitly so no earlier limit persists in a reused
+    # OSQP object (cvxpy updates a cached solver with the new settings only)
+    settings=lambda t, it, tl: dict(
+        eps_abs=t, eps_rel=t, max_iter=4000 if it is None else it,
+        time_limit=1e10 if tl is None else tl),
 ))
 _add_conic(ConicSolverSpec(
     name="cvxopt", cvxpy_name="CVXOPT", module="cvxopt", cones=_CLASSES_SOCP | {"SDP"},
@@ -358,18 +365,37 @@ _CVXPY_STATUS = {
 }
 
 
-def _limit_status(stats: Any) -> Status | None:
+def _raw_status_text(stats: Any, raw: Any) -> str:
+    """The solver's own status words: from cvxpy's ``extra_stats`` and from the raw
+    solution object (SCS: ``info["status"]``; Clarabel: ``status``, e.g. ``MaxTime``)."""
+    parts: list[str] = []
+    for source in (getattr(stats, "extra_stats", None), raw):
+        if source is None:
+            continue
+        if isinstance(source, Mapping):
+            parts.append(str(source.get("status", "")))
+            info = source.get("info")  # SCS: 'solved (inaccurate - reached max_iters)'
+            if isinstance(info, Mapping):
+                parts.append(str(info.get("status", "")))
+        else:
+            parts.append(str(getattr(source, "status", "")))
+    return " ".join(parts)
+
+
+def _raw_iterations(raw: Any) -> int | None:
+    """Iterations done, read from the raw solution (SCS ``info["iter"]``, Clarabel
+    ``iterations``), for a solve cvxpy could not unpack."""
+    it = None
+    if isinstance(raw, Mapping) and isinstance(raw.get("info"), Mapping):
+        it = raw["info"].get("iter")
+    elif raw is not None:
+        it = getattr(raw, "iterations", None)
+    return int(it) if isinstance(it, (int, np.integer)) else None
+
+
+def _limit_status(stats: Any, raw: Any = None) -> Status | None:
     """Detect an iteration or time limit from the solver's raw status text."""
-    extra = getattr(stats, "extra_stats", None)
-    raw = ""
-    if isinstance(extra, Mapping):
-        raw = str(extra.get("status", ""))
-        info = extra.get("info")  # SCS: 'solved (inaccurate - reached max_iters)'
-        if isinstance(info, Mapping):
-            raw += " " + str(info.get("status", ""))
-    elif extra is not None:
-        raw = str(getattr(extra, "status", ""))
-    text = raw.lower().replace("_", "").replace(" ", "")
+    text = _raw_status_text(stats, raw).lower().replace("_", "").replace(" ", "")
     if "maxiter" in text or "iterationlimit" in text:
         return Status.ITERATION_LIMIT
     if "maxtime" in text or "timelimit" in text:
@@ -388,24 +414,53 @@ def _solve_conic(
 ) -> SolveReport:
     kwargs = spec.settings(max(tol * _CONIC_SAFETY, 1e-12), max_iter, time_limit)
     kwargs.update(options)
+    # The solver's raw answer, kept for its status words: cvxpy maps SCS's "indeterminate
+    # at max_iters" to a SolverError and Clarabel's MaxTime to user_limit without saying
+    # which limit.  unpack_results is wrapped on this instance only for this call.
+    raw: dict[str, Any] = {}
+    problem = f.problem
+    unpack = problem.unpack_results
+
+    def _keep_raw(solution: Any, chain: Any, inverse_data: Any) -> Any:
+        raw["solution"] = solution
+        return unpack(solution, chain, inverse_data)
+
     t0 = time.perf_counter()
+    problem.unpack_results = _keep_raw  # type: ignore[method-assign]
     try:
-        f.problem.solve(solver=spec.cvxpy_name, verbose=verbose, **kwargs)
+        problem.solve(solver=spec.cvxpy_name, verbose=verbose, **kwargs)
     except (cp.error.SolverError, ValueError, ArithmeticError) as exc:
         # Raised inside problem.solve: by the solver, or by cvxpy while canonicalising the
         # problem for it (e.g. ECOS needs quad_form(x, P) as a second-order cone and cvxpy
         # refuses a P with round-off negative eigenvalues).  A status, not a crash.
+        elapsed = time.perf_counter() - t0
+        sol = raw.get("solution")
+        iters = _raw_iterations(sol)
+        limit = _limit_status(None, sol)
+        if limit is None and max_iter is not None and iters is not None and iters >= max_iter:
+            limit = Status.ITERATION_LIMIT
+        if limit is not None:
+            what = f"max_iter={max_iter}" if limit is Status.ITERATION_LIMIT \
+                else f"time_limit={time_limit}"
+            return SolveReport(
+                status=limit, solver=spec.name, formulation=f.name, solve_time=elapsed,
+                iterations=iters, tol=tol, params=f.param_values(),
+                message=f"{spec.name} stopped at {what} with no usable point "
+                        f"(its status: '{_raw_status_text(None, sol).strip()}')",
+            )
         others = [s for s in available_solvers(f) if s != spec.name]
         return SolveReport(
             status=Status.ERROR, solver=spec.name, formulation=f.name,
-            solve_time=time.perf_counter() - t0, tol=tol, params=f.param_values(),
+            solve_time=elapsed, iterations=iters, tol=tol, params=f.param_values(),
             message=f"{spec.name} failed ({type(exc).__name__}): {exc} "
                     f"Try another solver: {others}",
         )
+    finally:
+        problem.__dict__.pop("unpack_results", None)
     elapsed = time.perf_counter() - t0
     stats = f.problem.solver_stats
     status = _CVXPY_STATUS.get(f.problem.status, Status.ERROR)
-    limit = _limit_status(stats)
+    limit = _limit_status(stats, raw.get("solution"))
     if limit is not None and status in (Status.OPTIMAL_INACCURATE, Status.ITERATION_LIMIT,
                                         Status.ERROR):
         status = limit

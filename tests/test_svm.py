@@ -274,6 +274,24 @@ def test_iteration_limit_is_a_status(usps35_small):
         assert r.primal_value <= r.dual_value
 
 
+def test_time_limit_is_its_own_status(usps35_small):
+    """Clarabel's MaxTime reaches cvxpy as a bare 'user_limit': the raw solver status
+    tells a time limit from an iteration limit.  1 microsecond is always exceeded by the
+    setup (a factorisation of a 120 x 120 dense KKT block) before the first iteration."""
+    _, y, K = usps35_small
+    f = svm.dual(K, y, C=1.0)
+    r = ck.solve(f, "clarabel", time_limit=1e-6)
+    assert r.status is ck.Status.TIME_LIMIT, (r.status, r.message)
+    assert not r.ok
+    r = ck.solve(f, "clarabel", max_iter=1)
+    assert r.status is ck.Status.ITERATION_LIMIT, (r.status, r.message)
+    # cvxpy keeps the Clarabel/OSQP solver objects between solves: limits must not leak
+    assert ck.solve(f, "clarabel").ok
+    if "osqp" in ck.available_solvers(f):
+        assert ck.solve(f, "osqp", max_iter=3).status is ck.Status.ITERATION_LIMIT
+        assert ck.solve(f, "osqp").status is ck.Status.OPTIMAL
+
+
 def test_path_resolves_grid_without_rebuilding(pima_small):
     _, y, K = pima_small
     f = svm.dual(K, y, C=1.0)
