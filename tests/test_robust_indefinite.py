@@ -154,6 +154,36 @@ def test_bounds_bracket_the_optimum_everywhere(usps30_opt, usps30):
                                             r["bound_svm_smo"]), rel=1e-15)
 
 
+def test_certificate_smo_refinement_is_capped_by_iterations_not_time(usps30_opt, usps30):
+    """The SMO refinement of U(alpha) is bounded by a number of SMO steps (so the bound
+    does not depend on machine load), skipped when the cheap bounds meet the requested
+    tol, and every bound it returns still brackets the optimum."""
+    K0, y = usps30
+    f, ref = usps30_opt
+    a = _feasible(y, 1.0, 5)  # far from optimal: the cheap bounds are loose
+    for cap in (30, 400):
+        c = ri.certificate(K0, y, a, 1.0, 0.5, smo_max_iter=cap)
+        r = c.residuals
+        assert 0 < r["smo_iterations"] <= cap
+        assert c.upper >= ref.primal_value - 1e-12 and c.lower <= ref.dual_value + 1e-12
+        # deterministic: the same point gives the same bound again
+        assert ri.certificate(K0, y, a, 1.0, 0.5, smo_max_iter=cap).upper == c.upper
+    # the cheap bounds alone meet the requested tol: no SMO step is taken
+    cheap = ri.certificate(K0, y, a, 1.0, 0.5, smo_refine=False)
+    c = ri.certificate(K0, y, a, 1.0, 0.5, tol=1.01 * cheap.rel_gap)
+    assert c.residuals["smo_iterations"] == 0 and c.residuals["bound_svm_smo"] == math.inf
+    assert c.upper == cheap.upper
+    # through the registry: APG stops when its own cheap bounds meet tol, so the final
+    # certificate needs no SMO at all
+    r = ck.solve(f, tol=1e-6)
+    assert r.ok and r.residuals["smo_iterations"] == 0
+    # an unconverged point: the refinement runs, within the default cap, and stays valid
+    r = ck.solve(f, "robust_apg", tol=1e-12, max_iter=3)
+    assert r.status is ck.Status.ITERATION_LIMIT
+    assert 0 < r.residuals["smo_iterations"] <= ri.default_smo_max_iter(y.size)
+    assert r.dual_value >= ref.primal_value - 1e-12
+
+
 def test_report_carries_alpha_and_certified_values(usps30_opt):
     f, r = usps30_opt
     a = r.x["alpha"]
@@ -186,6 +216,52 @@ def test_custom_methods_reach_certified_gap(usps30_opt, solver, tol):
     assert r.primal_value >= ref.primal_value - tol * abs(ref.dual_value) * 1.01
 
 
+def test_accpm_polish_is_recorded_and_unpolished_status_is_honest(usps30_opt):
+    f, ref = usps30_opt
+    tol = 1e-4
+    r = ck.solve(f, "robust_accpm", tol=tol, time_limit=60)
+    if r.solver_stats["polished"]:
+        assert "polished" in r.message and r.solver_stats["polish_iterations"] > 0
+    raw = ck.solve(f, "robust_accpm", tol=tol, time_limit=60, polish=False)
+    s = raw.solver_stats
+    assert s["polished"] is False
+    # the LP (cutting-plane) bound and the best query point bracket the optimum
+    assert s["best_upper_bound_seen"] >= ref.primal_value - 1e-12
+    assert raw.primal_value <= ref.dual_value + 1e-12
+    # ACCPM stopped on its LP bound; the status speaks of the returned point's own
+    # certificate: optimal only if that meets tol
+    assert raw.status in (ck.Status.OPTIMAL, ck.Status.OPTIMAL_INACCURATE)
+    assert (raw.status is ck.Status.OPTIMAL) == (raw.rel_gap <= tol)
+    if raw.status is ck.Status.OPTIMAL_INACCURATE:
+        assert "exceeds tol" in raw.message
+
+
+@pytest.mark.parametrize("solver,opts", [("robust_apg", {}), ("robust_pg", {}),
+                                         ("robust_pg", {"step": "fixed"})])
+def test_nonfinite_objective_is_an_error_status(usps30, monkeypatch, solver, opts):
+    """A NaN objective used to spin the backtracking loop forever (L doubled to inf)."""
+    from convexkern.algorithms import robust_svm
+
+    K0, y = usps30
+    f = ri.dual(K0, y, C=1.0, rho=0.5)
+    real = robust_svm.RobustOracle.__call__
+    calls = []
+
+    def nan_after_two(self, alpha, **kw):
+        out = real(self, alpha, **kw)
+        calls.append(1)
+        if len(calls) > 2:
+            return robust_svm.OracleValue(math.nan, out.grad * math.nan, math.inf,
+                                          math.inf, math.inf)
+        return out
+
+    monkeypatch.setattr(robust_svm.RobustOracle, "__call__", nan_after_two)
+    r = ck.solve(f, solver, tol=1e-12, max_iter=50, **opts)
+    assert r.status is ck.Status.ERROR and not r.ok
+    assert "not finite" in r.message
+    assert len(calls) < 10
+
+
 def test_full_eig_and_rank_one_oracles_agree(pima24):
     from convexkern.algorithms.robust_svm import RobustOracle
 
@@ -205,6 +281,24 @@ def test_iteration_limit_is_a_status(usps30):
         r = ck.solve(f, s, tol=1e-12, max_iter=2)
         assert r.status is ck.Status.ITERATION_LIMIT
         assert math.isfinite(r.gap) and r.gap >= 0
+
+
+def test_parameters_are_checked_at_solve_time(usps30):
+    K0, y = usps30
+    f = ri.dual(K0, y, C=1.0, rho=0.5)
+    # rho = 0 used to divide by zero in K*(alpha), C = 0 to give an "optimal" alpha = 0
+    with pytest.raises(ValueError, match="rho"):
+        ck.path(f, "rho", [0.0])
+    with pytest.raises(ValueError, match="C"):
+        ck.path(f, "C", [0.0])
+    # a value set on the cvxpy Parameter directly (cvxpy accepts 0 for pos=True) is
+    # refused at solve time by every solver, naming it
+    for name in ("C", "rho"):
+        f2 = ri.dual(K0, y, C=1.0, rho=0.5)
+        f2.parameters[name].value = 0.0
+        for solver in ("robust_apg", "robust_accpm", "scs"):
+            with pytest.raises(ValueError, match=name):
+                ck.solve(f2, solver, tol=1e-4)
 
 
 def test_warm_start_and_parameter_path(usps30):

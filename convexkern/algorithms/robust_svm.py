@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
+from .._validation import check_positive
 from ..formulation import Formulation
 from ..projections import project_svm_feasible
 from ..report import SolveReport, Status, relative_gap
@@ -126,6 +127,7 @@ class RobustResult:
     history: list[tuple[int, float, float, float]] = field(default_factory=list)
     solve_time: float = 0.0
     oracle_calls: int = 0
+    message: str = ""
 
     @property
     def rel_gap(self) -> float:
@@ -136,6 +138,16 @@ def _start(y: np.ndarray, C: float, alpha0: np.ndarray | None) -> np.ndarray:
     if alpha0 is None:
         return np.zeros(y.size)
     return project_svm_feasible(np.asarray(alpha0, float), y, C)
+
+
+#: Largest number of step halvings (doublings of the Lipschitz estimate L) in one
+#: backtracking search: 2**60 ~ 1e18 times the starting L.  A search that exhausts it, or
+#: meets a NaN/inf objective, ends the method with status "error" instead of looping.
+MAX_BACKTRACK = 60
+
+
+def _nonfinite(on: OracleValue) -> bool:
+    return not (math.isfinite(on.value) and np.all(np.isfinite(on.grad)))
 
 
 def _limits(it: int, t0: float, max_iter: int | None, time_limit: float | None) -> str | None:
@@ -154,7 +166,10 @@ def accelerated_gradient(
     """FISTA on the smooth concave ``f`` with backtracking and adaptive restart.
 
     Stops when the current iterate's own certified relative gap is ``<= tol``
-    (``max_iter`` defaults to 100000).
+    (``max_iter`` defaults to 100000).  A NaN/inf objective or gradient, or a
+    backtracking search that finds no ascent after :data:`MAX_BACKTRACK` doublings of
+    ``L``, ends the method with status ``"error"`` (best point so far, reason in
+    ``message``).
     """
     t0 = time.perf_counter()
     max_iter = 100_000 if max_iter is None else max_iter
@@ -168,22 +183,32 @@ def accelerated_gradient(
     tk = 1.0
     hist = [(0, time.perf_counter() - t0, ox.value, ox.upper)]
     it = 0
+    message = ""
     status = "optimal" if ox.upper - ox.value <= tol * max(abs(ox.value), abs(ox.upper)) \
         else None
+    if _nonfinite(ox):
+        status, message = "error", "the objective or its gradient is not finite at the start"
     while status is None:
         stop = _limits(it, t0, max_iter, time_limit)
         if stop:
             status = stop
             break
         it += 1
-        while True:
+        accepted = False
+        for _ in range(MAX_BACKTRACK):
             xn = project_svm_feasible(yk + oy.grad / L, y, C)
             d = xn - yk
             on = orc(xn)
+            if _nonfinite(on):
+                break
             model = oy.value + float(oy.grad @ d) - 0.5 * L * float(d @ d)
             if on.value >= model - 1e-12 * max(1.0, abs(oy.value)):
+                accepted = True
                 break
             L *= 2.0
+        if not accepted:
+            status, message = "error", _backtrack_message(on, L, it)
+            break
         upper = min(upper, on.upper)
         if on.value > best.value:
             best_x, best = xn, on
@@ -203,10 +228,21 @@ def accelerated_gradient(
         # f and its gradient are defined for any alpha, feasible or not; bounds are not
         # needed at the extrapolated point
         oy = orc(yk, bounds=False)
+        if _nonfinite(oy):
+            status = "error"
+            message = f"the objective or its gradient is not finite at iteration {it}"
+            break
         L *= 0.95
     return RobustResult(alpha=best_x, value=best.value, upper=upper, status=status,
                         iterations=it, history=hist, solve_time=time.perf_counter() - t0,
-                        oracle_calls=orc.calls)
+                        oracle_calls=orc.calls, message=message)
+
+
+def _backtrack_message(on: OracleValue, L: float, it: int) -> str:
+    if _nonfinite(on):
+        return f"the objective or its gradient is not finite at iteration {it}"
+    return (f"backtracking failed at iteration {it}: no ascent after {MAX_BACKTRACK} "
+            f"doublings of the step constant (L = {L:.3g})")
 
 
 def projected_gradient(
@@ -221,7 +257,8 @@ def projected_gradient(
     condition holds and shrunk by 10% after each step.  ``step="fixed"``: the paper's
     fixed step ``1/L`` with the global bound ``L = lambda_max(K0)_+ + 3 n C^2 / (4 rho)``
     (from ``||M_+|| <= lambda_max(K0)_+ + sigma ||v||^2`` and
-    ``||d(M_+) v|| <= 2 sigma ||v||^2 ||d alpha||``, ``||v||^2 <= n C^2``).
+    ``||d(M_+) v|| <= 2 sigma ||v||^2 ||d alpha||``, ``||v||^2 <= n C^2``).  A NaN/inf
+    objective or an exhausted backtracking search ends with status ``"error"``.
     """
     if step not in ("backtracking", "fixed"):
         raise ValueError(f"step must be 'backtracking' or 'fixed', got {step!r}")
@@ -239,22 +276,32 @@ def projected_gradient(
     hist = [(0, time.perf_counter() - t0, ox.value, ox.upper)]
     it = 0
     status = None
+    message = ""
     if ox.upper - ox.value <= tol * max(abs(ox.value), abs(ox.upper)):
         status = "optimal"
+    if _nonfinite(ox):
+        status, message = "error", "the objective or its gradient is not finite at the start"
     while status is None:
         stop = _limits(it, t0, max_iter, time_limit)
         if stop:
             status = stop
             break
         it += 1
-        while True:
+        accepted = False
+        for _ in range(MAX_BACKTRACK):
             xn = project_svm_feasible(x + ox.grad / L, y, C)
             d = xn - x
             on = orc(xn)
+            if _nonfinite(on):
+                break
             if step == "fixed" or on.value >= ox.value + float(ox.grad @ d) \
                     - 0.5 * L * float(d @ d) - 1e-12 * max(1.0, abs(ox.value)):
+                accepted = True
                 break
             L *= 2.0
+        if not accepted:
+            status, message = "error", _backtrack_message(on, L, it)
+            break
         x, ox = xn, on
         upper = min(upper, on.upper)
         hist.append((it, time.perf_counter() - t0, on.value, upper))
@@ -266,7 +313,7 @@ def projected_gradient(
             L *= 0.9
     return RobustResult(alpha=x, value=ox.value, upper=upper, status=status,
                         iterations=it, history=hist, solve_time=time.perf_counter() - t0,
-                        oracle_calls=orc.calls)
+                        oracle_calls=orc.calls, message=message)
 
 
 # --------------------------------------------------------------------------- ACCPM
@@ -430,6 +477,7 @@ _STATUS = {
     "optimal": Status.OPTIMAL,
     "iteration_limit": Status.ITERATION_LIMIT,
     "time_limit": Status.TIME_LIMIT,
+    "error": Status.ERROR,
 }
 
 
@@ -438,33 +486,48 @@ def _glue(method, name: str, default_eig: str, polish_default: bool = False):
         f: Formulation, *, tol: float, max_iter: int | None, time_limit: float | None,
         verbose: bool = False, x0: Mapping[str, np.ndarray] | None = None, **options: Any,
     ) -> SolveReport:
+        from ..formulations.robust_indefinite import certificate_tol
+
         K0, y = f.data["K0"], f.data["y"]
-        C = float(f.parameters["C"].value)
-        rho = float(f.parameters["rho"].value)
+        # C and rho may have been changed through the Parameters since the build (e.g. by
+        # ck.path): problem (3) needs both > 0 (rho = 0 divides by zero in K*(alpha),
+        # C = 0 leaves only alpha = 0)
+        C = check_positive(f.parameters["C"].value, "C")
+        rho = check_positive(f.parameters["rho"].value, "rho")
         alpha0 = None if x0 is None or "alpha" not in x0 else x0["alpha"]
         options.setdefault("eig", default_eig)
         polish = options.pop("polish", polish_default)
         res = method(K0, y, C, rho, tol=tol, max_iter=max_iter, time_limit=time_limit,
                      alpha0=alpha0, verbose=verbose, **options)
-        alpha, solve_time, message = res.alpha, res.solve_time, ""
+        alpha, solve_time, message = res.alpha, res.solve_time, res.message
+        stats: dict[str, Any] = {"oracle_calls": res.oracle_calls, "eig": options["eig"],
+                                 "best_upper_bound_seen": res.upper}
+        if polish_default:
+            stats["polished"] = False
         if polish and res.status == "optimal" and res.rel_gap <= tol:
             # the LP bound certifies OPT, but not the query point itself: a short
             # accelerated-gradient polish from the best point makes the returned point's
-            # own certificate meet tol
+            # own certificate meet tol.  The returned point is then APG's, not ACCPM's:
+            # solver_stats["polished"] and the message say so.
             own = RobustOracle(K0, y, C, rho, eig="rank_one")(alpha)
             if own.upper - own.value > tol * max(abs(own.value), abs(own.upper)):
+                left = None if time_limit is None else max(time_limit - res.solve_time, 1e-3)
                 pol = accelerated_gradient(K0, y, C, rho, tol=0.5 * tol, alpha0=alpha,
-                                           max_iter=2000, time_limit=time_limit)
+                                           max_iter=2000, time_limit=left)
                 alpha, solve_time = pol.alpha, solve_time + pol.solve_time
-                message = (f"{name} reached its LP bound gap {res.rel_gap:.2g} in "
-                           f"{res.iterations} iterations; point polished by {pol.iterations} "
-                           "accelerated-gradient iterations")
-        return certified_report(
-            f, {"alpha": alpha}, solver=name, status=_STATUS[res.status], tol=tol,
-            solve_time=solve_time, iterations=res.iterations, history=res.history,
-            solver_stats={"oracle_calls": res.oracle_calls, "eig": options["eig"],
-                          "best_upper_bound_seen": res.upper}, message=message,
-        )
+                stats.update(polished=True, polish_iterations=pol.iterations,
+                             polish_status=pol.status, polish_time=pol.solve_time,
+                             unpolished_point_value=res.value)
+                message = (f"polished: {name} reached its LP bound gap {res.rel_gap:.2g} in "
+                           f"{res.iterations} iterations, but the returned point is that of "
+                           f"{pol.iterations} accelerated-gradient iterations from its best "
+                           f"point ({pol.status})")
+        with certificate_tol(tol):
+            return certified_report(
+                f, {"alpha": alpha}, solver=name, status=_STATUS[res.status], tol=tol,
+                solve_time=solve_time, iterations=res.iterations, history=res.history,
+                solver_stats=stats, message=message,
+            )
 
     run.__name__ = f"_solve_{name}"
     return run

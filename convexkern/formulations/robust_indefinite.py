@@ -45,9 +45,11 @@ gradient, the default; projected gradient; ACCPM) handle the paper's sizes.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import cvxpy as cp
@@ -58,7 +60,7 @@ from .._validation import check_kernel, check_labels, check_matrix, check_positi
 from ..errors import InvalidInputError
 from ..formulation import Formulation
 from ..projections import project_svm_feasible, svm_infeasibility
-from ..report import Certificate
+from ..report import Certificate, relative_gap
 from . import svm
 
 __all__ = [
@@ -124,6 +126,10 @@ class Evaluation:
         :math:`(Y\\alpha)^\\top K^\\star (Y\\alpha)`.
     dist2 : float
         :math:`\\|K^\\star - K_0\\|_F^2`.
+    eig : (w, V) or None
+        The eigendecomposition of :math:`M(\\alpha)` it was computed from (reused by the
+        SMO refinement of :func:`certificate`, so that the certificate decomposes
+        :math:`M(\\alpha)` once).
     """
 
     value: float
@@ -131,6 +137,16 @@ class Evaluation:
     Kv: np.ndarray
     quad: float
     dist2: float
+    eig: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False, compare=False)
+
+    def inner_kernel(self) -> np.ndarray:
+        """:math:`K^\\star(\\alpha) = M(\\alpha)_+` from the stored eigendecomposition."""
+        if self.eig is None:
+            raise InvalidInputError("eig", "this Evaluation was built without eigenpairs")
+        w, V = self.eig
+        pos = w > 0
+        Ks = (V[:, pos] * w[pos]) @ V[:, pos].T
+        return 0.5 * (Ks + Ks.T)
 
 
 def _eig(M: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -170,7 +186,8 @@ def evaluate(K0: np.ndarray, y: np.ndarray, alpha: np.ndarray, rho: float) -> Ev
     Vn = V[:, neg]
     vn = Vn.T @ v
     dist2 = float(np.sum(w[neg] ** 2) - 2.0 * s * np.sum(w[neg] * vn**2) + s * s * (v @ v) ** 2)
-    return Evaluation(value=value, grad=1.0 - y * Kv, Kv=Kv, quad=quad, dist2=max(dist2, 0.0))
+    return Evaluation(value=value, grad=1.0 - y * Kv, Kv=Kv, quad=quad, dist2=max(dist2, 0.0),
+                      eig=(w, V))
 
 
 def objective(K0: Any, y: Any, alpha: Any, rho: float) -> float:
@@ -213,6 +230,32 @@ def svm_bound(quad: float, Kv: np.ndarray, y: np.ndarray, C: float) -> float:
     return 0.5 * max(quad, 0.0) + C * h
 
 
+#: The relative-gap target of the solve being certified, set by the registered custom
+#: solvers around their final certificate (see :func:`certificate_tol`) so that the SMO
+#: refinement is skipped when the cheap bounds already meet it.
+_CERT_TOL: contextvars.ContextVar[float | None] = contextvars.ContextVar(
+    "robust_indefinite_certificate_tol", default=None)
+
+
+@contextlib.contextmanager
+def certificate_tol(tol: float | None) -> Iterator[None]:
+    """Within this block, the formulation's certificate (``f.certificate(point)``) treats
+    ``tol`` as the requested relative gap: the SMO refinement of :func:`certificate` is
+    skipped when the cheap bounds already meet it, and stopped as soon as it does."""
+    token = _CERT_TOL.set(tol)
+    try:
+        yield
+    finally:
+        _CERT_TOL.reset(token)
+
+
+def default_smo_max_iter(n: int) -> int:
+    """Default iteration cap of the SMO refinement: ``max(10000, 40 n)`` two-variable
+    steps in total over its tolerance ladder (about as many steps as SMO needs at
+    ``eps = 1e-4`` from a warm start on the USPS Simpson instances, n = 60 and 767)."""
+    return max(10_000, 40 * int(n))
+
+
 def certificate(
     K0: Any,
     y: Any,
@@ -222,10 +265,14 @@ def certificate(
     *,
     feas_tol: float | None = 1e-6,
     smo_refine: bool = True,
-    smo_time: float = 2.0,
+    smo_max_iter: int | None = None,
+    tol: float | None = None,
+    smo_time: float | None = None,
     check: bool = True,
 ) -> Certificate:
-    """Certified bounds :math:`f(\\alpha) \\le \\mathrm{OPT} \\le U(\\alpha)` for problem (3).
+    """Certified bounds :math:`f(\\alpha) \\le \\mathrm{OPT} \\le U(\\alpha)` for problem (3)
+    (Luss & d'Aspremont 2007, §3: min-max inequality with :math:`K` fixed at
+    :math:`K^\\star(\\alpha)`, and concavity of :math:`f` for the Frank--Wolfe bound).
 
     Parameters
     ----------
@@ -235,15 +282,29 @@ def certificate(
         ``residuals["projection"]``); a violation above ``feas_tol * max(1, C)`` raises.
     smo_refine : bool
         Also solve the SVM on :math:`K^\\star(\\alpha)` by SMO, warm-started at ``alpha``
-        (at most ``smo_time`` seconds) and use the primal value at its solution.  Only a
-        valid (over-estimating) bound is ever used, and the best of all bounds is kept.
+        (tolerances 1e-4, 1e-6, 1e-8 in turn), and use the soft-margin primal value at
+        each SMO solution: an over-estimate of the SVM optimum, so a valid bound.  The
+        best of all bounds is kept.  SMO can stall on the rank-deficient
+        :math:`K^\\star`, so the refinement is capped by ``smo_max_iter`` steps in total
+        (deterministic: the bound does not depend on machine load).
+    smo_max_iter : int, optional
+        Default :func:`default_smo_max_iter` (``max(10000, 40 n)``).
+    tol : float, optional
+        The requested relative gap.  When the cheap bounds (Frank--Wolfe and the SVM primal
+        at ``alpha``) already meet it, the SMO refinement is skipped; otherwise it stops as
+        soon as the bound meets it.  Default: the value set by :func:`certificate_tol`
+        (the registered custom solvers set their ``tol``), else ``None`` (the refinement
+        runs to its cap).
+    smo_time : float, optional
+        An extra wall-clock cap in seconds (default none; makes the bound depend on load).
 
     Returns
     -------
     Certificate
         ``primal_value = f(alpha)``, ``dual_value = U(alpha)`` (maximisation);
-        ``residuals`` has the absolute gap, the gap relative to ``f - f(0)``, and which
-        bound won (``bound_*``).
+        ``residuals`` has the absolute gap, the gap relative to ``f - f(0)``, which
+        bound won (``bound_*``; ``bound_svm_smo`` is ``inf`` when the refinement was not
+        run) and ``smo_iterations``, the SMO steps the refinement took.
     """
     if check:
         K0, y, C, rho = check_problem(K0, y, C, rho)
@@ -254,9 +315,13 @@ def certificate(
     ev = evaluate(K0, y, ap, rho)
     u_fw = frank_wolfe_bound(ev.value, ev.grad, ap, y, C)
     u_svm = svm_bound(ev.quad, ev.Kv, y, C) + rho * ev.dist2
-    u_smo = math.inf
-    if smo_refine:
-        u_smo = _smo_bound(K0, y, ap, C, rho, ev, smo_time)
+    cheap = max(min(u_fw, u_svm), ev.value)
+    if tol is None:
+        tol = _CERT_TOL.get()
+    u_smo, smo_iters = math.inf, 0
+    if smo_refine and not (tol is not None and relative_gap(ev.value, cheap) <= tol):
+        cap = default_smo_max_iter(y.size) if smo_max_iter is None else int(smo_max_iter)
+        u_smo, smo_iters = _smo_bound(y, ap, C, rho, ev, cap, tol, smo_time)
     upper = min(u_fw, u_svm, u_smo)
     upper = max(upper, ev.value)
     f0 = rho * float(np.sum(np.minimum(sla.eigvalsh(K0, driver="evd"), 0.0) ** 2)) \
@@ -271,6 +336,7 @@ def certificate(
         "bound_frank_wolfe": u_fw,
         "bound_svm_at_alpha": u_svm,
         "bound_svm_smo": u_smo,
+        "smo_iterations": float(smo_iters),
     }
     b = svm.bias(None, y, ap, C, f=ev.Kv)
     return Certificate(
@@ -279,32 +345,38 @@ def certificate(
     )
 
 
-def _smo_bound(K0: np.ndarray, y: np.ndarray, a: np.ndarray, C: float, rho: float,
-               ev: Evaluation, smo_time: float) -> float:
+def _smo_bound(y: np.ndarray, a: np.ndarray, C: float, rho: float, ev: Evaluation,
+               max_iter: int, tol: float | None, time_limit: float | None) -> tuple[float, int]:
+    """Best soft-margin primal value over an SMO tolerance ladder on :math:`K^\\star(a)`
+    (at most ``max_iter`` SMO steps in total), plus :math:`\\rho\\|K^\\star - K_0\\|^2`."""
     from ..algorithms.smo import smo
 
-    v = y * a
-    M = K0 + np.outer(v, v) / (4.0 * rho)
-    w, V = _eig(M)
-    pos = w > 0
-    Ks = (V[:, pos] * w[pos]) @ V[:, pos].T
-    Ks = 0.5 * (Ks + Ks.T)
+    Ks = ev.inner_kernel()  # the eigenpairs of M(a) computed by evaluate: no second eigh
+    extra = rho * ev.dist2
     best = math.inf
+    used = 0
     try:
         a0 = np.clip(a, 0.0, C)
         # SMO wants |y'a0| <= 1e-10 sum(a0): repair the last bit of round-off
         if abs(y @ a0) > 1e-12 * max(a0.sum(), 1.0):
             a0 = project_svm_feasible(a0, y, C)
         for eps in (1e-4, 1e-6, 1e-8):
-            r = smo(Ks, y, C, eps=eps, time_limit=smo_time, alpha0=a0 if a0.sum() > 0 else None)
+            left = max_iter - used
+            if left <= 0:
+                break
+            r = smo(Ks, y, C, eps=eps, max_iter=left, time_limit=time_limit,
+                    alpha0=a0 if a0.sum() > 0 else None, check_input=False)
+            used += int(r.iterations)
             cert = svm.certificate(Ks, y, r.alpha, C, feas_tol=None, check=False)
             best = min(best, cert.upper)
             a0 = r.alpha
             if r.status != "optimal":
                 break
+            if tol is not None and relative_gap(ev.value, best + extra) <= tol:
+                break
     except (InvalidInputError, ValueError):
-        return math.inf
-    return best + rho * ev.dist2
+        return math.inf, used
+    return best + extra, used
 
 
 # --------------------------------------------------------------------------- conic dual
@@ -327,8 +399,8 @@ def dual(K0: Any, y: Any, C: float = 1.0, rho: float = 1.0) -> Formulation:
 
     Its optimal value equals :math:`\\max_{\\alpha\\in\\mathcal{A}} f(\\alpha)`.  ``f.sense`` is
     the cvxpy problem's ("minimize", problem (6)); the reports and their certificates speak
-    of problem (3), a maximisation over α (``report.certificate.sense == "maximize"``): every report
-    carries ``x["alpha"]`` (for conic solvers, read from the multiplier of the Schur block,
+    of problem (3), a maximisation over α (``report.certificate.sense == "maximize"``): every
+    report carries ``x["alpha"]`` (for conic solvers, read from the multiplier of the Schur block,
     :func:`conic_alpha`), ``primal_value = f(alpha)`` and ``dual_value = U(alpha)`` from
     :func:`certificate`.
 
@@ -354,8 +426,10 @@ def dual(K0: Any, y: Any, C: float = 1.0, rho: float = 1.0) -> Formulation:
     """
     K0, y, Cv, rhov = check_problem(K0, y, C, rho)
     n = y.size
-    Cp = cp.Parameter(nonneg=True, name="C", value=Cv)
-    rp = cp.Parameter(nonneg=True, name="rho", value=rhov)
+    # pos=True: f.set_params / ck.path refuse C <= 0 and rho <= 0 with an error naming the
+    # parameter (the problem stays DPP); the solvers check both again at solve time
+    Cp = cp.Parameter(pos=True, name="C", value=Cv)
+    rp = cp.Parameter(pos=True, name="rho", value=rhov)
     K = cp.Variable((n, n), symmetric=True, name="K")
     t = cp.Variable(name="t")
     lam = cp.Variable(n, nonneg=True, name="lambda")
@@ -374,11 +448,12 @@ def dual(K0: Any, y: Any, C: float = 1.0, rho: float = 1.0) -> Formulation:
             raise InvalidInputError("point", "the conic problem has no dual solution stored")
         return {"alpha": conic_alpha(Z, f.data["y"])}
 
-    def certify(f: Formulation, point: Mapping[str, np.ndarray]) -> Certificate:
-        return certificate(
-            f.data["K0"], f.data["y"], point["alpha"], float(f.parameters["C"].value),
-            float(f.parameters["rho"].value), feas_tol=None, check=False,
-        )
+    def certify(f: Formulation, point: Mapping[str, np.ndarray], *,
+                tol: float | None = None) -> Certificate:
+        C = check_positive(f.parameters["C"].value, "C")
+        rho = check_positive(f.parameters["rho"].value, "rho")
+        return certificate(f.data["K0"], f.data["y"], point["alpha"], C, rho,
+                           feas_tol=None, tol=tol, check=False)
 
     return Formulation(
         name="robust_indefinite.dual",
