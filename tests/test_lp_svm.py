@@ -284,6 +284,29 @@ def test_unbounded_and_infeasible_below_one_over_M(A_thyroid, solver):
     assert ck.solve(lp_svm.nu_lp(A_thyroid, 1.01 / M), solver).status.has_solution
 
 
+@pytest.mark.parametrize("data", ["pima", "balance49"])
+def test_threshold_C_rho_one_over_M_is_certified(data):
+    """At C_rho = 1/M exactly (the boundary of Theorem 2) the only dual-feasible delta is
+    e/M, and the optimum is max_i mean_r a_ir (for fixed R the objective is nondecreasing
+    in rho, so rho >= max_r (AR)_r and the value is mean_r (AR)_r).  Pima: M = 768, where
+    the proportional repair of delta fell short by rounding (optimal_inaccurate, infinite
+    gap, before); Balance subset with M = 49, where float(1/M) * M < 1."""
+    ds = load("pima" if data == "pima" else "balance")
+    X, y = _minmax(ds.X), ds.y
+    if data == "balance49":
+        idx = np.random.default_rng(0).choice(y.size, 49, replace=False)
+        X, y = X[idx], y[idx]
+    A = lp_svm.triplet_matrix(X, y)
+    M = A.shape[0]
+    assert data == "pima" or (1.0 / M) * M < 1.0
+    expected = float(A.mean(axis=0).max())
+    for s in ("linprog", "highs", "clarabel"):
+        for f in (lp_svm.nu_lp(A, 1.0 / M), lp_svm.nu_lp_dual(A, 1.0 / M)):
+            r = ck.solve(f, s)
+            assert r.ok and r.rel_gap <= 10 * RTOL[s], (s, f.name, r)
+            assert abs(r.primal_value - expected) <= RTOL[s] * abs(expected), (s, f.name, r)
+
+
 @pytest.mark.parametrize("form", ["given", "partner"])
 def test_linprog_forms_and_statuses(A_thyroid, form):
     M = A_thyroid.shape[0]

@@ -289,10 +289,19 @@ def _simplex_repair(R: np.ndarray) -> np.ndarray:
     return np.full(R.size, 1.0 / R.size) if not s > 0 else Rp / s
 
 
+#: ``M C_rho`` within this of 1 counts as the threshold ``C_rho = 1/M`` of Theorem 2 (the
+#: float ``1/M`` times ``M`` rounds below 1 for about one ``M`` in nine).
+THRESHOLD_RTOL = 1e-12
+
+
 def _best_rho(s: np.ndarray, C: float, rho_min: float | None) -> tuple[float, float]:
-    """``max_{rho >= rho_min} rho - C sum (rho - s)_+`` and its maximiser (module doc)."""
+    """``max_{rho >= rho_min} rho - C sum (rho - s)_+`` and its maximiser (module doc).
+
+    ``inf`` when ``M C < 1 - THRESHOLD_RTOL``.  Otherwise the best kink: at ``C = 1/M``
+    up to rounding the slope beyond the last kink is ``1 - M C ~ 1e-16``, and the kink's
+    value is still the objective of a feasible point (a valid lower bound)."""
     M = s.size
-    if C * M < 1.0:
+    if C * M < 1.0 - THRESHOLD_RTOL:
         return math.inf, math.inf
     ss = np.sort(s)
     prefix = np.concatenate([[0.0], np.cumsum(ss)[:-1]])
@@ -323,16 +332,23 @@ def nu_lp_value(A: np.ndarray, R: np.ndarray, C_rho: float, rho_min: float | Non
 
 
 def _repair_delta(delta: np.ndarray, C: float, rho_min: float | None) -> np.ndarray | None:
+    """``delta`` clipped to ``[0, C]`` and raised to ``sum >= 1`` (``= 1`` when ``rho_min``
+    is None); None when impossible (``M C < 1``, Theorem 2).  At the threshold
+    ``C = 1/M`` (``M C >= 1 - THRESHOLD_RTOL``) the only feasible point is ``e/M``; the
+    proportional raise can fall short of it by rounding, so ``e/M`` (clipped at ``C``) is
+    used then: feasible up to the rounding of ``1/M``."""
     d = np.clip(delta, 0.0, C)
     total = d.sum()
     if rho_min is None and total > 1.0:
         return d / total
     if total < 1.0:
         room = C - d
-        if room.sum() < 1.0 - total:
+        if room.sum() >= 1.0 - total:
+            d = np.minimum(d + room * ((1.0 - total) / room.sum()), C)
+        elif C * d.size >= 1.0 - THRESHOLD_RTOL:
+            d = np.full(d.size, min(1.0 / d.size, C))
+        else:
             return None
-        d = d + room * ((1.0 - total) / room.sum())
-        d = np.minimum(d, C)
     return d
 
 
