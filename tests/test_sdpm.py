@@ -103,6 +103,60 @@ def test_real_line_degree2_collapses_and_agrees(usps19):
     assert r.primal_value > rs.primal_value
 
 
+@pytest.mark.parametrize("C", [None, 0.01])
+def test_exchange_on_real_line_matches_socp(usps19, C):
+    """On R the leading coefficient of some trajectories is zero at the optimum: the
+    exchange method used to pick theta* ~ 1e12 there and crash the master QP.  With
+    normalised cuts on the circle it converges; both gaps are certified from the data, so
+    the two optima agree to the exchange tolerance plus Clarabel's certified gap."""
+    X, y, _ = usps19
+    ref = ck.solve(sdpm.primal(X, y, None, C), "clarabel")
+    assert ref.status.has_solution and ref.rel_gap <= 1e-7, ref
+    re = ck.solve(sdpm.primal(X, y, None, C), "exchange", tol=1e-6)
+    assert re.status is ck.Status.OPTIMAL and re.rel_gap <= 1e-6, (re, re.message)
+    assert _rel(re.primal_value, ref.primal_value) <= 1e-6 + ref.rel_gap
+    # both certified brackets contain the optimum
+    assert re.dual_value <= ref.primal_value * (1 + 1e-12)
+    assert ref.dual_value <= re.primal_value * (1 + 1e-12)
+
+
+def test_exchange_master_failure_is_a_status(usps19, monkeypatch):
+    import cvxpy as cp
+
+    X, y, _ = usps19
+    f = sdpm.primal(X, y, TAU, 0.01)
+
+    def fail(*args, **kwargs):
+        raise cp.SolverError("Solver 'CLARABEL' failed (simulated)")
+
+    monkeypatch.setattr(cp.Problem, "solve", fail)
+    r = ck.solve(f, "exchange")
+    assert r.status is ck.Status.ERROR and "simulated" in r.message, r
+    assert not r.status.has_solution
+
+
+def test_exchange_rejects_unknown_init(usps19):
+    X, y, _ = usps19
+    with pytest.raises(InvalidInputError, match="init"):
+        ck.solve(sdpm.primal(X, y, TAU, 0.01), "exchange", init="bogus")
+
+
+def test_normalized_min_on_R_against_dense_circle():
+    from convexkern.algorithms.exchange import cut_moments, normalized_min_R
+
+    rng = np.random.default_rng(7)
+    phi = np.linspace(-np.pi / 2, np.pi / 2, 400001)[1:-1]
+    for r in (2, 4):
+        F = rng.normal(size=(6, r + 1))
+        v, t = normalized_min_R(F)
+        # the circle grid includes theta = tan(phi) up to ~1e5; infinity is the lead coeff
+        dense = np.minimum((cut_moments(np.tan(phi), r) @ F.T).min(0), F[:, r])
+        assert np.all(v <= dense + 1e-12)  # a true minimum is below every grid value
+        assert np.all(dense - v <= 1e-9)  # grid spacing 8e-6 rad: quadratic error ~1e-10
+        # the returned minimiser attains the returned value
+        np.testing.assert_allclose(np.einsum("ik,ik->i", cut_moments(t, r), F), v, atol=1e-12)
+
+
 @pytest.mark.parametrize("segment", [0.6, None])
 def test_degree4_sdp_matches_dual(segment):
     rng = np.random.default_rng(0)

@@ -9,14 +9,22 @@ cuts per trajectory and solves the ordinary SVM on them (the *master*):
 
 with one slack per *trajectory* (shared by its virtual points, so the master is a
 relaxation of (6) and its dual value a valid lower bound).  Then for each trajectory the
-most violated parameter :math:`\theta_i^\star = \arg\min_{\theta\in S} y_i w^\top\tilde
-x_i(\theta)` is found exactly (polynomial roots) and added when it violates the margin.
-On the real line a trajectory whose leading coefficient is negative gets the asymptotic
-cut :math:`y_i w^\top\tilde x_{ir} \ge 0` (an atom "at infinity").
+most violated parameter :math:`\theta_i^\star` is found exactly (polynomial roots) and
+added when it violates the margin: on a segment :math:`\theta_i^\star = \arg\min_{\theta\in
+S} g_i(\theta)`, with :math:`g_i(\theta) = y_i(w^\top\tilde x_i(\theta)+b) - 1 + \xi_i`.
 
-Every cut is a moment vector :math:`v` (:math:`(1,\theta,\dots,\theta^r)` for a point,
-:math:`e_r` at infinity) and the master's multipliers :math:`\beta` give moments
-:math:`\mu_i = \sum_c \beta_c v_c`, a discrete measure: the certificate of
+Every cut is a *normalised* moment vector :math:`v(\theta) = (1,\theta,\dots,\theta^r) /
+(1+\theta^2)^{r/2}` (:func:`cut_moments`; :math:`e_r` for the cut "at infinity",
+:math:`y_i w^\top\tilde x_{ir} \ge 0`), the constraint :math:`v(\theta)^\top g_i \ge 0`.
+On the real line :math:`\theta = \tan\varphi` makes the parameter set the compact circle,
+and the most violated cut minimises :math:`v(\theta)^\top g_i` over
+:math:`\mathbb R\cup\{\infty\}` (:func:`normalized_min_R`).  (Minimising :math:`g_i` itself
+picks, when a leading coefficient is nearly zero, :math:`\theta^\star \sim 10^{12}` with
+rows of size :math:`\theta^{\star 2}`: the master QP then fails, or with normalised rows the
+method crawls, each cut barely differing from the one at infinity.)
+
+The master's multipliers :math:`\beta` give moments :math:`\mu_i = \sum_c \beta_c v_c`, a
+discrete measure (atoms at infinity included): the certificate of
 :mod:`convexkern.formulations.sdpm` turns :math:`(w, \mu)` into a certified gap, and the
 iteration stops when that gap meets ``tol``.
 """
@@ -35,7 +43,7 @@ import numpy as np
 from .. import sos
 from ..errors import InvalidInputError
 
-__all__ = ["ExchangeResult", "exchange"]
+__all__ = ["ExchangeResult", "exchange", "cut_moments", "normalized_min_R"]
 
 
 @dataclass
@@ -54,7 +62,9 @@ class ExchangeResult:
 
 def _master(Z: np.ndarray, v0: np.ndarray, idx: np.ndarray, y: np.ndarray, C: float,
             bias: bool, n: int, m: int):
-    """Solve the master QP; rows ``Z[c] = y_i X_i' v_c`` (n,), ``v0[c]`` = 1 or 0."""
+    """Solve the master QP; rows ``Z[c] = y_i X_i' v_c`` (n,), ``v0[c]`` = first moment of
+    cut ``c`` (0 for a cut at infinity).  Returns ``(problem, w, b, margin)``, or ``None``
+    for ``problem`` (with the solver's message in ``margin``) when the solver fails."""
     w = cp.Variable(n)
     lhs = Z @ w
     b = cp.Variable() if bias else None
@@ -69,8 +79,65 @@ def _master(Z: np.ndarray, v0: np.ndarray, idx: np.ndarray, y: np.ndarray, C: fl
         cons.append(xi >= 0)
     margin = lhs >= v0
     prob = cp.Problem(cp.Minimize(obj), [margin, *cons])
-    prob.solve(solver="CLARABEL", tol_gap_abs=1e-11, tol_gap_rel=1e-11, tol_feas=1e-11)
+    try:
+        prob.solve(solver="CLARABEL", tol_gap_abs=1e-11, tol_gap_rel=1e-11, tol_feas=1e-11)
+    except cp.SolverError as e:
+        return None, w, b, str(e)
     return prob, w, b, margin
+
+
+def cut_moments(theta: np.ndarray, r: int) -> np.ndarray:
+    r"""Moment vectors of the cuts, normalised: :math:`(1, \theta, \dots, \theta^r) /
+    (1 + \theta^2)^{r/2}` for a point (entries bounded by 1 in absolute value, so a cut
+    far out on :math:`\mathbb R` stays well scaled) and :math:`e_r` for ``theta = +-inf``
+    (the limit: the atom at infinity)."""
+    th = np.asarray(theta, float)
+    inf = ~np.isfinite(th)
+    V = np.zeros((th.size, r + 1))
+    t = th[~inf]
+    # theta^k / (1 + theta^2)^(r/2) = (theta / s)^k (1 / s)^(r - k), s = hypot(1, theta):
+    # no overflow however large theta is
+    s = np.hypot(1.0, t)[:, None]
+    k = np.arange(r + 1)[None, :]
+    V[~inf] = (t[:, None] / s) ** k * (1.0 / s) ** (r - k)
+    V[inf, r] = 1.0
+    return V
+
+
+def normalized_min_R(F: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    r"""Per row of ``F`` (even degree ``r``), the minimum over :math:`\mathbb R\cup\{\infty\}`
+    of :math:`h(\theta) = g(\theta) / (1 + \theta^2)^{r/2}` and a minimiser (``inf`` when it
+    is the leading coefficient, the value at infinity).
+
+    :math:`h` is :math:`g` on the compact circle :math:`\theta = \tan\varphi`, and
+    :math:`h(\theta) = v(\theta)^\top g` with ``v`` the normalised cut of
+    :func:`cut_moments`: the most violated *normalised* cut.  Minimising ``g`` itself
+    instead picks, when the leading coefficient is nearly zero, a point far out whose cut
+    barely differs from the one at infinity, and the method crawls (or, without the
+    normalisation, the master becomes ill-conditioned).  Critical points: real roots of
+    :math:`g'(\theta)(1+\theta^2) - r\theta g(\theta)`, a polynomial of degree ``<= r``.
+    """
+    F = np.atleast_2d(np.asarray(F, float))
+    N, R = F.shape
+    r = R - 1
+    vals = F[:, r].copy()
+    args = np.full(N, math.inf)
+    k = np.arange(R)
+    dg = np.zeros((N, R + 2))
+    dg[:, : r] += F[:, 1:] * k[1:]          # g'
+    dg[:, 2: r + 2] += F[:, 1:] * k[1:]     # theta^2 g'
+    dg[:, 1: R + 1] -= r * F                # - r theta g
+    for i in range(N):
+        t = np.zeros(1)
+        c = np.trim_zeros(dg[i, ::-1], "f")
+        if c.size > 1:
+            rt = np.roots(c)
+            t = np.concatenate([t, rt[np.abs(rt.imag) <= 1e-9 * (1 + np.abs(rt.real))].real])
+        h = cut_moments(t, r) @ F[i]
+        j = int(np.argmin(h))
+        if h[j] < vals[i]:
+            vals[i], args[i] = h[j], t[j]
+    return vals, args
 
 
 def exchange(
@@ -90,8 +157,12 @@ def exchange(
     """Run the exchange method on trajectories ``X`` (m, r+1, n).
 
     ``certify(w, mu) -> Certificate`` gives the certified bounds used for stopping.
-    ``init``: ``"center"`` (theta = 0 for every trajectory) or ``"ends"`` (also +-tau).
+    ``init``: ``"center"`` (theta = 0 for every trajectory) or ``"ends"`` (also +-tau on a
+    segment; the same as ``"center"`` on the real line).  A failure of the master QP's
+    solver is returned as status ``"error"`` with the solver's message.
     """
+    if init not in ("center", "ends"):
+        raise InvalidInputError("init", f"must be 'center' or 'ends', got {init!r}")
     m, R, n = X.shape
     r = R - 1
     idx_l: list[int] = []
@@ -112,13 +183,14 @@ def exchange(
     for it in range(1, limit + 1):
         idx = np.asarray(idx_l, dtype=int)
         th = np.asarray(th_l, float)
-        inf = ~np.isfinite(th)
-        V = np.zeros((idx.size, R))
-        V[~inf] = th[~inf, None] ** np.arange(R)[None, :]
-        V[inf, r] = 1.0
+        V = cut_moments(th, r)
         Z = y[idx, None] * np.einsum("ck,ckn->cn", V, X[idx])
         v0 = V[:, 0]
         prob, wv, bv, margin = _master(Z, v0, idx, y, C, bias, n, m)
+        if prob is None:
+            status = "error"
+            message = (f"the master QP failed at iteration {it} ({idx.size} cuts): {margin}")
+            break
         if prob.status in (cp.INFEASIBLE, cp.INFEASIBLE_INACCURATE):
             status = "infeasible"
             message = ("the hard-margin problem is infeasible (already on the current virtual "
@@ -143,25 +215,34 @@ def exchange(
         if time_limit is not None and time.perf_counter() - t0 > time_limit:
             status = "time_limit"
             break
-        # most violated parameter per trajectory
+        # most violated parameter per trajectory, for the margin polynomial with the
+        # master's slack: g_i(theta) = y_i (w'x_i(theta) + b) - 1 + xi_i
         F = y[:, None] * (X @ w)
         F[:, 0] += y * b
-        vals, args = sos.poly_min(F, segment)
         xi_now = np.zeros(m)
         if math.isfinite(C):
-            # the master's slack for trajectory i: max over its cuts of 1 - margin
-            cut_m = Z @ w + v0 * y[idx] * b
-            np.maximum.at(xi_now, idx[v0 > 0], np.maximum(0.0, 1.0 - cut_m[v0 > 0]))
-        viol = (1.0 - xi_now) - vals
-        thr = 1e-9 * max(1.0, float(np.abs(vals[np.isfinite(vals)]).max(initial=1.0)))
-        add = np.flatnonzero(viol > thr)
-        if add.size == 0:
+            # the master's slack for trajectory i: max over its (finite) cuts of 1 - margin,
+            # the margin y_i (w'x_i(theta) + b) = (cut row . (w, b)) / v0 for a normalised cut
+            fin = v0 > 0
+            cut_m = (Z[fin] @ w) / v0[fin] + y[idx[fin]] * b
+            np.maximum.at(xi_now, idx[fin], np.maximum(0.0, 1.0 - cut_m))
+        Fg = F.copy()
+        Fg[:, 0] -= 1.0 - xi_now
+        if segment is None:
+            vals, args = normalized_min_R(Fg)
+            size = np.linalg.norm(Fg, axis=1)
+        else:
+            vals, args = sos.poly_min(Fg, segment)
+            size = np.abs(F).sum(1) * max(1.0, segment) ** r
+        add = np.flatnonzero(vals < -1e-10 * np.maximum(1.0, size))
+        for i in add:
+            idx_l.append(int(i))
+            th_l.append(float(args[i]))
+        new_cuts = add.size
+        if new_cuts == 0:
             status = "stalled"
             message = "no violated cut left but the certified gap misses tol (master accuracy)"
             break
-        for i in add:
-            idx_l.append(int(i))
-            th_l.append(float(args[i]) if np.isfinite(vals[i]) else math.inf)
     return ExchangeResult(
         w=w, b=b, mu=mu, status=status, iterations=it, history=history,
         cuts=(np.asarray(idx_l), np.asarray(th_l)), message=message,
