@@ -163,11 +163,39 @@ def test_certificate_lower_never_exceeds_upper(n, seed, C, gamma):
     K = np.exp(-gamma * ((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))
     a = project_svm_feasible(rng.uniform(-0.5, 1.5, n) * C, y, C)
     cert = svm.certificate(K, y, a, C)
-    assert cert.lower <= cert.upper + 1e-12 * max(1.0, abs(cert.upper))
+    # The bounds recomputed here from their definitions, without the certificate's
+    # round-off clamp: D = e'a - q/2 and P = q/2 + C min_b sum hinge (brute force over
+    # the kinks b = y_i - f_i, where a piecewise-linear convex function attains its min).
+    a = cert.point["alpha"]
+    fv = K @ (y * a)
+    q = float((y * a) @ fv)
+    hinge = np.maximum(0.0, 1.0 - y[None, :] * (fv[None, :] + (y - fv)[:, None])).sum(1)
+    lower, upper = a.sum() - 0.5 * q, 0.5 * q + C * hinge.min()
+    scale = max(1.0, a.sum(), q, abs(upper))
+    assert lower <= upper + 1e-12 * scale
+    assert cert.lower == pytest.approx(lower, rel=1e-12, abs=1e-12)
+    assert cert.upper == pytest.approx(upper, rel=1e-12, abs=1e-12)
+    assert "bound_inversion" not in cert.residuals
     # and both sandwich the true optimum (Clarabel, accuracy ~1e-9 relative)
     opt = ck.solve(svm.dual(K, y, C, psd_check=False), "clarabel", tol=1e-9).primal_value
     slack = 1e-7 * max(1.0, abs(opt))
     assert cert.lower <= opt + slack and opt <= cert.upper + slack
+
+
+def test_certificate_reports_an_inverted_pair_instead_of_clamping(monkeypatch):
+    """P(alpha) >= D(alpha) holds identically for feasible alpha, so an upper bound below
+    the lower one beyond round-off is a fault: it is reported, not clamped away.  The
+    fault is injected by a hinge minimiser that returns 0."""
+    K = xor_kernel()
+    a = np.full(4, 0.05)
+    honest = svm.certificate(K, XOR_Y, a, 1.0)
+    assert honest.lower <= honest.upper and not honest.note
+    monkeypatch.setattr(svm, "best_hinge_bias", lambda f, y: (0.0, 0.0))
+    cert = svm.certificate(K, XOR_Y, a, 1.0)
+    q = float((XOR_Y * a) @ K @ (XOR_Y * a))
+    assert cert.upper == pytest.approx(0.5 * q) and cert.upper < cert.lower
+    assert cert.residuals["bound_inversion"] == pytest.approx(cert.lower - cert.upper)
+    assert "not valid" in cert.note
 
 
 def test_hard_margin_certificate_without_margin_is_infinite():

@@ -58,6 +58,9 @@ __all__ = [
 SOURCE = "Mansour, SVM lecture notes (2013), §11.2"
 #: Relative tolerance of the PSD check on the kernel (eigenvalues above -tol * max|K_ii|).
 PSD_TOL = 1e-8
+#: Relative round-off within which the certificate's upper bound may fall below its lower
+#: bound and is clamped to it (beyond this the inversion is reported, see certificate()).
+_ROUND_OFF = 1e-12
 
 
 # --------------------------------------------------------------------------- checks
@@ -200,7 +203,16 @@ def certificate(
         clear error naming ``alpha``); ``None`` accepts any point (it is still projected).
     check : bool
         Validate ``K`` and ``y`` (symmetry, finiteness, labels).  The PSD property is
-        assumed: the bound ``P`` is valid only for a PSD kernel.
+        assumed: the bound ``P`` is valid only for a PSD kernel.  :func:`dual` accepts a
+        kernel with ``lambda_min = -eps``, ``eps <= PSD_TOL * max K_ii`` (round-off); the
+        optimum may then exceed ``P`` by at most ``2 eps n C**2`` (``docs/svm.md``), which
+        is not added to the bound.
+
+    Notes
+    -----
+    ``P(alpha) >= D(alpha)`` holds identically for feasible ``alpha`` (notes §11.2; proof
+    in ``docs/svm.md``): an inversion within 1e-12 relative round-off is clamped, a larger
+    one is reported in ``residuals["bound_inversion"]`` and ``note``, never hidden.
 
     Returns
     -------
@@ -235,12 +247,27 @@ def certificate(
         pos, neg = f[y > 0], f[y < 0]
         gamma = 0.5 * (float(pos.min()) - float(neg.max()))
         upper = 0.5 * quad / gamma**2 if gamma > 0 else math.inf
-    upper = max(upper, lower)  # a valid bound is never below the value (round-off guard)
+    residuals = {"projection": proj}
+    notes = [] if math.isfinite(upper) else ["no primal-feasible point: the margin is not positive"]
+    # For a feasible alpha, P(alpha) >= D(alpha) holds identically (docs/svm.md), whatever
+    # the kernel; only round-off can invert the pair.  Inversions within that round-off
+    # (relative 1e-12 of the largest term) are clamped; a larger one means a broken
+    # assumption (K not PSD, non-finite data) and is reported, never hidden.
+    inversion = lower - upper
+    if inversion > 0:
+        scale = max(1.0, float(a.sum()), quad, abs(upper))
+        if inversion <= _ROUND_OFF * scale:
+            upper = lower
+        else:
+            residuals["bound_inversion"] = inversion
+            notes.append(
+                f"upper bound {upper:.10g} below the dual value {lower:.10g} by {inversion:.3g}: "
+                "beyond round-off, so these bounds are not valid (non-finite data?)"
+            )
     b = bias(None, y, a, None if not math.isfinite(Cf) else Cf, f=f)
-    note = "" if math.isfinite(upper) else "no primal-feasible point: the margin is not positive"
     return Certificate(
         primal_value=lower, dual_value=upper, sense="maximize",
-        point={"alpha": a, "b": np.asarray(b)}, residuals={"projection": proj}, note=note,
+        point={"alpha": a, "b": np.asarray(b)}, residuals=residuals, note="; ".join(notes),
     )
 
 
