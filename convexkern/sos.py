@@ -37,7 +37,9 @@ Moment side (the duals): :math:`\mu` is a valid dual point iff it is a limit of 
 vectors of nonnegative measures on the domain; for degree :math:`2l` that is the Hankel
 matrix :math:`H(\mu) = (\mu_{a+b})_{a,b \le l} \succeq 0`, and on the segment also the
 localising matrix :math:`H((\tau^2-\theta^2)\mu) = (\tau^2\mu_{a+b} -
-\mu_{a+b+2})_{a,b\le l-1} \succeq 0`.  :func:`moment_repair` moves any vector into that
+\mu_{a+b+2})_{a,b\le l-1} \succeq 0`; for an odd degree :math:`2l+1` on the segment it is
+the two localising matrices :math:`(\tau\mu_{a+b} \pm \mu_{a+b+1})_{a,b\le l} \succeq 0`.
+:func:`moment_repair` moves any vector into that
 cone; :func:`atoms` recovers a discrete measure (support points and weights), including
 the rank-2 case with atoms at both ends of the segment.
 """
@@ -66,6 +68,7 @@ __all__ = [
     "poly_min",
     "hankel",
     "localizing",
+    "localizing_linear",
     "moment_repair",
     "moment_violation",
     "atoms",
@@ -519,17 +522,48 @@ def _reference_moments(d: int, segment: float | None) -> np.ndarray:
     return np.where(k % 2 == 0, tau**k / (k + 1), 0.0)
 
 
+def localizing_linear(mu: np.ndarray, tau: float) -> tuple[np.ndarray, np.ndarray]:
+    """``(N, l+1, l+1)`` localising matrices of :math:`\\tau \\pm \\theta` for ``(N, 2l+2)``
+    moments (odd degree ``2l+1``): :math:`(\\tau\\mu_{a+b} \\pm \\mu_{a+b+1})_{a,b\\le l}`.
+
+    A vector of odd degree ``2l+1`` is in the (closed) moment cone of :math:`[-\\tau, \\tau]`
+    iff both are positive semidefinite (Karlin & Studden 1966, ch. II; the dual of
+    :math:`p = (\\tau+\\theta)s_1 + (\\tau-\\theta)s_2`, :math:`s_1, s_2` sums of squares of
+    degree ``2l``).  Their sum is :math:`2\\tau H(\\mu_{0..2l})`, so the Hankel condition
+    follows."""
+    mu = np.atleast_2d(mu)
+    l = (mu.shape[1] - 2) // 2
+    idx = np.add.outer(np.arange(l + 1), np.arange(l + 1))
+    return tau * mu[:, idx] + mu[:, idx + 1], tau * mu[:, idx] - mu[:, idx + 1]
+
+
+def _cone_min_eigs(mu: np.ndarray, segment: float | None) -> list[np.ndarray]:
+    """The matrices whose positive semidefiniteness defines the moment cone (Hankel and
+    localising), as a list of ``(N, k, k)`` arrays."""
+    d = mu.shape[1] - 1
+    if segment is None:
+        return [hankel(mu)]
+    if d % 2:
+        return list(localizing_linear(mu, segment))
+    out = [hankel(mu)]
+    if d >= 2:
+        out.append(localizing(mu, segment))
+    return out
+
+
 def moment_violation(mu: Any, segment: float | None = None) -> np.ndarray:
-    """Per row, how far ``mu`` is from the moment cone: ``max(0, -lambda_min)`` of its Hankel
-    and (on a segment) localising matrices; an odd last moment is ignored on the segment
-    (its bound follows from the even ones only after padding, see :func:`moment_repair`)."""
+    """Per row, how far ``mu`` is from the moment cone: ``max(0, -lambda_min)`` over the
+    matrices defining it: the Hankel matrix, and on a segment the localising matrix of
+    :math:`\\tau^2-\\theta^2` (even degree) or both localising matrices of
+    :math:`\\tau\\pm\\theta` (odd degree, :func:`localizing_linear`).  On the real line an odd
+    degree has no moment cone with interior (only the even part is checked)."""
     mu = np.atleast_2d(np.asarray(mu, float))
     d = mu.shape[1] - 1
-    ev = d - (d % 2)
-    H = hankel(mu[:, : ev + 1])
-    v = np.maximum(0.0, -_min_eig(H))
-    if segment is not None and ev >= 2:
-        v = np.maximum(v, np.maximum(0.0, -_min_eig(localizing(mu[:, : ev + 1], segment))))
+    if segment is None and d % 2:
+        mu = mu[:, :d]
+    v = np.zeros(mu.shape[0])
+    for A in _cone_min_eigs(mu, segment):
+        v = np.maximum(v, np.maximum(0.0, -_min_eig(A)))
     return v
 
 
@@ -538,37 +572,30 @@ def moment_repair(mu: Any, segment: float | None = None) -> np.ndarray:
 
     Adds ``delta * nu`` (``nu``: moments of a reference measure with positive definite
     moment matrices, see :func:`_reference_moments`) with the smallest ``delta >= 0`` that
-    makes the Hankel (and localising) matrices positive semidefinite, via the bound
-    ``lambda_min(A + delta B) >= lambda_min(A) + delta lambda_min(B)``.  Rows already in the
-    cone are returned unchanged.  Only even degrees are supported on ``R``; on a segment an
-    odd top moment is clipped to the range a measure with the given lower moments allows
-    (:math:`|\\mu_{2l+1}| \\le \\tau \\mu_{2l}`).
+    makes the Hankel and localising matrices (those of :func:`moment_violation`) positive
+    semidefinite, via the bound ``lambda_min(A + delta B) >= lambda_min(A) + delta
+    lambda_min(B)`` (each matrix is linear in the moments).  Rows already in the cone are
+    returned unchanged.  Only even degrees are supported on ``R``; an odd degree on a
+    segment uses both localising matrices of :math:`\\tau\\pm\\theta`
+    (:func:`localizing_linear`), the exact odd-degree moment cone.
     """
     mu = np.array(np.atleast_2d(np.asarray(mu, float)))
     d = mu.shape[1] - 1
     if d == 0:
         return np.maximum(mu, 0.0)
-    ev = d - (d % 2)
     if segment is None and d % 2:
         raise InvalidInputError("mu", "moments on the real line need an even degree")
-    nu = _reference_moments(ev, segment)
-    H = hankel(mu[:, : ev + 1])
-    lam = _min_eig(H)
-    lamB = float(_min_eig(hankel(nu[None]))[0])
-    delta = np.maximum(0.0, -lam) / lamB
-    if segment is not None and ev >= 2:
-        Lm = _min_eig(localizing(mu[:, : ev + 1], segment))
-        LB = float(_min_eig(localizing(nu[None], segment))[0])
-        delta = np.maximum(delta, np.maximum(0.0, -Lm) / LB)
+    nu = _reference_moments(d, segment)
+    delta = np.zeros(mu.shape[0])
+    for A, B in zip(_cone_min_eigs(mu, segment), _cone_min_eigs(nu[None], segment),
+                    strict=True):
+        lamB = float(_min_eig(B)[0])
+        delta = np.maximum(delta, np.maximum(0.0, -_min_eig(A)) / lamB)
     bad = delta > 0
     if np.any(bad):
         # a hair more than needed: eigenvalue round-off must not leave it outside
         delta = np.where(bad, delta * (1 + 1e-9) + 1e-300, 0.0)
-        mu[:, : ev + 1] += delta[:, None] * nu[None, :]
-    if segment is not None and d % 2:
-        tau = float(segment)
-        lim = tau * np.maximum(mu[:, d - 1], 0.0)
-        mu[:, d] = np.clip(mu[:, d], -lim, lim)
+        mu += delta[:, None] * nu[None, :]
     return mu
 
 

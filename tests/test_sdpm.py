@@ -184,6 +184,30 @@ def test_degree4_sdp_matches_dual(segment):
         assert v["w_residual"] < 1e-5
 
 
+def test_odd_degree_certificate_stays_below_optimum():
+    """r = 3 on a segment: any moments are repaired into the odd-degree moment cone (both
+    localising matrices of tau +- theta), so a perturbed mu_3 never certifies a lower bound
+    above the optimum.  (Clipping |mu_3| <= tau mu_2 only gave 0.958 > OPT = 0.910 here.)"""
+    rng = np.random.default_rng(0)
+    m, n, tau = 12, 4, 0.8
+    X = rng.normal(size=(m, 4, n)) * np.array([1, 0.5, 0.3, 0.2])[None, :, None]
+    y = np.where(np.arange(m) % 2, 1.0, -1.0)
+    X[:, 0, 0] += 2 * y
+    r = ck.solve(sdpm.primal(X, y, tau, 1.0), "clarabel", tol=1e-9)
+    assert r.status.has_solution and r.rel_gap <= 1e-7
+    opt = r.primal_value
+    rd = ck.solve(sdpm.dual(X, y, tau, 1.0), "clarabel", tol=1e-9)
+    assert _rel(rd.primal_value, opt) <= RTOL
+    best = -np.inf
+    for _ in range(200):
+        mu = r.x["mu"].copy()
+        mu[:, 3] = rng.uniform(-1, 1, size=m) * tau * np.maximum(mu[:, 2], 0)
+        c = sdpm.certificate(X, y, segment=tau, C=1.0, mu=mu)
+        best = max(best, c.dual_value)
+    # opt (r.primal_value) is a certified upper bound: a valid lower bound stays below it
+    assert best <= opt * (1 + 1e-12), (best, opt)
+
+
 def test_scs_solves_it(usps19):
     X, y, _ = usps19
     f = sdpm.primal(X, y, TAU, 0.005)

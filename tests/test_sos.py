@@ -145,6 +145,39 @@ def test_moment_repair_and_atoms():
     np.testing.assert_array_equal(sos.moment_repair(inside, tau), inside)
 
 
+@pytest.mark.parametrize("d", [3, 5])
+def test_odd_degree_moment_cone_on_segment(d):
+    """Odd degree 2l+1 on [-tau, tau]: the moment cone is both localising matrices of
+    tau +- theta PSD.  Clipping |mu_d| <= tau mu_{d-1} is weaker: (1, 0, 1/2, 1/2) on
+    [-1, 1] passes that clip but no measure has it (mean 0, second moment 1/2 and third
+    moment 1/2 would need E[theta^2 (1 - theta)] = 0 with E[theta^2] > 0, so all mass at
+    theta = 1, contradicting mean 0)."""
+    tau = 0.8
+    rng = np.random.default_rng(d)
+    # true moment vectors: discrete measures inside and at the ends of the segment
+    for _ in range(20):
+        th = np.concatenate([rng.uniform(-tau, tau, 3), [-tau, tau]])
+        wt = rng.uniform(0, 1, 5)
+        mu = (wt[:, None] * th[:, None] ** np.arange(d + 1)).sum(0)
+        assert sos.moment_violation(mu[None], tau)[0] <= 1e-13
+    bad = np.zeros((1, d + 1))
+    bad[0, :4] = [1.0, 0.0, 0.5, 0.5]
+    if d == 5:
+        bad[0, 4:] = [0.5, 0.5]  # mu_4 = mu_2 would fit all mass on |theta| = 1
+    assert sos.moment_violation(bad, 1.0)[0] > 0.1
+    fixed = sos.moment_repair(bad, 1.0)
+    assert sos.moment_violation(fixed, 1.0)[0] <= 1e-12
+    # random vectors: repaired into the cone
+    R = rng.normal(size=(30, d + 1))
+    Rf = sos.moment_repair(R, tau)
+    assert np.all(sos.moment_violation(R, tau) > 0)
+    assert np.all(sos.moment_violation(Rf, tau) <= 1e-12)
+    # interior measures (4 atoms strictly inside: positive definite matrices) are unchanged
+    th = np.array([-0.6, -0.1, 0.3, 0.7])
+    inside = (np.array([0.2, 0.5, 0.1, 0.3])[:, None] * th[:, None] ** np.arange(d + 1)).sum(0)
+    np.testing.assert_array_equal(sos.moment_repair(inside[None], tau), inside[None])
+
+
 def test_bad_input():
     with pytest.raises(InvalidInputError, match="even degree"):
         sos.nonneg_on_R(np.ones((2, 4)))
