@@ -82,13 +82,14 @@ def test_theorem_4_zero_margin_on_nonseparable_data(A_pima, A_thyroid):
     for A in (A_pima, A_thyroid):
         v = lp_svm.check_theorem_4(A, 1.0)
         assert v.holds and v.numbers["gamma"] <= 0 and v.numbers["rho"] == 0.0
+        assert v.as_printed is None  # the printed Theorem 4 is not available
 
 
 def test_theorem_4_nu_property_when_rho_positive(A_balance):
     M = A_balance.shape[0]
     v = lp_svm.check_theorem_4(A_balance, 2.0 / M)
     n = v.numbers
-    assert v.holds and n["rho"] > 0
+    assert v.holds and n["rho"] > 0 and v.as_printed is None
     assert n["margin_errors"] <= n["1/C_rho"] <= n["support_triplets"]
 
 

@@ -1046,6 +1046,10 @@ def check_theorem_4(A: Any, C_rho: float = 1.0, *, solver: str = "linprog",
     (an LP, solved here), the ν-LP ``rho`` and value, and the ν-property counts
     :math:`\#\{\xi_r > 0\} \le 1/C_\rho \le \#\{\delta_r > 0\}` (which hold whenever
     ``rho > 0``).
+
+    ``as_printed`` is always None: the paper's printed statement of Theorem 4 is not
+    available to this package (only the abstract's wording), so whether *it* holds is
+    not decided here; ``holds`` is the statement above.
     """
     A = _check_A(A)
     C_rho = _check_C(C_rho, "C_rho")
@@ -1062,9 +1066,9 @@ def check_theorem_4(A: Any, C_rho: float = 1.0, *, solver: str = "linprog",
             "margin_errors": n_err, "1/C_rho": 1.0 / C_rho, "support_triplets": n_sv}
     if C_rho >= 1.0 and gamma <= thr:
         ok = abs(rho) <= thr
-        return TheoremVerdict(4, "non-separable and C_rho >= 1 => rho = 0", ok, ok, nums,
+        return TheoremVerdict(4, "non-separable and C_rho >= 1 => rho = 0", ok, None, nums,
                               "zero-margin solution: no LP SVM corresponds (Theorem 1 needs "
-                              "J_rho > 0)")
+                              "J_rho > 0); the printed statement is not available")
     ok = True
     if rho > thr:
         ok = n_err <= 1.0 / C_rho + 1e-9 and (n_sv == 0 or n_sv >= 1.0 / C_rho - 1e-9)
