@@ -59,7 +59,10 @@ def learn_weights(X: Any, y: Any, C_M: float = 1.0, *, solver: str = "linprog",
                   tol: float = 1e-7, singletons: str = "skip"):
     """Solve the LP SVM on the triplets of ``(X, y)``; returns ``(R, report)``.
 
-    ``R`` is the LP SVM's ``R`` (not normalised).  Raises if the solve has no solution.
+    ``R`` is the LP SVM's ``R`` (not normalised).  Raises if the solve has no solution,
+    and (:class:`~convexkern.errors.InvalidInputError` naming ``y``) when no triplet
+    exists: with ``singletons="skip"`` a sample alone in its class is left out, so data
+    in which *every* class has a single sample (e.g. two points of two classes) has none.
     """
     from . import solvers
     from .formulations import lp_svm
