@@ -378,9 +378,10 @@ class SVMClassifier(_BinaryKernelClassifier):
     built by :func:`convexkern.formulations.svm.dual` and solved by ``solver``: SMO (§11.3)
     by default, or any conic solver of :func:`convexkern.available_solvers`.  The decision
     function is :math:`f(x) = \sum_i \alpha_i y_i k(x_i, x) + b`, with the bias :math:`b`
-    from the KKT conditions (the average of :math:`y_i - \sum_j \alpha_j y_j k(x_j, x_i)`
-    over the free support vectors, :func:`convexkern.formulations.svm.bias`).  For the
-    same ``C``, kernel and ``gamma`` it is the model of :class:`sklearn.svm.SVC`.
+    of the certified primal point (:func:`convexkern.formulations.svm.primal_bias`: the
+    minimiser of the hinge loss, which equals :math:`y_i - \sum_j \alpha_j y_j k(x_j, x_i)`
+    on every free support vector at the optimum).  For the same ``C``, kernel and
+    ``gamma`` it is the model of :class:`sklearn.svm.SVC`.
 
     Parameters
     ----------
@@ -426,9 +427,10 @@ class SVMClassifier(_BinaryKernelClassifier):
     n_support_ : ndarray of shape (2,)
         Number of support vectors of each class, in the order of ``classes_``.
     intercept_ : ndarray of shape (1,)
-        The bias ``b``, averaged over the free support vectors (``alpha_i`` more than
-        ``1e-5 C`` away from both bounds), so that an interior point solver's near-bound
-        coefficients do not enter it; ``report_.x["b"]`` uses a 1e-8 threshold instead.
+        The bias ``b``: :func:`~convexkern.formulations.svm.primal_bias` of the decision
+        values of the support vectors (the coefficients kept in ``dual_coef_``), so the
+        model's own decision function is hinge-optimal in ``b``; ``report_.x["b"]`` is the
+        same rule on the full ``alpha``.
     classes_ : ndarray of shape (2,)
         The two labels; ``classes_[1]`` is predicted where the decision value is positive.
     kernel_ : Kernel, callable or "precomputed"
@@ -534,7 +536,7 @@ class SVMClassifier(_BinaryKernelClassifier):
         alpha = np.asarray(report.x["alpha"], dtype=np.float64)
         mask = _support_mask(alpha, C)
         a_sv = np.where(mask, alpha, 0.0)
-        b = svm.bias(K, y_pm, a_sv, C, rel_tol=_ALPHA_RTOL)
+        b = svm.primal_bias(K @ (y_pm * a_sv), y_pm, C)
         self.alpha_ = alpha
         self._set_support(X, mask, y_pm)
         self.dual_coef_ = (a_sv * y_pm)[self.support_].reshape(1, -1)

@@ -51,6 +51,7 @@ __all__ = [
     "dual_objective",
     "bias",
     "best_hinge_bias",
+    "primal_bias",
     "decision_function",
     "check_psd",
 ]
@@ -125,6 +126,49 @@ def best_hinge_bias(f: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     total = above + below
     i = int(np.argmin(total))
     return float(cand[i]), float(max(total[i], 0.0))
+
+
+def _hinge_argmin_interval(f: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
+    """``[lo, hi]``, the interval of minimisers of ``sum_i max(0, 1 - y_i (f_i + b))``
+    (its end points are kinks), and the minimum; kinks within 1e-12 relative round-off
+    of the minimum count as minimisers."""
+    t = y - f
+    tp = np.sort(t[y > 0])
+    tn = np.sort(t[y < 0])
+    cand = np.concatenate([tp, tn])
+    cp_sum = np.concatenate([[0.0], np.cumsum(tp)])
+    cn_sum = np.concatenate([[0.0], np.cumsum(tn)])
+    kp = np.searchsorted(tp, cand, side="right")
+    kn = np.searchsorted(tn, cand, side="left")
+    total = (cp_sum[-1] - cp_sum[kp]) - cand * (tp.size - kp) + cand * kn - cn_sum[kn]
+    best = float(total.min())
+    ties = cand[total <= best + 1e-12 * max(1.0, float(np.abs(t).sum()))]
+    return float(ties.min()), float(ties.max()), max(best, 0.0)
+
+
+def primal_bias(f: Any, y: Any, C: float | None = 1.0) -> float:
+    """The bias of the primal point that :func:`certificate` certifies (notes §11.2).
+
+    With decision values ``f = K (y * alpha)`` (no bias), the certificate's primal point is
+    ``(w(alpha), b, xi = hinge)``.  Soft margin: ``b`` minimises the hinge sum (so the
+    primal objective at it is the certified upper bound ``P(alpha)``); when the minimisers
+    form an interval (no free support vector), its midpoint is returned.  Hard margin
+    (``C=None``): the bias of the largest margin for this ``w``,
+    ``b = -(min_{y_i=1} f_i + max_{y_i=-1} f_i) / 2``.
+
+    At an optimal ``alpha`` this is an optimal bias: for a free support vector
+    (``0 < alpha_i < C``) it equals ``y_i - f_i`` (the KKT rule of :func:`bias`).  For an
+    inexact ``alpha`` it is a better estimate than averaging over coefficients classified
+    as free by a threshold: the threshold misclassifies near-bound coefficients of an
+    interior-point or first-order solver, and one wrong ``t_i`` moves the average, while
+    the minimiser moves only with the decision values (by the solver's error).
+    """
+    f = np.asarray(f, dtype=float)
+    y = np.asarray(y, dtype=float)
+    if C is None or not math.isfinite(float(C)):
+        return -0.5 * (float(f[y > 0].min()) + float(f[y < 0].max()))
+    lo, hi, _ = _hinge_argmin_interval(f, y)
+    return 0.5 * (lo + hi)
 
 
 def bias(
@@ -264,7 +308,7 @@ def certificate(
                 f"upper bound {upper:.10g} below the dual value {lower:.10g} by {inversion:.3g}: "
                 "beyond round-off, so these bounds are not valid (non-finite data?)"
             )
-    b = bias(None, y, a, None if not math.isfinite(Cf) else Cf, f=f)
+    b = primal_bias(f, y, None if not math.isfinite(Cf) else Cf)
     return Certificate(
         primal_value=lower, dual_value=upper, sense="maximize",
         point={"alpha": a, "b": np.asarray(b)}, residuals=residuals, note="; ".join(notes),
@@ -291,7 +335,8 @@ def dual(K: Any, y: Any, C: float | None = 1.0, *, psd_check: bool = True) -> Fo
     Formulation
         Maximises ``e'alpha - 1/2 alpha' Y K Y alpha``; variable ``alpha``; parameter ``C``
         (soft margin); solvable by the conic solvers and by ``smo`` (the default).  Reports
-        carry ``x["alpha"]`` and the bias ``x["b"]``.
+        carry ``x["alpha"]`` and the bias ``x["b"]`` of the certified primal point
+        (:func:`primal_bias`).
 
     Examples
     --------
@@ -508,7 +553,8 @@ def _solve_smo(
         X = f.data["X"]
         point = {
             "w": X.T @ (y * alpha0),
-            "b": np.asarray(bias(K, y, alpha0, None if not math.isfinite(C) else C)),
+            "b": np.asarray(primal_bias(K @ (y * alpha0), y,
+                                        None if not math.isfinite(C) else C)),
             "alpha": alpha0,
         }
     return certified_report(
