@@ -144,7 +144,11 @@ def test_block_exchange_on_usps_and_its_feasible_hand_over():
 def test_krein_variant_f_equals_ftilde_on_free(pima):
     _, y, _, K = pima
     res = trik(K, y, 1.0, optimality="krein")
-    assert res.status == "optimal" and res.max_violation <= 1e-8
+    # the Kreĭn-space check holds, but the point is not the Hilbert QP optimum: the raw
+    # status says so (never "optimal"/converged at a non-optimal point)
+    assert res.max_violation <= 1e-8
+    assert res.status == "krein_stationary" and not res.converged
+    assert res.hilbert_violation > 1e3 * res.kkt_tol
     Kt = K - 2 * res.lam * np.eye(y.size)
     f = K @ (y * res.alpha) + res.b
     ft = Kt @ (y * res.alpha_tilde) + res.b
@@ -200,6 +204,64 @@ def test_bad_input(pima):
         trik(K, np.where(y > 0, 1.0, 0.0), 1.0)
     with pytest.raises(InvalidInputError, match="kernel"):
         trik(K, y, 1.0, kernel=k, X=X)
+
+
+def _rank4_indefinite():
+    """n = 30, K = AA' - bb' of rank 4 (3 positive, 1 negative eigenvalue): the flipped
+    kernel U|D|U' is PSD of rank 4, so K~_WW is singular for any 5 free points."""
+    rng = np.random.default_rng(0)
+    A, B = rng.normal(size=(30, 3)), rng.normal(size=(30, 1))
+    return A @ A.T - B @ B.T, np.where(A[:, 0] > 0, 1.0, -1.0)
+
+
+def test_singular_flipped_kernel_is_not_reported_optimal(monkeypatch):
+    import convexkern.algorithms.trik as T
+
+    K, y = _rank4_indefinite()
+    f = ck.formulations.krein.stabilization(K, y, 1.0, "flip")
+    ref = ck.solve(f, "clarabel", tol=1e-9)
+    Kt = f.data["K"]
+    res = trik(Kt, y, 1.0, 0.0, optimality="hilbert", check_lam=False)
+    assert res.singular_pivots > 0  # the tiny pivot was detected
+    # the active set cannot reach the optimum through a singular K~_WW: it must say so
+    assert res.status == "inaccurate" and not res.converged
+    assert res.dual_objective < ref.primal_value * (1 - 1e-6)
+    assert res.hilbert_violation > res.kkt_tol
+    # without pivot detection (the old behaviour) the final check alone catches it
+    monkeypatch.setattr(T, "PIVOT_RTOL", 0.0)
+    old = trik(Kt, y, 1.0, 0.0, optimality="hilbert", check_lam=False)
+    assert old.singular_pivots == 0
+    # (measured: KKT violation 2.6e-3 and y'alpha~ = 6e-5, formerly labelled "optimal")
+    assert old.status == "inaccurate" and not old.converged
+    assert old.hilbert_violation > old.kkt_tol or old.equality_residual > 1e-10
+    monkeypatch.undo()
+    # through ck.solve: not optimal, and the message names the flipped kernel, not lam
+    r = ck.solve(f, "trik")
+    assert r.status is ck.Status.OPTIMAL_INACCURATE
+    assert "U|D|U'" in r.message and "lam must" not in r.message
+    assert r.solver_stats["singular_pivots"] > 0
+
+
+def test_rank_deficient_psd_kernel_reaches_optimum():
+    """A linear kernel of rank 3 (n = 30, lam ~ -1e-14): 4 free points make K~_WW singular
+    but the bordered KKT system is regular; the dense fallback reaches the optimum."""
+    rng = np.random.default_rng(0)
+    A = rng.normal(size=(30, 3))
+    K, y = A @ A.T, np.where(A[:, 0] > 0, 1.0, -1.0)
+    f = ck.formulations.krein.stabilization(K, y, 1.0, "shift")
+    ref = ck.solve(f, "clarabel", tol=1e-9)
+    for name in ("trik", "trik-krein"):
+        r = ck.solve(f, name)
+        assert r.status is ck.Status.OPTIMAL, (name, r.message)
+        assert r.primal_value == pytest.approx(ref.primal_value, rel=1e-6)
+
+
+def test_invalid_shift_blames_lam_with_lambda_min(pima):
+    _, y, _, K = pima
+    lmin = min_eigenvalue(K)
+    # lam above lambda_min, not checked up front: K~ = K - 2 lam I is indefinite
+    with pytest.raises(InvalidInputError, match="lambda_min"):
+        trik(K, y, None, 0.2 * lmin, optimality="hilbert", check_lam=False)
 
 
 @pytest.mark.slow

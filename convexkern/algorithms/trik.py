@@ -90,6 +90,12 @@ from ..errors import InvalidInputError, InvalidTypeError
 
 __all__ = ["TrIKResult", "trik", "krein_coefficients", "min_eigenvalue"]
 
+#: a Cholesky pivot whose square is below this fraction of its diagonal entry of K~
+#: (the part of a new point's K~-norm not explained by the working set) is treated as
+#: zero: K~_WW is then numerically singular and the KKT solve would be meaningless
+#: (relative condition ~ 1e11, i.e. fewer than ~5 correct digits left).
+PIVOT_RTOL = 1e-11
+
 
 # ----------------------------------------------------------------------------- results
 @dataclass(frozen=True)
@@ -106,10 +112,20 @@ class TrIKResult:
     b : float
         Bias, shared by ``f`` and ``f~``.
     status : str
-        ``"optimal"`` (no margin violation above ``eps`` in the checked space),
-        ``"stalled"`` (Kreĭn check only: the remaining Kreĭn-space violators are all
-        rejected by the Hilbert QP — adding one is undone at once — so the active set
-        cannot move; ``max_violation`` says by how much they violate),
+        ``"optimal"`` (no margin violation above ``eps`` in the checked space, and the
+        returned point passes the final check: KKT violation of the Hilbert QP below
+        ``kkt_tol`` and ``|y'α~|`` at round-off level),
+        ``"krein_stationary"`` (Kreĭn check only: no Kreĭn-space margin violation above
+        ``eps``, but the point is *not* the Hilbert QP optimum — its KKT violation
+        ``hilbert_violation`` exceeds ``kkt_tol``; this is where the paper's Algorithm 1
+        stops, not an optimum of the problem it solves),
+        ``"inaccurate"`` (the loop stopped but the final check failed: a Hilbert KKT
+        violation above ``kkt_tol`` with the Hilbert check, or ``y'α~`` not ~0 — e.g. an
+        ill-conditioned ``K~_WW``),
+        ``"stalled"`` (the remaining violators cannot enter the working set: with the
+        Kreĭn check they are all rejected by the Hilbert QP — adding one is undone at
+        once — so the active set cannot move; ``max_violation`` says by how much they
+        violate),
         ``"iteration_limit"``, ``"time_limit"``.
     optimality : str
         ``"hilbert"`` or ``"krein"``: where primal optimality was checked.
@@ -122,7 +138,19 @@ class TrIKResult:
     max_violation : float
         Largest margin violation in the checked space at the returned point.
     hilbert_violation : float
-        Largest KKT violation of the Hilbert QP at ``alpha_tilde`` (0 at its optimum).
+        Largest KKT violation of the Hilbert QP at ``alpha_tilde`` (0 at its optimum), in
+        margin units (``y_i f~(x_i) - 1``).
+    kkt_tol : float
+        Threshold of the final check: ``10 eps`` plus the round-off level
+        ``10 n eps_mach (1 + max|f~ - b| + max diag(K~) ||α~||_1)``.
+    equality_residual : float
+        ``|y'α~|`` at the returned point (0 in exact arithmetic).
+    singular_pivots, dense_solves : int
+        Times an entering point made ``K~_WW`` numerically singular (a Cholesky pivot
+        below ``PIVOT_RTOL``: ``lam = 0`` with a rank-deficient ``K``, e.g. KSVM's flipped
+        ``U|D|U'``, or ``|lam|`` at round-off level), and the linear solves then done
+        densely on the bordered KKT system ``[[K~_WW, 1], [1', 0]]`` (least squares if it
+        is singular too) until a removal made ``K~_WW`` regular again.
     dual_objective : float
         ``e'α~ - α~'YK~Yα~/2``.
     n_added, n_removed : int
@@ -158,9 +186,14 @@ class TrIKResult:
     history: list[tuple[float, ...]] = field(default_factory=list)
     singular_fallbacks: int = 0
     refactorizations: int = 0
+    kkt_tol: float = math.nan
+    equality_residual: float = math.nan
+    singular_pivots: int = 0
+    dense_solves: int = 0
 
     @property
     def converged(self) -> bool:
+        """True only for ``status == "optimal"`` (never for ``"krein_stationary"``)."""
         return self.status == "optimal"
 
     @property
@@ -187,8 +220,10 @@ def _blas_limit(threads: int) -> Any:
 def min_eigenvalue(K: np.ndarray) -> float:
     """Smallest eigenvalue of a symmetric ``K`` by Lanczos (no full decomposition).
 
-    Uses :func:`convexkern.spectral.min_eigenvalue` when that module is available, else
-    ``scipy.sparse.linalg.eigsh(K, k=1, which="SA")``; tiny matrices use ``eigvalsh``.
+    Uses :func:`convexkern.spectral.min_eigenvalue` when that module is available (it
+    solves ``n <= 200`` densely and falls back to LAPACK when ARPACK does not converge),
+    else ``scipy.sparse.linalg.eigsh(K, k=1, which="SA")`` with ``eigvalsh`` for
+    ``n <= 64``.
     """
     try:  # the shared spectral tools (a colleague's module)
         from ..spectral import min_eigenvalue as _me  # type: ignore[attr-defined]
@@ -211,19 +246,41 @@ def _chol_append(R: np.ndarray, H12: np.ndarray, H22: np.ndarray) -> np.ndarray:
     """Upper Cholesky factor of ``[[H11, H12], [H12', H22]]`` from that of ``H11``.
 
     ``R12 = R11^{-T} H12``, ``R22 = chol(H22 - R12' R12)``: O(m^2 p) for p new rows.
+    Raises :class:`numpy.linalg.LinAlgError` when a pivot is negative (LAPACK) or tiny:
+    ``R22_jj^2 <= PIVOT_RTOL * H22_jj`` (the new point is numerically a combination of
+    the working set in ``K~``); the message holds the smallest ratio.
     """
     m, p = R.shape[0], H22.shape[0]
     if m == 0:
         R22 = sla.cholesky(H22, lower=False, check_finite=False)
+        _check_pivots(R22, H22)
         return np.ascontiguousarray(R22)
     R12 = sla.solve_triangular(R, H12, trans="T", lower=False, check_finite=False)
     S = H22 - R12.T @ R12
     R22 = sla.cholesky(S, lower=False, check_finite=False)
+    _check_pivots(R22, H22)
     out = np.zeros((m + p, m + p))
     out[:m, :m] = R
     out[:m, m:] = R12
     out[m:, m:] = R22
     return out
+
+
+def _pivot_ratio(R: np.ndarray, diag: np.ndarray) -> float:
+    """Smallest ``R_jj^2 / H_jj`` (1 for an empty factor; 0 when ``H_jj <= 0``)."""
+    if R.shape[0] == 0:
+        return 1.0
+    piv = np.diag(R) ** 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(diag > 0, piv / diag, 0.0)
+    return float(ratio.min())
+
+
+def _check_pivots(R22: np.ndarray, H22: np.ndarray) -> None:
+    ratio = _pivot_ratio(R22, np.diag(H22))
+    if not ratio > PIVOT_RTOL:
+        raise np.linalg.LinAlgError(f"tiny Cholesky pivot (squared pivot / diagonal = "
+                                    f"{ratio:.3g} <= {PIVOT_RTOL:.0e})")
 
 
 def _chol_rank1_update(R: np.ndarray, x: np.ndarray) -> None:
@@ -345,9 +402,12 @@ def _block_exchange(cols: _Columns, yv: np.ndarray, Cf: float, shift: float, eps
         cols.ensure(F)
         H = cols.block(F, F)
         H[np.diag_indices_from(H)] += shift
+        hdiag = np.diag(H).copy()
         try:  # H is symmetric: H.T is the Fortran-ordered copy LAPACK factors in place
             R = sla.cholesky(H.T, lower=False, overwrite_a=True, check_finite=False)
         except np.linalg.LinAlgError:
+            break
+        if not _pivot_ratio(R, hdiag) > PIVOT_RTOL:  # numerically singular K~_FF
             break
         rounds += 1
         u = np.zeros(n)
@@ -426,11 +486,18 @@ class _Columns:
             self.cols = np.empty((self.n, 16))
             self.used = 0
             self.diag = np.empty(self.n)
-            for s in range(0, self.n, 512):
-                blk = X[s:s + 512]
-                self.diag[s:s + 512] = np.array(
-                    [float(np.asarray(kernel(blk[i:i + 1], blk[i:i + 1]))[0, 0])
-                     for i in range(blk.shape[0])])
+            # the kernel API has no diagonal: take it from small diagonal blocks
+            # (n / 128 calls, 128 n evaluations) rather than n one-by-one calls
+            for s in range(0, self.n, 128):
+                blk = X[s:s + 128]
+                try:
+                    d = np.diag(np.asarray(kernel(blk, blk), dtype=np.float64))
+                except Exception as exc:  # noqa: BLE001 - re-raised with the argument's name
+                    raise InvalidInputError("kernel", f"kernel(A, B) failed ({exc})") from None
+                if d.shape != (blk.shape[0],) or not np.all(np.isfinite(d)):
+                    raise InvalidInputError(
+                        "kernel", "kernel(A, A) must be a finite square matrix of size len(A)")
+                self.diag[s:s + 128] = d
 
     def _eval(self, idx: np.ndarray) -> np.ndarray:
         try:
@@ -627,6 +694,57 @@ def krein_coefficients(
     return alpha
 
 
+def _try_factor(cols: _Columns, Wa: np.ndarray, shift: float) -> np.ndarray | None:
+    """Cholesky factor of ``K~_WW``, or ``None`` when it is numerically singular."""
+    if Wa.size == 0:
+        return np.zeros((0, 0))
+    H = cols.block(Wa, Wa) + shift * np.eye(Wa.size)
+    try:
+        R = sla.cholesky(H, lower=False, check_finite=False)
+    except np.linalg.LinAlgError:
+        return None
+    return R if _pivot_ratio(R, np.diag(H)) > PIVOT_RTOL else None
+
+
+def _bordered_solve(H: np.ndarray, r: np.ndarray, s: float) -> tuple[np.ndarray, float]:
+    """``[[H, 1], [1', 0]] [u; b] = [r; s]`` densely (least squares if singular)."""
+    m = H.shape[0]
+    M = np.empty((m + 1, m + 1))
+    M[:m, :m] = H
+    M[:m, m] = M[m, :m] = 1.0
+    M[m, m] = 0.0
+    rhs = np.append(r, s)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", sla.LinAlgWarning)
+            sol = sla.solve(M, rhs, assume_a="sym", check_finite=False)
+    except (np.linalg.LinAlgError, sla.LinAlgWarning):
+        sol = np.linalg.lstsq(M, rhs, rcond=None)[0]
+    return sol[:m], float(sol[m])
+
+
+def _lam_error(Kv: np.ndarray | None, lam: float, add: np.ndarray, m: int,
+               detail: str) -> InvalidInputError | None:
+    """The error for a failed Cholesky update of ``K~_WW`` when ``lam`` is the cause.
+
+    With ``lam <= lambda_min(K)`` (``lam < 0``) ``K~ = K - 2 lam I >= -lam I`` is positive
+    definite, so a failed or tiny pivot means either that ``lam`` is above ``lambda_min``
+    (possible with ``check_lam=False``; checked here by Lanczos when ``K`` is given) —
+    an error naming ``lam`` — or that ``K~`` is only numerically singular (``|lam|`` at
+    round-off level, or ``lam = 0``: a rank-deficient ``K``, KSVM's flipped ``U|D|U'``).
+    In the second case ``None`` is returned and the caller switches to dense bordered
+    solves (counted in ``singular_pivots``), never blaming ``lam``.
+    """
+    if lam < 0 and Kv is not None:
+        lmin = min_eigenvalue(Kv)
+        if lam > lmin + 1e-9 * max(1.0, abs(lmin)):
+            return InvalidInputError(
+                "lam", f"K - 2 lam I (lam = {lam:.6g}) is not positive definite on the "
+                f"working set: lam must be <= lambda_min(K) = {lmin:.6g} (adding point(s) "
+                f"{add.tolist()[:5]} to a working set of {m}: {detail})")
+    return None
+
+
 # ----------------------------------------------------------------------------- solver
 def trik(
     K: Any,
@@ -762,10 +880,14 @@ def trik(
     it = 0
     n_added = n_removed = 0
     fallbacks = 0
+    singular_pivots = 0
+    dense_solves = 0
     history: list[tuple[float, ...]] = []
     status = "optimal"
     viol_max = math.inf
-    kinv = _IndefiniteInverse() if optimality == "krein" else None
+    # K_WW^{-1} of the original kernel for the Kreĭn check; with lam = 0 (K~ = K, e.g. the
+    # flipped kernel) eq. 6 is the identity and both checks coincide: no inverse needed
+    kinv = _IndefiniteInverse() if optimality == "krein" and lam != 0.0 else None
     just_added = False
     last_added = np.zeros(0, dtype=np.int64)
     # Points whose entry into W was undone at once (the Hilbert QP rejects them: they
@@ -802,12 +924,17 @@ def trik(
             if B.size:
                 r -= cols.block(Wa, B) @ u[B]
             s = -float(u[B].sum()) if B.size else 0.0
-            rhs = np.column_stack([r, np.ones(Wa.size)])
-            tmp = sla.solve_triangular(R, rhs, trans="T", lower=False, check_finite=False)
-            sol = sla.solve_triangular(R, tmp, lower=False, check_finite=False)
-            a, c = sol[:, 0], sol[:, 1]
-            b_new = (a.sum() - s) / c.sum()
-            u_new = a - b_new * c
+            if R is not None:
+                rhs = np.column_stack([r, np.ones(Wa.size)])
+                tmp = sla.solve_triangular(R, rhs, trans="T", lower=False, check_finite=False)
+                sol = sla.solve_triangular(R, tmp, lower=False, check_finite=False)
+                a, c = sol[:, 0], sol[:, 1]
+                b_new = (a.sum() - s) / c.sum()
+                u_new = a - b_new * c
+            else:  # K~_WW numerically singular: dense solve of the bordered KKT system
+                u_new, b_new = _bordered_solve(cols.block(Wa, Wa) + shift * np.eye(Wa.size),
+                                               r, s)
+                dense_solves += 1
             at_new = yv[Wa] * u_new
             at_old = yv[Wa] * u[Wa]
             low = at_new < 0.0
@@ -832,10 +959,13 @@ def trik(
                 for pos in sorted(hit.tolist(), reverse=True):
                     idx = W.pop(pos)
                     state[idx] = 0 if at[pos] == 0.0 else 2
-                    R = _chol_delete(R, pos)
+                    if R is not None:
+                        R = _chol_delete(R, pos)
                     if kinv is not None:
                         kinv.remove(pos)
                     n_removed += 1
+                if R is None:  # back to the factor as soon as K~_WW is well conditioned
+                    R = _try_factor(cols, np.asarray(W, dtype=np.int64), shift)
                 just_added = False
                 continue
             if just_added and np.max(np.abs(at_new - at_old)) > 0.0:
@@ -845,7 +975,7 @@ def trik(
             if just_added:
                 bsize = min(block_max, 2 * bsize)
         # ---- primal optimality check -------------------------------------------------
-        if optimality == "hilbert" or not W:
+        if kinv is None or not W:
             gt = hilbert_values()  # K~ u, decision values without bias (Hilbert)
             g = gt
         else:
@@ -896,19 +1026,34 @@ def trik(
             other = cand[yv[cand] != yv[add[0]]]
             if other.size:
                 add = np.array([add[0], other[np.argmax(viol[other])]])
-        cols.ensure(add)
-        if W:
-            Wa = np.asarray(W)
-            H12 = cols.block(Wa, add)
-        else:
-            H12 = np.zeros((0, add.size))
-        H22 = cols.block(add, add) + shift * np.eye(add.size)
-        try:
-            R = _chol_append(R, H12, H22)
-        except np.linalg.LinAlgError:
-            raise InvalidInputError(
-                "lam", f"K - 2 lam I (lam = {lam:.6g}) is not positive definite on the "
-                "working set: lam must be <= lambda_min(K)") from None
+        while True:
+            cols.ensure(add)
+            if W:
+                Wa = np.asarray(W)
+                H12 = cols.block(Wa, add)
+            else:
+                H12 = np.zeros((0, add.size))
+            H22 = cols.block(add, add) + shift * np.eye(add.size)
+            if R is None:  # already in dense mode
+                break
+            try:
+                R = _chol_append(R, H12, H22)
+                break
+            except np.linalg.LinAlgError as exc:
+                err = _lam_error(Kv, lam, add, len(W), str(exc))
+                if err is not None:
+                    raise err from None
+                if add.size > 1:  # retry with the most violating point alone
+                    add = add[:1]
+                    bsize = 1
+                    continue
+                # The point is (numerically) a combination of the working set in K~: K~_WW
+                # becomes singular, but the bordered KKT system (with y'a = 0) may not be
+                # (e.g. d + 1 free points of a rank-d linear kernel).  Drop the factor and
+                # solve the bordered system densely until a removal makes K~_WW regular.
+                R = None
+                singular_pivots += 1
+                break
         if kinv is not None:
             kinv.add(H12, H22 - shift * np.eye(add.size))
         W.extend(add.tolist())
@@ -922,7 +1067,9 @@ def trik(
     free = np.flatnonzero(state == 1)
     bounded = np.flatnonzero(state == 2)
     alpha = np.where(state == 2, Cf, 0.0) if not hard else np.zeros(n)
-    if free.size:
+    if free.size and lam == 0.0:  # eq. 6 with lam = 0: alpha = alpha~, nothing to invert
+        alpha[free] = yv[free] * u[free]
+    elif free.size:
         if kinv is not None and kinv.A.shape[0] == free.size:
             order = np.asarray(W)
             z = np.empty(free.size)
@@ -943,13 +1090,30 @@ def trik(
     if free.size:
         hv[free] = np.abs(tv[free] - b)
     dual = float(at.sum() - 0.5 * u @ gt)
+    # Final check of the returned point (the loop's test looks only at the margins it
+    # checks, on its own running quantities): the KKT conditions of the Hilbert QP,
+    # free points included, and y'alpha~ = 0, both against round-off-aware thresholds.
+    hv_max = float(max(hv.max(), 0.0))
+    eps_m = np.finfo(float).eps
+    dmax = float(np.max(cols.diag)) + shift if n else 0.0
+    kkt_tol = 10.0 * eps + 10.0 * n * eps_m * (
+        1.0 + float(np.max(np.abs(gt))) + max(dmax, 0.0) * float(np.abs(u).sum()))
+    eq_res = abs(float(yv @ at))
+    eq_ok = eq_res <= 1e3 * n * eps_m * max(1.0, float(at.sum()))
+    if status == "optimal":
+        if not eq_ok:
+            status = "inaccurate"
+        elif hv_max > kkt_tol:
+            status = "krein_stationary" if optimality == "krein" else "inaccurate"
     return TrIKResult(
         alpha_tilde=at, alpha=alpha, b=float(b), status=status, optimality=optimality,
         lam=float(lam), iterations=it, free=free, bounded=bounded,
-        max_violation=viol_max, hilbert_violation=float(max(hv.max(), 0.0)),
+        max_violation=viol_max, hilbert_violation=hv_max,
         dual_objective=dual, n_added=n_added, n_removed=n_removed,
         kernel_columns_computed=cols.computed, solve_time=time.perf_counter() - t0,
         history=history,
         singular_fallbacks=fallbacks + (kinv.fallbacks if kinv is not None else 0),
         refactorizations=kinv.refactorizations if kinv is not None else 0,
+        kkt_tol=float(kkt_tol), equality_residual=eq_res, singular_pivots=singular_pivots,
+        dense_solves=dense_solves,
     )

@@ -404,13 +404,39 @@ def _solve_smo_krein(f: Formulation, **kw: Any) -> SolveReport:
                  x0=kw.get("x0"), **options)
 
 
+def _eps_from_tol(tol: float) -> float:
+    """Margin-violation tolerance of the active set for a target relative gap ``tol``.
+
+    At a feasible ``alpha~`` whose margins violate by at most ``eps`` (free points exact),
+    the SVM duality gap is at most ``sum_i C max(0, violation_i) <= (#violators) C eps``,
+    so ``eps = 1e-3 tol`` meets ``tol`` unless more than about ``1000 |objective| / C``
+    points violate by the full ``eps``; the certified gap of the report decides the status
+    either way.  Clipped to ``[1e-12, 1e-4]`` (``tol = 1e-6``, the default, gives the
+    ``1e-9`` used before ``tol`` was mapped).
+    """
+    return float(min(max(1e-3 * tol, 1e-12), 1e-4))
+
+
+#: how each raw TrIK status is reported (the certified gap may still lower OPTIMAL)
+_TRIK_STATUS = {"optimal": Status.OPTIMAL, "iteration_limit": Status.ITERATION_LIMIT,
+                "time_limit": Status.TIME_LIMIT, "stalled": Status.OPTIMAL_INACCURATE,
+                "krein_stationary": Status.OPTIMAL_INACCURATE,
+                "inaccurate": Status.OPTIMAL_INACCURATE}
+
+
 def _run_trik(f: Formulation, optimality: str, *, tol: float, max_iter: int | None,
-              time_limit: float | None, verbose: bool = False, eps: float = 1e-9,
+              time_limit: float | None, verbose: bool = False, eps: float | None = None,
               block: int | None = None, **_: Any) -> tuple[TrIKResult | None, SolveReport]:
+    """Run :func:`trik` on a stabilization formulation and certify the result.
+
+    ``tol`` (target relative certified gap) sets the margin tolerance ``eps`` of the
+    optimality check (:func:`_eps_from_tol`) unless ``eps`` is given explicitly.
+    """
     dec: Decomposition = f.data["decomposition"]
     C = None if f.data["hard"] else float(f.parameters["C"].value)
+    eps_v = _eps_from_tol(tol) if eps is None else float(eps)
     if dec.kind == "shift":
-        res = trik(dec.K, f.data["y"], C, dec.lam, optimality=optimality, eps=eps,
+        res = trik(dec.K, f.data["y"], C, dec.lam, optimality=optimality, eps=eps_v,
                    max_iter=max_iter, time_limit=time_limit, block=block, check_lam=False,
                    verbose=verbose)
         alpha_k = res.alpha
@@ -421,30 +447,54 @@ def _run_trik(f: Formulation, optimality: str, *, tol: float, max_iter: int | No
                 params=f.param_values(),
                 message="trik-krein checks optimality through the shift transition (eq. 6); "
                         "use 'trik' (Hilbert optimality) or 'smo' for the flip decomposition")
-        res = trik(dec.K_tilde, f.data["y"], C, 0.0, optimality="hilbert", eps=eps,
+        # flip: the active set on K~ = U|D|U' with no shift (lam = 0)
+        res = trik(dec.K_tilde, f.data["y"], C, 0.0, optimality="hilbert", eps=eps_v,
                    max_iter=max_iter, time_limit=time_limit, block=block, check_lam=False,
                    verbose=verbose)
         alpha_k = to_krein(dec, f.data["y"], res.alpha_tilde, res.b, method="full").alpha
-    status = {"optimal": Status.OPTIMAL, "iteration_limit": Status.ITERATION_LIMIT,
-              "time_limit": Status.TIME_LIMIT, "stalled": Status.OPTIMAL_INACCURATE,
-              }[res.status]
+    status = _TRIK_STATUS[res.status]
     name = "trik" if optimality == "hilbert" else "trik-krein"
     history = [(h[0], h[1], h[4], math.nan) for h in res.history]
-    msg = ""
+    notes: list[str] = []
     if res.status == "stalled":
-        msg = (f"stalled: the remaining Kreĭn-space violators (up to {res.max_violation:.3g}) "
-               "are all rejected by the Hilbert QP; ")
-    if optimality == "krein" and res.hilbert_violation > 1e3 * eps:
-        msg += (f"stopped by the Kreĭn-space optimality check; KKT violation of the Hilbert "
-               f"QP {res.hilbert_violation:.3g}")
+        notes.append(f"stalled: the remaining Kreĭn-space violators (up to "
+                     f"{res.max_violation:.3g}) are all rejected by the Hilbert QP")
+    if res.status == "krein_stationary":
+        notes.append("stopped where the Kreĭn-space optimality check holds (the paper's "
+                     "Algorithm 1), not at the Hilbert QP optimum")
+    if res.status == "inaccurate":
+        notes.append(f"the returned point fails the final check (Hilbert KKT violation "
+                     f"{res.hilbert_violation:.3g} vs {res.kkt_tol:.3g}, |y'alpha~| = "
+                     f"{res.equality_residual:.3g})")
+    if optimality == "krein" and res.hilbert_violation > res.kkt_tol:
+        notes.append(f"KKT violation of the Hilbert QP {res.hilbert_violation:.3g}")
+    if res.singular_pivots:
+        what = ("K~ = U|D|U' (flip; rank "
+                f"{int(np.sum(np.abs(dec.eigvals) > 1e-12 * np.abs(dec.eigvals).max()))} of "
+                f"{dec.K.shape[0]})" if dec.kind == "flip" else
+                f"K~ = K - 2 lam I (lam = {dec.lam:.3g})")
+        notes.append(f"{what} was numerically singular on the working set {res.singular_pivots}"
+                     f" time(s): {res.dense_solves} dense bordered KKT solves; SMO or a conic "
+                     "solver handles a singular K~ more robustly")
+    if res.singular_fallbacks:
+        notes.append(f"K_WW numerically singular: {res.singular_fallbacks} Kreĭn coefficient "
+                     "solve(s) by least squares (minimum norm)")
+    if res.refactorizations:
+        notes.append(f"{res.refactorizations} refactorization(s) of K_WW^-1")
     report = certified_report(
         f, {"alpha": res.alpha_tilde, "alpha_krein": alpha_k, "b_krein": np.asarray(res.b)},
         solver=name, status=status, tol=tol, solve_time=res.solve_time,
-        iterations=res.iterations, history=history, message=msg,
+        iterations=res.iterations, history=history, message="; ".join(notes),
         solver_stats={"n_free": int(res.free.size), "n_bounded": int(res.bounded.size),
                       "n_added": res.n_added, "n_removed": res.n_removed,
+                      "trik_status": res.status, "eps": eps_v,
                       "max_violation": res.max_violation,
-                      "hilbert_violation": res.hilbert_violation},
+                      "hilbert_violation": res.hilbert_violation, "kkt_tol": res.kkt_tol,
+                      "equality_residual": res.equality_residual,
+                      "singular_fallbacks": res.singular_fallbacks,
+                      "refactorizations": res.refactorizations,
+                      "singular_pivots": res.singular_pivots,
+                      "dense_solves": res.dense_solves},
     )
     return res, report
 
@@ -497,7 +547,9 @@ def lambda_invariance(
     ``pipeline_solver``, then project with eq. 6 on the free support vectors it reports".
     Returns per-``lam`` rows (norms of ``alpha~`` and ``alpha``, support sizes, bias,
     accuracies, relative change of ``alpha`` and of the training decision values with
-    respect to the first ``lam``) and a summary saying what is and is not invariant.
+    respect to the first ``lam``, the raw active-set status and the number of
+    least-squares fallbacks of eq. 6 when ``K_WW`` is singular) and a summary saying what
+    is and is not invariant, with the total fallbacks per method.
     """
     y = check_labels(y, "y")
     K = check_kernel(K, "K", n=y.size)
@@ -513,15 +565,16 @@ def lambda_invariance(
         lam = float(fac) * lmin
         row: dict[str, Any] = {"factor": float(fac), "lam": lam}
         res = trik(K, y, C, lam, optimality=optimality, check_lam=False)
+        row["active_status"] = res.status
+        row["active_singular_fallbacks"] = res.singular_fallbacks
         pipes: dict[str, tuple[np.ndarray, np.ndarray, float]] = {
             "active": (res.alpha_tilde, res.alpha, res.b)}
         at_p, b_p, _ = _qp_reference(K, y, C, lam, pipeline_solver)
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", RuntimeWarning)
-                a_p = krein_coefficients(K, y, at_p, lam, C, rel_tol=1e-6, singular="lstsq")
+            a_p, row["pipeline_singular_fallbacks"] = _eq6_counting(K, y, at_p, lam, C, 1e-6)
             pipes["pipeline"] = (at_p, a_p, b_p)
         except (InvalidInputError, np.linalg.LinAlgError):
+            row["pipeline_singular_fallbacks"] = 0
             pipes["pipeline"] = (at_p, np.full(y.size, np.nan), b_p)
         for key, (at, a, b) in pipes.items():
             ftr = K @ (y * a) + b
@@ -549,7 +602,26 @@ def lambda_invariance(
         summary[f"{key}_max_f_rel_change"] = float(np.nanmax(fch))
         summary[f"{key}_alpha_tilde_ratio_last"] = rows[-1][f"{key}_alpha_tilde_ratio"]
         summary[f"{key}_alpha_invariant"] = bool(np.nanmax(ach) <= 0.05)
+        # least-squares fallbacks (singular K_WW): the eq. 6 coefficients of those rows
+        # are minimum-norm solutions, not (I - 2 lam G_WW^-1) alpha~
+        summary[f"{key}_singular_fallbacks"] = int(sum(r[f"{key}_singular_fallbacks"]
+                                                       for r in rows))
     return {"rows": rows, "summary": summary}
+
+
+def _eq6_counting(K: np.ndarray, y: np.ndarray, at: np.ndarray, lam: float,
+                  C: float | None, rel_tol: float) -> tuple[np.ndarray, int]:
+    """Eq. 6 with the least-squares fallback, returning how many times it was used (the
+    ``RuntimeWarning`` is recorded and counted rather than shown, so verdicts report it)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", RuntimeWarning)
+        a = krein_coefficients(K, y, at, lam, C, rel_tol=rel_tol, singular="lstsq")
+    n_fb = sum(1 for w in caught if issubclass(w.category, RuntimeWarning)
+               and "singular" in str(w.message))
+    for w in caught:  # anything else is passed on
+        if not (issubclass(w.category, RuntimeWarning) and "singular" in str(w.message)):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return a, n_fb
 
 
 def sparsity(K: Any, y: Any, C: float | None = 1.0, lam: float | None = None, *,
@@ -558,7 +630,10 @@ def sparsity(K: Any, y: Any, C: float | None = 1.0, lam: float | None = None, *,
 
     Shift: the active set (both optimality checks) gives ``alpha`` supported on the
     support vectors of ``alpha~``; flip: ``Y alpha = P Y alpha~`` with a dense ``P``.
-    A coefficient counts when ``|alpha_i| > rel_tol * max|alpha|``.
+    A coefficient counts when ``|alpha_i| > rel_tol * max|alpha|``.  ``shift_sparser``
+    compares the QP optimum (Hilbert check) with flip, ``shift_krein_sparser`` the
+    paper's algorithm (Kreĭn check) with flip: they can differ (when every point is a
+    support vector of the QP optimum, only the Kreĭn-check solution is sparse).
     """
     y = check_labels(y, "y")
     K = check_kernel(K, "K", n=y.size)
@@ -581,6 +656,7 @@ def sparsity(K: Any, y: Any, C: float | None = 1.0, lam: float | None = None, *,
     out["flip_n_sv_tilde"] = nnz(at)
     out["flip_nnz"] = nnz(a_flip)
     out["shift_sparser"] = out["shift_hilbert_nnz"] < out["flip_nnz"]
+    out["shift_krein_sparser"] = out["shift_krein_nnz"] < out["flip_nnz"]
     return out
 
 
@@ -590,8 +666,15 @@ def krein_stopping(K: Any, y: Any, C: float | None = 1.0, lam: float | None = No
 
     Solves the shift stabilization QP with ``reference`` (a conic solver), with the active
     set checking optimality in the Hilbert space (must agree to ``tol`` relative) and with
-    the paper's Kreĭn-space check (its QP value can never exceed the optimum; whether it
-    reaches it is the question).
+    the paper's Kreĭn-space check (whether it reaches the optimum is the question).
+
+    ``krein_value`` is the certified primal value of the report, which evaluates the
+    point *after* projecting it onto the feasible set, so it cannot exceed the optimum by
+    construction; ``krein_raw_value`` is the QP objective ``e'a - a'YK~Ya/2`` at the raw
+    ``alpha~`` the active set returned, before any projection, with its equality residual
+    ``krein_raw_equality_residual = |y'alpha~|`` and box violation — the quantities that
+    say whether the solver's own point is feasible and below the optimum.
+    ``krein_status`` / ``krein_trik_status`` are the report's and the raw statuses.
     """
     from ..solvers import solve
 
@@ -600,9 +683,15 @@ def krein_stopping(K: Any, y: Any, C: float | None = 1.0, lam: float | None = No
     f = stabilization(K, y, C, "shift", lam)
     ref = solve(f, reference, tol=1e-9)
     rh = solve(f, "trik")
-    rk = solve(f, "trik-krein")
+    raw, rk = _run_trik(f, "krein", tol=1e-6, max_iter=None, time_limit=None)
+    assert raw is not None  # shift decomposition
     opt = ref.primal_value
     upper = ref.dual_value
+    Kt = f.data["K"]
+    ua = y * raw.alpha_tilde
+    raw_value = float(raw.alpha_tilde.sum() - 0.5 * ua @ (Kt @ ua))
+    Cf = math.inf if C is None else float(C)
+    box = float(max(0.0, -raw.alpha_tilde.min(), (raw.alpha_tilde - Cf).max()))
 
     def rel(v: float) -> float:
         return abs(v - opt) / max(abs(opt), 1e-300)
@@ -614,6 +703,11 @@ def krein_stopping(K: Any, y: Any, C: float | None = 1.0, lam: float | None = No
         "krein_value": rk.primal_value, "krein_rel_diff": rel(rk.primal_value),
         "krein_not_above": rk.primal_value <= upper + 1e-12 * max(1.0, abs(upper)),
         "krein_at_optimum": rel(rk.primal_value) <= tol,
+        "krein_status": str(rk.status), "krein_trik_status": raw.status,
+        "krein_raw_value": raw_value,
+        "krein_raw_not_above": raw_value <= upper + 1e-12 * max(1.0, abs(upper)),
+        "krein_raw_equality_residual": float(abs(y @ raw.alpha_tilde)),
+        "krein_raw_box_violation": box,
         "krein_hilbert_kkt_violation": rk.solver_stats.get("hilbert_violation"),
         "krein_n_sv": int(rk.solver_stats.get("n_free", 0) + rk.solver_stats.get("n_bounded", 0)),
         "hilbert_n_sv": int(rh.solver_stats.get("n_free", 0) + rh.solver_stats.get("n_bounded", 0)),
@@ -628,7 +722,9 @@ def pipeline_blowup(K: Any, y: Any, C: float | None = 1.0, lam: float | None = N
     Pipeline: solve the QP with ``pipeline_solver`` (to its default accuracy), call the
     points with ``rel_tol*C < alpha~ < (1-rel_tol) C`` free and project with eq. 6 through
     ``G_WW^-1``.  Active set: :func:`trik` with the Kreĭn check and with the Hilbert check.
-    Returns ``||alpha||``, support sizes, train/test accuracies and ``cond(K_WW)``.
+    Returns ``||alpha||``, support sizes, train/test accuracies, ``cond(K_WW)``, the raw
+    active-set statuses and the number of least-squares fallbacks of eq. 6 (a singular
+    ``K_WW``: the coefficients are then minimum-norm solutions, counted, not hidden).
     """
     y = check_labels(y, "y")
     K = check_kernel(K, "K", n=y.size)
@@ -642,14 +738,14 @@ def pipeline_blowup(K: Any, y: Any, C: float | None = 1.0, lam: float | None = N
     W = np.flatnonzero((at_p > rel_tol * s) & (at_p < Cf - rel_tol * s))
     out["pipeline_n_free"] = int(W.size)
     out["pipeline_cond_K_WW"] = float(np.linalg.cond(K[np.ix_(W, W)])) if W.size else math.nan
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        a_p = krein_coefficients(K, y, at_p, lam, C, rel_tol=rel_tol, singular="lstsq")
+    a_p, out["pipeline_singular_fallbacks"] = _eq6_counting(K, y, at_p, lam, C, rel_tol)
     runs = {"pipeline": (a_p, b_p)}
     for opt in ("krein", "hilbert"):
         res = trik(K, y, C, lam, optimality=opt, check_lam=False)
         runs[f"active_{opt}"] = (res.alpha, res.b)
         out[f"active_{opt}_n_free"] = int(res.free.size)
+        out[f"active_{opt}_status"] = res.status
+        out[f"active_{opt}_singular_fallbacks"] = res.singular_fallbacks
     for key, (a, b) in runs.items():
         out[f"{key}_alpha_norm"] = float(np.linalg.norm(a))
         out[f"{key}_n_support"] = int(np.count_nonzero(a))
