@@ -148,7 +148,8 @@ def bench_usps(quick: bool) -> None:
     r = ck.solve(f, tol=1e-6)
     print(f"\nck.solve(f, tol=1e-6) (default robust_apg): {r}")
     print(f"  absolute gap {r.gap:.3g}; gap / (f - f(0)) = "
-          f"{r.residuals['gap_rel_f_minus_f0']:.3g}; f(0) = {r.residuals['f0']:.6g}")
+          f"{r.residuals['gap_rel_f_minus_f0']:.3g}; f(0) = {r.residuals['f0']:.6g}; "
+          f"SMO refinement steps {r.residuals['smo_iterations']:.0f}")
 
 
 def _apg_oracle_points(K0, y, C, rho, max_iter):
