@@ -1,9 +1,10 @@
 """Shared fixtures: small real instances and the per-solver tolerance table.
 
 Tolerances are relative agreement with a reference optimum and reflect each solver's
-accuracy at the settings convexkern gives it (``tol`` = the solver's default): interior
-point codes (Clarabel, ECOS, HiGHS) are accurate to ~1e-8, SMO is run to a certified gap of
-1e-6 by default, SCS (first-order) to 1e-4 and OSQP to 1e-3.
+accuracy at the settings convexkern gives it (``tol`` = the solver's default): Clarabel is
+accurate to ~1e-8; ECOS (default certified gap 1e-5, but its dual value, the lower bound,
+is within 1e-6 of the optimum on these problems) and HiGHS (gap 1e-6) to 1e-6; SMO is run to
+a certified gap of 1e-6 by default, SCS (first-order) to 1e-4 and OSQP to 1e-3.
 """
 
 from __future__ import annotations

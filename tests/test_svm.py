@@ -93,7 +93,8 @@ def test_all_solvers_agree_on_real_data(dataset, request):
     assert {"clarabel", "scs", "smo"} <= set(names)
     table = ck.compare(f, solvers=names)
     for r in table:
-        assert r.status in (ck.Status.OPTIMAL, ck.Status.OPTIMAL_INACCURATE), (r.solver, r)
+        # every default tol is one its solver reaches on an easy real problem
+        assert r.status is ck.Status.OPTIMAL, (r.solver, r.rel_gap, r.message)
         assert r.primal_value == pytest.approx(ref.primal_value, rel=SOLVER_RTOL[r.solver])
         # certified bounds from every solver bracket the reference optimum
         assert r.primal_value <= ref.dual_value + 1e-9 * abs(ref.dual_value)
