@@ -605,6 +605,7 @@ def atoms(
     *,
     candidates: Sequence[np.ndarray] | None = None,
     rtol: float = 1e-6,
+    scale: float | None = None,
 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """Recover a discrete measure ``sum_j w_j delta_{theta_j}`` from each row of moments.
 
@@ -617,23 +618,47 @@ def atoms(
       (:math:`\\mu_2 \\approx \\tau^2\\mu_0`): atoms at both ends,
       weights :math:`(\\mu_0 \\pm \\mu_1/\\tau)/2`;
     * otherwise (inside the cone): the two-atom representation with one atom at
-      :math:`+\\tau` (or :math:`-\\tau`) and one interior atom.
+      :math:`+\\tau` (or :math:`-\\tau`) and one interior atom;
+    * on :math:`\\mathbb R`, rank 2: one atom at the mean with weight :math:`\\mu_0` and an
+      atom *at infinity* (``theta = inf``) with weight :math:`\\mu_2 - \\mu_1^2/\\mu_0` on
+      the leading moment (the closed moment cone of :math:`\\mathbb R` holds these limits
+      of atoms escaping to infinity; the SDPM reaches them when a trajectory's leading
+      coefficient :math:`y_i w^\\top\\tilde x_{ir}` is zero at the optimum).
 
-    Higher degrees: nonnegative least squares of the moments on ``candidates`` (per row:
-    support points to try, e.g. the zeros of the optimal margin polynomial).
+    Higher degrees: when the moment matrix has numerical rank ``k <= l`` (flat), the ``k``
+    support points are the generalised eigenvalues of the shifted Hankel pair (Prony); and
+    from ``candidates`` (per row: support points to try, e.g. the minimisers of the optimal
+    margin polynomial).  Weights by nonnegative least squares on all the moments (plus the
+    atom at infinity on :math:`\\mathbb R`); the representation with the smaller moment
+    residual wins.  (The minimisers of a polynomial at its minimum are known only to about
+    the square root of the solver's accuracy; Prony's points come from the moments.)
+
+    A row whose moments are all below ``rtol * scale`` (default: the largest moment of all
+    rows) is a zero measure.
 
     Returns
     -------
-    list of (theta, weight) arrays, one pair per row; empty arrays for a zero measure.
+    list of (theta, weight) arrays, one pair per row; empty arrays for a zero measure;
+    ``theta = inf`` for an atom at infinity (real line only).
     """
     mu = np.atleast_2d(np.asarray(mu, float))
     N, d = mu.shape[0], mu.shape[1] - 1
     out: list[tuple[np.ndarray, np.ndarray]] = []
+    if scale is None:
+        scale = float(np.max(np.abs(mu), initial=0.0))
     for i in range(N):
         m = mu[i]
-        scale = max(abs(m[0]), 1e-300)
-        if m[0] <= rtol * max(1.0, float(np.max(np.abs(m)))):
+        size = float(np.max(np.abs(m)))
+        if size <= rtol * scale or size == 0.0:
             out.append((np.zeros(0), np.zeros(0)))
+            continue
+        if m[0] <= rtol * size:
+            # no mass at finite points: on R the limit of atoms escaping to infinity
+            # (weight on the top moment, which must then be the only sizeable one)
+            if segment is None and d % 2 == 0 and m[d] > 0:
+                out.append((np.array([math.inf]), np.array([m[d]])))
+            else:
+                out.append((np.zeros(0), np.zeros(0)))
             continue
         if d == 2 and candidates is None:
             out.append(_atoms2(m, segment, rtol))
@@ -644,16 +669,63 @@ def atoms(
                 t = float(np.clip(t, -segment, segment))
             out.append((np.array([t]), np.array([m[0]])))
             continue
-        if candidates is None:
-            raise InvalidInputError("candidates", "degree > 2 needs candidate support points")
-        cand = np.unique(np.asarray(candidates[i], float))
-        if segment is not None:
-            cand = np.clip(cand, -segment, segment)
-        V = np.vander(cand, d + 1, increasing=True).T
-        wts, _ = nnls(V / scale, m / scale)
-        keep = wts > rtol * m[0]
-        out.append((cand[keep], wts[keep]))
+        fits = []
+        if d >= 3:
+            pts = _prony_points(m, segment, rtol)
+            if pts is not None:
+                fits.append(_fit_atoms(m, pts, segment, size, rtol))
+        if candidates is not None:
+            cand = np.unique(np.asarray(candidates[i], float))
+            cand = cand[np.isfinite(cand)]
+            if segment is not None:
+                cand = np.clip(cand, -segment, segment)
+            fits.append(_fit_atoms(m, cand, segment, size, rtol))
+        if not fits:
+            raise InvalidInputError("candidates", "degree > 2 needs candidate support points "
+                                                  "(the moment matrix is not flat)")
+        # the representation that reproduces the moments best
+        t, wt, _res = min(fits, key=lambda f: f[2])
+        out.append((t, wt))
     return out
+
+
+def _prony_points(m: np.ndarray, segment: float | None, rtol: float) -> np.ndarray | None:
+    """Support points of a measure whose moment matrix has numerical rank ``k <= l``
+    (degree ``2l``, or ``2l+1``): the generalised eigenvalues of the shifted Hankel pair
+    :math:`((\\mu_{a+b+1}), (\\mu_{a+b}))_{a,b<k}` (Prony; Curto & Fialkow's flat case).
+    ``None`` when the matrix is of full rank or the eigenvalues are not real."""
+    from scipy.linalg import eigvals
+
+    d = m.size - 1
+    l = d // 2
+    H = hankel(m[None, : 2 * l + 1])[0]
+    ev = np.linalg.eigvalsh(0.5 * (H + H.T))
+    k = int((ev > rtol * max(float(ev.max()), 1e-300)).sum())
+    if k == 0 or k > l:
+        return None
+    idx = np.add.outer(np.arange(k), np.arange(k))
+    z = eigvals(m[idx + 1], m[idx])
+    if not np.all(np.isfinite(z)) or np.any(np.abs(z.imag) > 1e-6 * (1 + np.abs(z.real))):
+        return None
+    t = z.real
+    if segment is not None:
+        t = np.clip(t, -segment, segment)
+    return np.unique(t)
+
+
+def _fit_atoms(m: np.ndarray, cand: np.ndarray, segment: float | None, size: float,
+               rtol: float) -> tuple[np.ndarray, np.ndarray, float]:
+    """Nonnegative weights on the points ``cand`` (plus infinity on R) fitting the moments
+    ``m``; returns the kept points, weights and the relative moment residual."""
+    d = m.size - 1
+    V = np.vander(cand, d + 1, increasing=True).T
+    if segment is None and d % 2 == 0:  # the atom at infinity: weight on the top moment only
+        cand = np.append(cand, math.inf)
+        V = np.column_stack([V, np.eye(d + 1)[:, d]])
+    wts, _ = nnls(V / size, m / size)
+    keep = wts * np.abs(V).max(0) > rtol * size
+    res = float(np.max(np.abs(V[:, keep] @ wts[keep] - m))) / size
+    return cand[keep], wts[keep], res
 
 
 def _atoms2(m: np.ndarray, segment: float | None, rtol: float) -> tuple[np.ndarray, np.ndarray]:
@@ -662,7 +734,13 @@ def _atoms2(m: np.ndarray, segment: float | None, rtol: float) -> tuple[np.ndarr
     var = m2 / m0 - mean * mean
     size = max(1.0, abs(m2 / m0))
     if segment is None:
-        return np.array([mean]), np.array([m0])
+        # on R the closed moment cone also holds the limits of atoms escaping to infinity:
+        # mu = m0 delta_mean + (m2 - m1^2/m0) e_2, the second term an atom "at infinity"
+        # (theta = inf) whose weight sits on the leading moment only
+        rest = m2 - m1 * m1 / m0
+        if rest <= rtol * abs(m2):  # rank one (up to round-off in the subtraction)
+            return np.array([mean]), np.array([m0])
+        return np.array([mean, math.inf]), np.array([m0, rest])
     tau = float(segment)
     if var <= rtol * size:
         return np.array([float(np.clip(mean, -tau, tau))]), np.array([m0])

@@ -178,6 +178,35 @@ def test_odd_degree_moment_cone_on_segment(d):
     np.testing.assert_array_equal(sos.moment_repair(inside[None], tau), inside[None])
 
 
+def test_atoms_on_real_line_with_mass_at_infinity():
+    """The closed moment cone of R holds limits of atoms escaping to infinity: (m0, m1, m2)
+    with m2 > m1^2/m0 is an atom at m1/m0 plus weight m2 - m1^2/m0 at infinity (the limit
+    of eps t^-2 delta_t as t -> inf has moments (0, 0, eps))."""
+    mu = np.array([[2.0, 0.6, 0.18 + 0.5],   # 2 delta_0.3 + 0.5 at infinity
+                   [1.0, -0.2, 0.04],        # delta_-0.2: rank one
+                   [0.0, 0.0, 0.3]])         # only mass at infinity
+    at = sos.atoms(mu, None)
+    np.testing.assert_allclose(at[0][0], [0.3, np.inf])
+    np.testing.assert_allclose(at[0][1], [2.0, 0.5])
+    np.testing.assert_allclose(at[1][0], [-0.2])
+    np.testing.assert_allclose(at[1][1], [1.0])
+    np.testing.assert_array_equal(at[2][0], [np.inf])
+    np.testing.assert_allclose(at[2][1], [0.3])
+    # degree 4 by nonnegative least squares: candidate points plus infinity
+    th = np.array([-0.5, 0.4])
+    m4 = (np.array([1.0, 2.0])[:, None] * th[:, None] ** np.arange(5)).sum(0)
+    m4[4] += 0.7
+    (t4, w4), = sos.atoms(m4[None], None, candidates=[np.array([-0.5, 0.1, 0.4])])
+    np.testing.assert_allclose(t4, [-0.5, 0.4, np.inf])
+    np.testing.assert_allclose(w4, [1.0, 2.0, 0.7], atol=1e-12)
+    # a flat (rank 2 <= l = 2) degree-4 moment vector on a segment: Prony, no candidates
+    th, wt = np.array([-0.45, 0.2]), np.array([0.3, 1.1])
+    m4 = (wt[:, None] * th[:, None] ** np.arange(5)).sum(0)
+    (t4, w4), = sos.atoms(m4[None], 0.5)
+    np.testing.assert_allclose(t4, th, atol=1e-12)
+    np.testing.assert_allclose(w4, wt, atol=1e-12)
+
+
 def test_bad_input():
     with pytest.raises(InvalidInputError, match="even degree"):
         sos.nonneg_on_R(np.ones((2, 4)))
