@@ -259,7 +259,7 @@ def test_hard_margin_non_separable_is_unbounded():
     X = np.array([[0.0], [1.0], [2.0], [3.0]])
     y = np.array([1.0, -1.0, 1.0, -1.0])
     f = svm.dual(X @ X.T + 1.0, y, C=None)
-    for solver in ("clarabel", "scs"):
+    for solver in ("clarabel", "scs", "smo"):
         r = ck.solve(f, solver)
         assert r.status is ck.Status.UNBOUNDED, (solver, r.status)
         assert not r.ok and r.primal_value == math.inf
@@ -309,6 +309,35 @@ def test_solver_side_exception_becomes_error_report(monkeypatch):
         r = ck.solve(f, "clarabel")
         assert r.status is ck.Status.ERROR and not r.ok
         assert r.message.startswith("clarabel failed") and str(exc) in r.message
+
+
+def test_smo_hard_margin_detects_non_separable_data_quickly():
+    """Three flipped labels make 20 points inseparable by a linear kernel: SMO's alpha
+    grows without bound.  After 10_000 + 100 n iterations an LP separability check turns
+    this into 'unbounded' (it used to run 10^7 iterations, minutes, to iteration_limit)."""
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((20, 3))
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    y[:3] *= -1
+    f = svm.dual(X @ X.T, y, C=None)
+    assert ck.solve(f, "clarabel").status is ck.Status.UNBOUNDED
+    r = ck.solve(f, "smo")
+    assert r.status is ck.Status.UNBOUNDED, (r.status, r.message)
+    assert r.iterations <= 10_000 + 100 * 20 and "soft margin" in r.message
+
+
+def test_smo_hard_margin_slow_but_separable_continues_after_the_check():
+    """Separable data that needs more than the probe's 10_000 + 100 n iterations: the
+    check finds it separable and SMO carries on to the optimum."""
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((300, 40))
+    s = X @ rng.standard_normal(40)
+    y = np.where(s > np.median(s), 1.0, -1.0)
+    f = svm.dual(X @ X.T + 1.0, y, C=None)
+    r = ck.solve(f, "smo")
+    assert r.status is ck.Status.OPTIMAL and r.iterations > 10_000 + 100 * 300
+    ref = ck.solve(f, "clarabel", tol=1e-9)
+    assert r.primal_value == pytest.approx(ref.primal_value, rel=SOLVER_RTOL["smo"])
 
 
 @pytest.mark.filterwarnings("ignore:Solution may be inaccurate")

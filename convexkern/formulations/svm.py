@@ -472,6 +472,20 @@ def primal(X: Any, y: Any, C: float | None = 1.0) -> Formulation:
 
 
 # --------------------------------------------------------------------------- SMO glue
+def _separable(K: np.ndarray, y: np.ndarray) -> bool:
+    """Whether some ``(beta, b)`` has ``y_i ((K beta)_i + b) >= 1`` for all ``i``: the
+    hard-margin primal is feasible in the span of the data (every ``w`` can be reduced
+    to it), i.e. the hard-margin dual is bounded.  An LP feasibility problem, solved by
+    HiGHS to its default tolerances (1e-7)."""
+    from scipy.optimize import linprog
+
+    n = y.size
+    A = -(y[:, None] * np.hstack([K, np.ones((n, 1))]))
+    res = linprog(np.zeros(n + 1), A_ub=A, b_ub=-np.ones(n), bounds=(None, None),
+                  method="highs")
+    return res.status != 2  # 2: infeasible; anything else (found, limit) is no proof
+
+
 def _smo_for(f: Formulation) -> tuple[np.ndarray, np.ndarray, float]:
     if "K" in f.data:  # svm.dual, and any formulation that is an SVM dual in a kernel K
         K, y = f.data["K"], f.data["y"]
@@ -505,6 +519,13 @@ def _solve_smo(
 
     SMO stops on its KKT violation ``eps``; the certificate is then computed, and while
     the certified gap misses ``tol`` SMO is restarted warm with ``eps / 10``.
+
+    Hard margin (``C=None``): on classes that cannot be separated in feature space the
+    dual is unbounded and SMO would run to its iteration cap with growing ``alpha``.
+    After ``10_000 + 100 n`` iterations without a separating ``w(alpha)`` (the
+    certificate's margin is not positive), the linear feasibility problem
+    ``y_i ((K beta)_i + b) >= 1`` is solved once (HiGHS, via scipy); if it is infeasible
+    the report is ``unbounded``, as the conic solvers say, else SMO continues warm.
     """
     from ..algorithms.smo import smo
 
@@ -518,6 +539,7 @@ def _solve_smo(
     history: list[tuple[float, float, float, float]] = []
     status = Status.OPTIMAL
     message = ""
+    probe = None if math.isfinite(C) else 10_000 + 100 * y.size  # separability check
     while True:
         left_it = None if max_iter is None else max_iter - total_it
         left_t = None if time_limit is None else time_limit - (time.perf_counter() - t0)
@@ -525,7 +547,11 @@ def _solve_smo(
             status = Status.ITERATION_LIMIT if left_it is not None and left_it <= 0 \
                 else Status.TIME_LIMIT
             break
-        res = smo(K, y, C, eps=eps_k, max_iter=left_it, time_limit=left_t, tau=tau,
+        call_it = left_it
+        probing = probe is not None and (left_it is None or probe < left_it)
+        if probing:
+            call_it = probe
+        res = smo(K, y, C, eps=eps_k, max_iter=call_it, time_limit=left_t, tau=tau,
                   alpha0=alpha0, check_input=False, **options)  # the builder validated K
         total_it += int(res.iterations)
         alpha0 = res.alpha
@@ -535,6 +561,21 @@ def _solve_smo(
         if verbose:
             print(f"smo: eps={eps_k:.1e} it={total_it} lower={cert.lower:.10g} "
                   f"upper={cert.upper:.10g} rel_gap={cert.rel_gap:.3g}")
+        if probing and res.status == "iteration_limit":
+            probe = None  # checked once
+            if not math.isfinite(cert.upper) and not _separable(K, y):
+                hint = f.hints.get(Status.UNBOUNDED.value, "use a soft margin (C > 0)")
+                return SolveReport(
+                    status=Status.UNBOUNDED, solver="smo", formulation=f.name,
+                    primal_value=math.inf, solve_time=time.perf_counter() - t0,
+                    iterations=total_it, tol=tol, params=f.param_values(),
+                    history=tuple(tuple(float(v) for v in h) for h in history),
+                    message="the problem is unbounded: the classes cannot be separated in "
+                            "feature space (y_i((K beta)_i + b) >= 1 is infeasible, HiGHS); "
+                            + hint,
+                )
+            alpha0 = project_svm_feasible(res.alpha, y, C)  # round-off in y'alpha
+            continue
         if res.status != "optimal":
             status = {"time_limit": Status.TIME_LIMIT, "iteration_limit": Status.ITERATION_LIMIT,
                       }.get(res.status, Status.ERROR)  # "interrupted" (callback) -> ERROR
