@@ -393,9 +393,10 @@ class SVMClassifier(_BinaryKernelClassifier):
         used, ``gamma``/``degree``/``coef0`` are ignored); a callable ``k(X, Z)``
         returning the ``(len(X), len(Z))`` kernel matrix; or ``"precomputed"``, when
         ``fit`` takes the ``(n, n)`` training kernel and ``predict`` the
-        ``(n_test, n_train)`` kernel.  The training kernel must be positive semidefinite
-        (else :func:`~convexkern.formulations.svm.dual` raises a ``ValueError`` naming
-        ``K``).
+        ``(n_test, n_train)`` kernel.  The training kernel must be positive semidefinite:
+        ``"sigmoid"``/``"tanh"`` and ``"simpson"`` usually are not, and ``fit`` then
+        raises a ``ValueError`` naming ``kernel`` (``K`` for a precomputed kernel); use
+        :class:`~convexkern.estimators.KreinSVC` or ``RobustSVMClassifier`` for them.
     gamma : {"scale", "auto"} or float, default "scale"
         Scale of the ``rbf``, ``poly`` and ``sigmoid`` kernels: ``"scale"`` is
         ``1 / (n_features * X.var())``, ``"auto"`` is ``1 / n_features`` (as in
@@ -531,7 +532,21 @@ class SVMClassifier(_BinaryKernelClassifier):
         X, y_pm = self._validate_train(X, y)
         K = self._train_kernel(X)
         C = float(self.C)
-        report = self._solve(svm.dual(K, y_pm, C))
+        try:
+            f = svm.dual(K, y_pm, C)
+        except InvalidInputError as exc:
+            if self._precomputed() or not str(exc).startswith("K: is not positive"):
+                raise
+            # an indefinite kernel (sigmoid/tanh, simpson...): say which parameter to change
+            raise InvalidInputError(
+                "kernel",
+                f"{self.kernel!r} gives a training kernel matrix that is not positive "
+                f"semidefinite {str(exc).partition('semidefinite ')[2].split(';')[0]}, and "
+                "SVMClassifier solves the SVM dual, which needs one. Use a PSD kernel, or an "
+                "estimator for indefinite kernels: convexkern.estimators.KreinSVC or "
+                "RobustSVMClassifier",
+            ) from exc
+        report = self._solve(f)
 
         alpha = np.asarray(report.x["alpha"], dtype=np.float64)
         mask = _support_mask(alpha, C)

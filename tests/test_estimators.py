@@ -21,7 +21,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import convexkern as ck
 from convexkern.data import load_binary
-from convexkern.estimators import KERNELS, SVMClassifier
+from convexkern.estimators import KERNELS, KreinSVC, SVMClassifier
 from convexkern.kernels import RBF, Sigmoid
 
 #: (solver, tol) pairs that solve the dual tightly enough to match LIBSVM at tol=1e-8
@@ -88,7 +88,8 @@ def _expected_failed_checks(estimator):
 
 
 @parametrize_with_checks(
-    [SVMClassifier(), SVMClassifier(solver="clarabel"), SVMClassifier(kernel="precomputed")],
+    [SVMClassifier(), SVMClassifier(solver="clarabel"), SVMClassifier(kernel="precomputed"),
+     KreinSVC(), KreinSVC(decomposition="flip")],
     expected_failed_checks=_expected_failed_checks,
 )
 def test_sklearn_compatible(estimator, check):
@@ -201,9 +202,12 @@ def test_kernel_names_match_sklearn(pima):
 
 
 def test_indefinite_kernel_is_rejected(usps):
+    """An indefinite kernel fails at fit with the parameter to change named: ``kernel``
+    (``K`` for a precomputed matrix, where the matrix itself is the argument)."""
     Xtr, ytr, _, _ = usps
-    with pytest.raises(ValueError, match="K: is not positive semidefinite"):
-        SVMClassifier(kernel=Sigmoid(gamma=0.05, coef0=-1.0)).fit(Xtr, ytr)
+    for kernel in (Sigmoid(gamma=0.05, coef0=-1.0), "sigmoid", "tanh", "simpson"):
+        with pytest.raises(ValueError, match="kernel: .*not positive semidefinite .*KreinSVC"):
+            SVMClassifier(kernel=kernel, coef0=-1.0).fit(Xtr, ytr)
     K = RBF(gamma=0.01)(Xtr) - 0.5  # shifting a Gram matrix by a constant breaks PSD
     with pytest.raises(ValueError, match="K: is not positive semidefinite"):
         SVMClassifier(kernel="precomputed").fit(K, ytr)
