@@ -406,6 +406,76 @@ def test_several_parameters_reduce_to_one(usps19):
         assert _rel(rm.primal_value, r1.primal_value) <= 1e-6
 
 
+def _multi_data():
+    """D = 2 synthetic expansions (no real two-parameter data ships with the package):
+    Hessians positive along w's main direction, so w does not collapse without a box."""
+    rng = np.random.default_rng(3)
+    m, n, D = 25, 5, 2
+    X0 = rng.normal(size=(m, n))
+    y = np.sign(X0[:, 0] + 0.1)
+    X0[:, 0] += 1.5 * y
+    J = 0.3 * rng.normal(size=(m, D, n))
+    H = 0.05 * rng.normal(size=(m, D, D, n))
+    H = 0.5 * (H + H.transpose(0, 2, 1, 3))
+    H[:, 0, 0, 0] += 0.5 * y
+    H[:, 1, 1, 0] += 0.5 * y
+    return X0, J, H, y
+
+
+def _multi_dual_value(X0, J, H, y, C, box):
+    """The dual of primal_multi written out independently (one PSD variable per example)."""
+    import cvxpy as cp
+
+    m, D = J.shape[:2]
+    Z = [cp.Variable((D + 1, D + 1), PSD=True) for _ in range(m)]
+    v = sum(y[i] * (Z[i][0, 0] * X0[i] + J[i].T @ Z[i][0, 1:]
+                    + 0.5 * sum(Z[i][1 + a, 1 + b] * H[i, a, b]
+                                for a in range(D) for b in range(D)))
+            for i in range(m))
+    cons = [sum(y[i] * Z[i][0, 0] for i in range(m)) == 0]
+    if C is not None:
+        cons += [Z[i][0, 0] <= C for i in range(m)]
+    if box is not None:
+        cons += [Z[i][a, a] <= box**2 * Z[i][0, 0] for i in range(m) for a in range(1, D + 1)]
+    p = cp.Problem(cp.Maximize(sum(Z[i][0, 0] for i in range(m)) - 0.5 * cp.sum_squares(v)),
+                   cons)
+    p.solve(solver="CLARABEL")
+    assert p.status == cp.OPTIMAL
+    return p.value
+
+
+@pytest.mark.parametrize("C", [1.0, None])
+@pytest.mark.parametrize("box", [None, 0.4])
+def test_several_parameters_certified_D2(C, box):
+    """primal_multi with D = 2: the certificate brackets the optimum of the independently
+    written dual, the repaired point is feasible on a grid of the parameter square, and SCS
+    stopped after 30 iterations is not reported optimal (its bounds still bracket it)."""
+    X0, J, H, y = _multi_data()
+    f = sdpm.primal_multi(X0, J, H, y, C, box=box)
+    r = ck.solve(f, "clarabel", tol=1e-9)
+    assert r.status is ck.Status.OPTIMAL and r.rel_gap <= 1e-8, r
+    assert r.dual_value <= r.primal_value
+    # the independent dual is solved at Clarabel's default accuracy (~1e-8 relative)
+    opt = _multi_dual_value(X0, J, H, y, C, box)
+    assert r.dual_value <= opt * (1 + 1e-7) and opt <= r.primal_value * (1 + 1e-7)
+    # the upper bound is the objective at a feasible point: margins >= 1 - xi on a grid
+    # (box: the square itself; no box: a large square of R^2)
+    w, b, xi = r.x["w"], float(r.x["b"]), r.x["xi"]
+    assert r.primal_value == pytest.approx(
+        0.5 * w @ w + (0.0 if C is None else C * xi.sum()), rel=1e-12)
+    L = 3.0 if box is None else box
+    g = np.linspace(-L, L, 81)
+    T = np.stack(np.meshgrid(g, g), -1).reshape(-1, 2)
+    xt = (X0[:, None, :] + np.einsum("ka,ian->ikn", T, J)
+          + 0.5 * np.einsum("ka,kb,iabn->ikn", T, T, H))
+    marg = y[:, None] * (xt @ w + b) - (1 - xi)[:, None]
+    assert marg.min() >= -1e-10, marg.min()
+    rs = ck.solve(f, "scs", max_iter=30)
+    assert rs.status is not ck.Status.OPTIMAL
+    assert rs.dual_value <= r.primal_value * (1 + 1e-12)
+    assert rs.primal_value >= r.dual_value * (1 - 1e-12)
+
+
 @pytest.mark.parametrize("solver", ["clarabel", "ecos", "scs", "exchange"])
 def test_every_installed_solver_agrees(usps19, solver):
     X, y, _ = usps19
