@@ -279,6 +279,24 @@ def test_infeasible_hard_margin_is_a_status():
         assert r.status is ck.Status.INFEASIBLE and "soft margin" in r.message, r
     re = ck.solve(f, "exchange")
     assert re.status is ck.Status.INFEASIBLE and "soft margin" in re.message
+    rd = ck.solve(sdpm.dual(X, y, 0.3, C=None), "clarabel")
+    assert rd.status is ck.Status.UNBOUNDED and "soft margin" in rd.message, rd
+
+
+def test_kernel_dual_rejects_bad_gram():
+    """dual(G=...) never symmetrises G or drops negative eigenvalues silently."""
+    rng = np.random.default_rng(4)
+    A = rng.normal(size=(4, 3, 5)) * np.array([1, 0.3, 0.1])[None, :, None]
+    y = np.array([1.0, -1.0, 1.0, -1.0])
+    G = sdpm.trajectory_kernel(RBF(gamma=0.2), A)
+    assert ck.solve(sdpm.dual(None, y, 0.3, 1.0, G=G), "clarabel").status.has_solution
+    Gn = G.copy()
+    Gn[0, 1, 2, 0] += 1e-3  # one entry off: not symmetric
+    with pytest.raises(InvalidInputError, match="G.*symmetric"):
+        sdpm.dual(None, y, 0.3, 1.0, G=Gn)
+    Gi = G.reshape(12, 12) - 0.01 * np.eye(12) * np.abs(np.linalg.eigvalsh(G.reshape(12, 12))).max()
+    with pytest.raises(InvalidInputError, match="G.*positive semidefinite"):
+        sdpm.dual(None, y, 0.3, 1.0, G=Gi.reshape(4, 3, 4, 3))
 
 
 def test_kernel_on_derivative_pairs():

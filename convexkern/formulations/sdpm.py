@@ -83,6 +83,9 @@ __all__ = [
 ]
 
 SOURCE = "Graepel & Herbrich, Invariant pattern recognition by SDP machines, NIPS 2003"
+#: Relative round-off allowed in a trajectory Gram ``G``: asymmetry and negative
+#: eigenvalues up to this fraction of its largest entry / eigenvalue (beyond: an error).
+GRAM_RTOL = 1e-10
 #: Default segment half-width: 10 degrees in radians (the paper's Figure 2(b, c) setting).
 DEFAULT_SEGMENT = math.pi / 18
 
@@ -522,7 +525,9 @@ def dual(
     y, segment, C, bias : as in :func:`primal`
     G : (m, r+1, m, r+1) array, optional
         Kernel on derivative pairs, ``G[i, u, j, v] = <phi_iu, phi_jv>`` (see
-        :func:`trajectory_kernel`); replaces the linear inner products ``x_iu' x_jv``.
+        :func:`trajectory_kernel`); replaces the linear inner products ``x_iu' x_jv``.  It
+        must be symmetric and positive semidefinite up to :data:`GRAM_RTOL` relative
+        round-off, else ``InvalidInputError`` naming ``G``.
     cone : {"auto", "psd"}
 
     Returns
@@ -553,9 +558,22 @@ def dual(
         quad = cp.sum_squares(Xf.T @ v)
     else:
         Gf = Gm.reshape(m * R, m * R)
-        Gf = 0.5 * (Gf + Gf.T)
-        lam, U = np.linalg.eigh(Gf)
-        keep = lam > 1e-12 * max(float(lam.max()), 1e-300)
+        big = max(float(np.abs(Gf).max()), 1e-300)
+        asym = float(np.abs(Gf - Gf.T).max())
+        if asym > GRAM_RTOL * big:
+            raise InvalidInputError(
+                "G", f"is not symmetric: max |G[i,u,j,v] - G[j,v,i,u]| = {asym:.3g} "
+                     f"(relative {asym / big:.3g} > {GRAM_RTOL:g}); a trajectory Gram is "
+                     "symmetric (nothing is symmetrised silently)")
+        lam, U = np.linalg.eigh(0.5 * (Gf + Gf.T))
+        lmax = max(float(lam.max()), 1e-300)
+        if lam.min() < -GRAM_RTOL * lmax:
+            raise InvalidInputError(
+                "G", f"is not positive semidefinite: smallest eigenvalue {lam.min():.3g} "
+                     f"(relative {lam.min() / lmax:.3g} < -{GRAM_RTOL:g}); the SDPM dual needs "
+                     "a PSD kernel on derivative pairs (see trajectory_kernel)")
+        # eigenvalues at the round-off level (|lambda| <= GRAM_RTOL lambda_max) are dropped
+        keep = lam > GRAM_RTOL * lmax
         Lf = U[:, keep] * np.sqrt(lam[keep])
         quad = cp.sum_squares(Lf.T @ v)
     cons = moment_cone(mu, seg, cone)
@@ -579,6 +597,9 @@ def dual(
               "G": None if G is None else Gm},
         certify=certify_point,
         default_solver="clarabel",
+        hints={"unbounded": "the hard-margin dual is unbounded when no w separates the "
+                            "trajectories with margin 1 (the primal is infeasible); use a "
+                            "soft margin, C > 0"} if hard else {},
     )
 
 
