@@ -19,6 +19,7 @@ from __future__ import annotations
 import importlib.util
 import math
 import time
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -402,6 +403,30 @@ def _raw_iterations(raw: Any) -> int | None:
     return int(it) if isinstance(it, (int, np.integer)) else None
 
 
+def _unpack_last_iterate(raw: Mapping[str, Any], unpack: Callable[..., Any]) -> bool:
+    """Load a solver's last iterate into the problem's variables after a stop on a limit
+    that cvxpy treats as a failure (SCS at ``max_iters`` with status "failed" or
+    "indeterminate": cvxpy raises instead of unpacking its finite iterate).  SCS only:
+    its raw answer is relabelled "solved (inaccurate)" for cvxpy's inversion.  Returns
+    whether a point was loaded; the caller reports the limit status and certifies it."""
+    sol = raw.get("solution")
+    if not (isinstance(sol, Mapping) and isinstance(sol.get("info"), Mapping)
+            and "status_val" in sol["info"] and "x" in sol):
+        return False
+    x = np.asarray(sol["x"], dtype=float)
+    if x.size == 0 or not np.all(np.isfinite(x)):
+        return False
+    patched = dict(sol)
+    patched["info"] = {**sol["info"], "status_val": 2}  # SCS: solved (inaccurate)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # cvxpy's "Solution may be inaccurate"
+            unpack(patched, raw["chain"], raw["inverse_data"])
+    except (cp.error.SolverError, ValueError, KeyError, TypeError):
+        return False
+    return True
+
+
 def _limit_status(stats: Any, raw: Any = None) -> Status | None:
     """Detect an iteration or time limit from the solver's raw status text."""
     text = _raw_status_text(stats, raw).lower().replace("_", "").replace(" ", "")
@@ -431,10 +456,11 @@ def _solve_conic(
     unpack = problem.unpack_results
 
     def _keep_raw(solution: Any, chain: Any, inverse_data: Any) -> Any:
-        raw["solution"] = solution
+        raw.update(solution=solution, chain=chain, inverse_data=inverse_data)
         return unpack(solution, chain, inverse_data)
 
     t0 = time.perf_counter()
+    forced: Status | None = None
     problem.unpack_results = _keep_raw  # type: ignore[method-assign]
     try:
         problem.solve(solver=spec.cvxpy_name, verbose=verbose, **kwargs)
@@ -448,7 +474,9 @@ def _solve_conic(
         limit = _limit_status(None, sol)
         if limit is None and max_iter is not None and iters is not None and iters >= max_iter:
             limit = Status.ITERATION_LIMIT
-        if limit is not None:
+        if limit is not None and _unpack_last_iterate(raw, unpack):
+            forced = limit  # the last iterate is in the variables: certify it below
+        elif limit is not None:
             what = f"max_iter={max_iter}" if limit is Status.ITERATION_LIMIT \
                 else f"time_limit={time_limit}"
             return SolveReport(
@@ -457,19 +485,20 @@ def _solve_conic(
                 message=f"{spec.name} stopped at {what} with no usable point "
                         f"(its status: '{_raw_status_text(None, sol).strip()}')",
             )
-        others = [s for s in available_solvers(f) if s != spec.name]
-        return SolveReport(
-            status=Status.ERROR, solver=spec.name, formulation=f.name,
-            solve_time=elapsed, iterations=iters, tol=tol, params=f.param_values(),
-            message=f"{spec.name} failed ({type(exc).__name__}): {exc} "
-                    f"Try another solver: {others}",
-        )
+        else:
+            others = [s for s in available_solvers(f) if s != spec.name]
+            return SolveReport(
+                status=Status.ERROR, solver=spec.name, formulation=f.name,
+                solve_time=elapsed, iterations=iters, tol=tol, params=f.param_values(),
+                message=f"{spec.name} failed ({type(exc).__name__}): {exc} "
+                        f"Try another solver: {others}",
+            )
     finally:
         problem.__dict__.pop("unpack_results", None)
     elapsed = time.perf_counter() - t0
     stats = f.problem.solver_stats
     status = _CVXPY_STATUS.get(f.problem.status, Status.ERROR)
-    limit = _limit_status(stats, raw.get("solution"))
+    limit = forced or _limit_status(stats, raw.get("solution"))
     if limit is not None and status in (Status.OPTIMAL_INACCURATE, Status.ITERATION_LIMIT,
                                         Status.ERROR):
         status = limit
