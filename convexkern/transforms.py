@@ -38,6 +38,7 @@ __all__ = [
 SIGMA2 = 0.09
 #: Step (radians) of the central differences: 1 degree.
 _H = math.pi / 180
+_MODES = ("grid-constant", "constant")
 
 
 def _check_images(images: Any, shape: tuple[int, int]) -> np.ndarray:
@@ -73,26 +74,35 @@ def smooth(images: Any, *, sigma2: float = SIGMA2, shape: tuple[int, int] = (16,
     return out.reshape(X.shape)
 
 
+def _check_mode(mode: Any) -> str:
+    if mode not in _MODES:
+        raise InvalidInputError("mode", f"must be one of {_MODES}, got {mode!r}")
+    return mode
+
+
 def rotate(
     images: Any, theta: float, *, sigma2: float = SIGMA2, shape: tuple[int, int] = (16, 16),
-    smoothed: bool = False,
+    smoothed: bool = False, mode: str = "grid-constant",
 ) -> np.ndarray:
     """Rotate flattened images by ``theta`` radians (counter-clockwise) after smoothing.
 
-    ``smoothed=True`` skips the smoothing (the images already are).
+    ``smoothed=True`` skips the smoothing (the images already are).  ``mode``: boundary
+    handling of ``scipy.ndimage.rotate``; ``"grid-constant"`` (default, smooth) or
+    ``"constant"`` (for comparison only: it clips the spline at the frame).
     """
     X = _check_images(images, shape) if smoothed else smooth(images, sigma2=sigma2, shape=shape)
+    mode = _check_mode(mode)
     if not math.isfinite(float(theta)):
         raise InvalidInputError("theta", f"must be finite, got {theta!r}")
     imgs = X.reshape(-1, *shape)
     out = ndimage.rotate(imgs, math.degrees(float(theta)), axes=(2, 1), reshape=False,
-                         order=3, mode="grid-constant", cval=0.0, prefilter=True)
+                         order=3, mode=mode, cval=0.0, prefilter=True)
     return out.reshape(X.shape)
 
 
 def rotation_trajectories(
     images: Any, *, degree: int = 2, sigma2: float = SIGMA2, shape: tuple[int, int] = (16, 16),
-    h: float = _H,
+    h: float = _H, mode: str = "grid-constant",
 ) -> np.ndarray:
     """``X_traj`` of shape ``(m, degree+1, p)``: Taylor coefficients of the rotation at 0.
 
@@ -102,6 +112,7 @@ def rotation_trajectories(
     degree : 1 or 2
     sigma2 : Gaussian smoothing variance (pixels²)
     h : finite-difference step in radians (default 1 degree)
+    mode : boundary handling of the rotations (see :func:`rotate`)
 
     Returns
     -------
@@ -111,8 +122,8 @@ def rotation_trajectories(
     if degree not in (1, 2):
         raise InvalidInputError("degree", f"must be 1 or 2, got {degree!r}")
     x0 = smooth(images, sigma2=sigma2, shape=shape)
-    xp = rotate(x0, h, shape=shape, smoothed=True)
-    xm = rotate(x0, -h, shape=shape, smoothed=True)
+    xp = rotate(x0, h, shape=shape, smoothed=True, mode=mode)
+    xm = rotate(x0, -h, shape=shape, smoothed=True, mode=mode)
     rows = [x0, (xp - xm) / (2 * h)]
     if degree == 2:
         rows.append((xp - 2 * x0 + xm) / (2 * h * h))
@@ -121,18 +132,20 @@ def rotation_trajectories(
 
 def taylor_error(
     images: Any, angles: Any, *, sigma2: float = SIGMA2, shape: tuple[int, int] = (16, 16),
+    mode: str = "grid-constant",
 ) -> dict[str, np.ndarray]:
     """Relative error of the Taylor trajectories against true rotations.
 
     For each angle: ``||x(theta) - x_tilde(theta)|| / ||x(theta) - x(0)||`` (median over the
     images) for degree 1 and degree 2, so that a useful expansion scores well below 1.
+    ``mode`` is used for the derivatives and the true rotations alike.
     """
     X = _check_images(images, shape)
-    T = rotation_trajectories(X, degree=2, sigma2=sigma2, shape=shape)
+    T = rotation_trajectories(X, degree=2, sigma2=sigma2, shape=shape, mode=mode)
     x0 = T[:, 0]
     out = {"angles": np.asarray(angles, float), "rel_err_1": [], "rel_err_2": []}
     for a in out["angles"]:
-        true = rotate(x0, a, shape=shape, smoothed=True)
+        true = rotate(x0, a, shape=shape, smoothed=True, mode=mode)
         ref = np.linalg.norm(true - x0, axis=1)
         e1 = np.linalg.norm(true - (x0 + a * T[:, 1]), axis=1)
         e2 = np.linalg.norm(true - (x0 + a * T[:, 1] + a * a * T[:, 2]), axis=1)
