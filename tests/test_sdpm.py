@@ -443,6 +443,21 @@ def test_estimator_fits_real_digits(usps19, kernel):
     assert c2.get_params()["segment"] == TAU and not hasattr(c2, "report_")
 
 
+def test_reproduction_fits_check_the_status(usps19, monkeypatch):
+    """A failed solve inside the reproduction is an error naming the status, not a
+    KeyError on a missing variable."""
+    from convexkern.errors import SolverError
+    from convexkern.reproduce import graepel2003
+
+    X, y, imgs = usps19
+    solve = ck.solve
+    monkeypatch.setattr(ck, "solve", lambda f, s, **kw: solve(f, s, max_iter=1))
+    with pytest.raises(SolverError, match="SDPM.*iteration_limit"):
+        graepel2003._sdpm_fit(X, y, TAU, 10.0)
+    with pytest.raises(SolverError, match="SVM.*iteration_limit"):
+        graepel2003._svm_fit(X[:, 0], y, 10.0)
+
+
 @pytest.mark.slow
 def test_reproduction_quick_runs(tmp_path):
     from convexkern.reproduce import harness

@@ -29,6 +29,17 @@ C_ALL = 10.0
 ROT = math.radians(10.0)
 
 
+def _checked(r: object, what: str) -> None:
+    """A failed or unfinished solve stops the reproduction with its status (never a
+    KeyError later, nor test errors of a point that is not the optimum)."""
+    from convexkern.errors import SolverError
+    from convexkern.report import Status
+
+    if r.status not in (Status.OPTIMAL, Status.OPTIMAL_INACCURATE):
+        raise SolverError(f"graepel2003: the {what} solve ended with status "
+                          f"'{r.status.value}' ({r.solver}): {r.message}")
+
+
 def _svm_fit(X: np.ndarray, y: np.ndarray, C: float) -> tuple[np.ndarray, float, np.ndarray]:
     """Linear soft-margin SVM (Clarabel, certified); returns w, b, alpha."""
     import convexkern as ck
@@ -36,6 +47,7 @@ def _svm_fit(X: np.ndarray, y: np.ndarray, C: float) -> tuple[np.ndarray, float,
 
     f = svm.primal(X, y, C)
     r = ck.solve(f, "clarabel")
+    _checked(r, f"SVM (m = {len(y)}, C = {C:g})")
     return r.x["w"], float(r.x["b"]), r.x.get("alpha", np.zeros(len(y)))
 
 
@@ -47,6 +59,7 @@ def _sdpm_fit(
 
     f = sdpm.primal(T, y, tau, C)
     r = ck.solve(f, "clarabel")
+    _checked(r, f"SDPM (m = {len(y)}, tau = {tau:.4g}, C = {C:g})")
     return r.x["w"], float(r.x["b"]), r
 
 
@@ -107,9 +120,11 @@ def _figure_2a(ctx: Context) -> tuple[dict, object]:
     if not hard:
         f = sdpm.primal(T, y, tau, 100.0)
         r = ck.solve(f, "clarabel")
+        _checked(r, "Figure 2(a) SDPM (soft margin, C = 100)")
     w, b = r.x["w"], float(r.x["b"])
     vs = sdpm.virtual_support_vectors(T, y, r.x["mu"], segment=tau, w=w, b=b)
     ex = ck.solve(f, "exchange", tol=1e-7)
+    _checked(ex, "Figure 2(a) exchange method")
     svm_w, svm_b, _ = _svm_fit(T[:, 0], y, 1e6)
     out = {
         "status": r.status.value, "hard_margin": hard, "objective": r.primal_value,
