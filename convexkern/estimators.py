@@ -547,6 +547,11 @@ class SVMClassifier(_BinaryKernelClassifier):
                 "RobustSVMClassifier",
             ) from exc
         report = self._solve(f)
+        if "alpha" not in report.x:  # a limit reached before the solver had any point
+            raise SolverError(
+                f"SVMClassifier: solver {report.solver!r} stopped with status "
+                f"'{report.status}' and no point ({report.message}); increase max_iter"
+            )
 
         alpha = np.asarray(report.x["alpha"], dtype=np.float64)
         mask = _support_mask(alpha, C)

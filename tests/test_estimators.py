@@ -213,6 +213,19 @@ def test_indefinite_kernel_is_rejected(usps):
         SVMClassifier(kernel="precomputed").fit(K, ytr)
 
 
+def test_limit_without_a_point_raises_solver_error(usps, monkeypatch):
+    """A solver stopped by a limit before it had any point (e.g. a conic solver whose
+    raw answer cvxpy cannot unpack) gives a SolverError, not a KeyError."""
+    import convexkern.estimators as est
+
+    Xtr, ytr, _, _ = usps
+    empty = ck.SolveReport(status=ck.Status.ITERATION_LIMIT, solver="smo",
+                           formulation="svm.dual", message="stopped at max_iter=1")
+    monkeypatch.setattr(est, "solve", lambda *a, **k: empty)
+    with pytest.warns(ConvergenceWarning), pytest.raises(ck.SolverError, match="no point"):
+        SVMClassifier().fit(Xtr, ytr)
+
+
 # --------------------------------------------------------------------------- model selection
 def test_grid_search(usps_small):
     X, y = usps_small
