@@ -566,7 +566,7 @@ def dual(
                      f"(relative {asym / big:.3g} > {GRAM_RTOL:g}); a trajectory Gram is "
                      "symmetric (nothing is symmetrised silently)")
         lam, U = np.linalg.eigh(0.5 * (Gf + Gf.T))
-        lmax = max(float(lam.max()), 1e-300)
+        lmax = max(float(np.abs(lam).max()), 1e-300)
         if lam.min() < -GRAM_RTOL * lmax:
             raise InvalidInputError(
                 "G", f"is not positive semidefinite: smallest eigenvalue {lam.min():.3g} "
