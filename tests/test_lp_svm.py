@@ -310,6 +310,35 @@ def test_threshold_C_rho_one_over_M_is_certified(data):
             assert abs(r.primal_value - expected) <= RTOL[s] * abs(expected), (s, f.name, r)
 
 
+def test_just_below_one_over_M_is_unbounded_never_optimal():
+    """M C_rho = 1 - 5e-13: a genuine C_rho < 1/M (Theorem 2: unbounded nu-LP, infeasible
+    dual), 2000 ulps from the threshold, while the rounding of C_rho = 1/M moves M C_rho
+    off 1 by at most ~1 ulp.  HiGHS's feasibility tolerance (1e-7) accepts it as optimal;
+    with the former 1e-12 threshold the certificate confirmed that with gap 0.  The
+    closed forms now give no bound, linprog reports the Theorem 2 statuses, and the
+    cvxpy solvers' 'optimal' is never certified."""
+    A = np.random.default_rng(0).normal(size=(40, 4))
+    M = A.shape[0]
+    C = (1.0 - 5e-13) / M
+    assert 1.0 - C * M > 1e-13
+    assert lp_svm.nu_lp_value(A, np.full(4, 0.25), C)[0] == math.inf
+    assert lp_svm.nu_lp_dual_value(A, np.full(M, 1.0 / M), C)[0] == math.inf
+    p = ck.solve(lp_svm.nu_lp(A, C), "linprog")
+    d = ck.solve(lp_svm.nu_lp_dual(A, C), "linprog")
+    assert p.status is ck.Status.UNBOUNDED and p.primal_value == math.inf, p
+    assert d.status is ck.Status.INFEASIBLE and not d.ok, d
+    assert "Theorem 2" in p.message and "Theorem 2" in d.message
+    for s in SOLVERS:
+        for f in (lp_svm.nu_lp(A, C), lp_svm.nu_lp_dual(A, C)):
+            r = ck.solve(f, s)
+            assert r.status is not ck.Status.OPTIMAL and not r.ok, (s, f.name, r)
+            assert not math.isfinite(r.rel_gap), (s, f.name, r)
+    # at the threshold itself (C_rho = float(1/M)) both are solvable and certified
+    for f in (lp_svm.nu_lp(A, 1.0 / M), lp_svm.nu_lp_dual(A, 1.0 / M)):
+        r = ck.solve(f, "linprog")
+        assert r.ok and r.rel_gap <= 10 * RTOL["linprog"], r
+
+
 @pytest.mark.parametrize("form", ["given", "partner"])
 def test_linprog_forms_and_statuses(A_thyroid, form):
     M = A_thyroid.shape[0]

@@ -289,19 +289,30 @@ def _simplex_repair(R: np.ndarray) -> np.ndarray:
     return np.full(R.size, 1.0 / R.size) if not s > 0 else Rp / s
 
 
-#: ``M C_rho`` within this of 1 counts as the threshold ``C_rho = 1/M`` of Theorem 2 (the
-#: float ``1/M`` times ``M`` rounds below 1 for about one ``M`` in nine).
-THRESHOLD_RTOL = 1e-12
+#: ``M C_rho`` within this of 1 counts as the threshold ``C_rho = 1/M`` of Theorem 2.  A
+#: ``C_rho`` computed as ``1/M`` is ``(1 + d1)/M`` with ``|d1| <= u`` (``u = eps/2``, one
+#: rounding) and the float product ``C_rho * M`` adds one more rounding, so it lies within
+#: ``2u + u^2 < eps`` of 1 (below 1 for about one ``M`` in nine); four ulps leave room for
+#: one or two more roundings in how the caller formed ``C_rho`` (``c / M`` with ``c = 1``,
+#: ``2 / (2M)``).  Anything further from 1 is a genuine ``C_rho < 1/M``: the ν-LP is then
+#: unbounded and its dual infeasible (Theorem 2), never "optimal".
+THRESHOLD_RTOL = 4.0 * float(np.finfo(float).eps)
+
+
+def _below_threshold(C: float, M: int) -> bool:
+    """True when ``M C < 1`` beyond rounding (Theorem 2: unbounded ν-LP, infeasible dual)."""
+    return C * M < 1.0 - THRESHOLD_RTOL
 
 
 def _best_rho(s: np.ndarray, C: float, rho_min: float | None) -> tuple[float, float]:
     """``max_{rho >= rho_min} rho - C sum (rho - s)_+`` and its maximiser (module doc).
 
-    ``inf`` when ``M C < 1 - THRESHOLD_RTOL``.  Otherwise the best kink: at ``C = 1/M``
-    up to rounding the slope beyond the last kink is ``1 - M C ~ 1e-16``, and the kink's
-    value is still the objective of a feasible point (a valid lower bound)."""
+    ``inf`` when ``M C < 1 - THRESHOLD_RTOL`` (Theorem 2).  Otherwise the best kink: at
+    ``C = 1/M`` up to rounding the slope beyond the last kink is ``1 - M C``, at most a few
+    ulps, and the kink's value is still the objective of a feasible point (a valid lower
+    bound)."""
     M = s.size
-    if C * M < 1.0 - THRESHOLD_RTOL:
+    if _below_threshold(C, M):
         return math.inf, math.inf
     ss = np.sort(s)
     prefix = np.concatenate([[0.0], np.cumsum(ss)[:-1]])
@@ -334,9 +345,13 @@ def nu_lp_value(A: np.ndarray, R: np.ndarray, C_rho: float, rho_min: float | Non
 def _repair_delta(delta: np.ndarray, C: float, rho_min: float | None) -> np.ndarray | None:
     """``delta`` clipped to ``[0, C]`` and raised to ``sum >= 1`` (``= 1`` when ``rho_min``
     is None); None when impossible (``M C < 1``, Theorem 2).  At the threshold
-    ``C = 1/M`` (``M C >= 1 - THRESHOLD_RTOL``) the only feasible point is ``e/M``; the
+    ``C = 1/M`` (``|M C - 1| <= THRESHOLD_RTOL``) the only feasible point is ``e/M``; the
     proportional raise can fall short of it by rounding, so ``e/M`` (clipped at ``C``) is
-    used then: feasible up to the rounding of ``1/M``."""
+    used then, and only when it is feasible to that same ulp-level tolerance:
+    ``delta <= C`` by the clip and ``sum delta = M min(1/M, C) >= 1 - THRESHOLD_RTOL``
+    (one rounding, unlike a float sum of ``M`` terms)."""
+    if _below_threshold(C, delta.size):
+        return None
     d = np.clip(delta, 0.0, C)
     total = d.sum()
     if rho_min is None and total > 1.0:
@@ -345,10 +360,11 @@ def _repair_delta(delta: np.ndarray, C: float, rho_min: float | None) -> np.ndar
         room = C - d
         if room.sum() >= 1.0 - total:
             d = np.minimum(d + room * ((1.0 - total) / room.sum()), C)
-        elif C * d.size >= 1.0 - THRESHOLD_RTOL:
-            d = np.full(d.size, min(1.0 / d.size, C))
         else:
-            return None
+            v = min(1.0 / d.size, C)
+            if v * d.size < 1.0 - THRESHOLD_RTOL:
+                return None
+            d = np.full(d.size, v)
     return d
 
 
@@ -484,9 +500,11 @@ def nu_lp(A: Any, C_rho: float = 1.0, *, rho_min: float | None = 0.0) -> Formula
             res["delta_projection"] = _dist(dpt["delta"], np.asarray(point["delta"], float))
         if math.isfinite(val) and math.isfinite(upper):
             upper = max(upper, val)
+        note = "" if "delta" in point else "no multipliers: no upper bound"
+        if _below_threshold(C, Ad.shape[0]):
+            note = "unbounded: " + _theorem2_hint(Ad.shape[0])
         return Certificate(primal_value=val, dual_value=upper, sense="maximize", point=pt,
-                           residuals=res,
-                           note="" if "delta" in point else "no multipliers: no upper bound")
+                           residuals=res, note=note)
 
     return Formulation(
         name="lp_svm.nu_lp", problem=problem,
@@ -546,9 +564,11 @@ def nu_lp_dual(A: Any, C_rho: float = 1.0, *, rho_min: float | None = 0.0) -> Fo
             res["R_projection"] = _dist(ppt["R"], np.asarray(point["R"], float))
         if math.isfinite(val) and math.isfinite(lower):
             lower = min(lower, val)
+        note = "" if "R" in point else "no multipliers: no lower bound"
+        if _below_threshold(C, Ad.shape[0]):
+            note = "infeasible: " + _theorem2_hint(Ad.shape[0])
         return Certificate(primal_value=val, dual_value=lower, sense="minimize", point=pt,
-                           residuals=res,
-                           note="" if "R" in point else "no multipliers: no lower bound")
+                           residuals=res, note=note)
 
     return Formulation(
         name="lp_svm.nu_lp_dual", problem=problem,
@@ -741,6 +761,11 @@ def _solve_linprog(
         status = Status.TIME_LIMIT
     if target != f.kind and status in (Status.INFEASIBLE, Status.UNBOUNDED):
         status = Status.UNBOUNDED if status is Status.INFEASIBLE else Status.INFEASIBLE
+    if (f.kind in ("lp_svm.nu_lp", "lp_svm.nu_lp_dual") and status.has_solution
+            and _below_threshold(C, M)):
+        # HiGHS's feasibility tolerances accept M C_rho = 1 - 5e-13 as 1; Theorem 2 decides
+        # exactly: the nu-LP is unbounded and its dual infeasible, whatever HiGHS returned.
+        status = Status.UNBOUNDED if f.kind == "lp_svm.nu_lp" else Status.INFEASIBLE
     stats = {"status": res.status, "message": res.message, "solved_form": target,
              "method": meth,
              "objective": None if res.fun is None else std.sign * res.fun + std.offset}
