@@ -8,6 +8,7 @@ candidate point into a valid pair of bounds on the optimal value.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,8 +21,9 @@ from .report import Certificate
 
 __all__ = ["Formulation", "cone_class"]
 
-#: Certificate function: ``certify(formulation, point) -> Certificate``.
-Certifier = Callable[["Formulation", Mapping[str, np.ndarray]], Certificate]
+#: Certificate function: ``certify(formulation, point) -> Certificate``, optionally with a
+#: keyword ``tol`` (the requested relative gap; see :meth:`Formulation.certificate`).
+Certifier = Callable[..., Certificate]
 #: Point extraction after a conic solve: ``extract(formulation) -> dict``.
 Extractor = Callable[["Formulation"], dict[str, np.ndarray]]
 
@@ -48,7 +50,9 @@ class Formulation:
         The problem data (kernel, labels...) as validated float arrays, for custom
         algorithms and certificates.
     certify : callable
-        ``certify(formulation, point) -> Certificate``.
+        ``certify(formulation, point) -> Certificate``.  It may also take a keyword
+        ``tol`` (the relative gap the solve asked for): a certificate with optional extra
+        work (e.g. a refinement of its bound) can then stop once the bound meets it.
     extract : callable, optional
         Reads the point to certify out of the solved ``problem`` (default: the values of
         ``variables``).  Formulations whose certificate needs dual variables (e.g. a
@@ -84,17 +88,27 @@ class Formulation:
         """``"minimize"`` or ``"maximize"``, as the problem's objective says."""
         return "maximize" if isinstance(self.problem.objective, cp.Maximize) else "minimize"
 
-    def certificate(self, point: Mapping[str, Any] | None = None) -> Certificate:
+    def certificate(self, point: Mapping[str, Any] | None = None, *,
+                    tol: float | None = None) -> Certificate:
         """Certified bounds for ``point`` (default: the current values in ``problem``).
 
         Parameters
         ----------
         point : dict, optional
             Values by variable name.  Missing names are read from the solved problem.
+        tol : float, optional
+            The requested relative gap, forwarded to ``certify`` when it takes a ``tol``
+            keyword (every solver passes its ``tol`` through
+            :func:`convexkern.solvers.certified_report`); ignored otherwise.  The bounds
+            are valid either way; ``tol`` only lets a certificate skip work it does not
+            need.
         """
         if point is None:
             point = self.current_point()
-        return self.certify(self, {k: np.asarray(v, dtype=float) for k, v in point.items()})
+        pt = {k: np.asarray(v, dtype=float) for k, v in point.items()}
+        if tol is not None and _takes_tol(self.certify):
+            return self.certify(self, pt, tol=tol)
+        return self.certify(self, pt)
 
     def current_point(self) -> dict[str, np.ndarray]:
         """The point stored in the cvxpy problem after a solve."""
@@ -151,6 +165,19 @@ class Formulation:
     def __repr__(self) -> str:
         params = ", ".join(f"{k}={v}" for k, v in self.param_values().items())
         return f"<Formulation {self.name} ({self.sense}, {self.cone_class}; {params})>"
+
+
+def _takes_tol(certify: Callable[..., Any]) -> bool:
+    """Whether a certifier accepts a ``tol`` keyword (or ``**kwargs``)."""
+    try:
+        params = inspect.signature(certify).parameters.values()
+    except (TypeError, ValueError):  # builtins and some C callables have no signature
+        return False
+    return any(
+        (p.name == "tol" and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD))
+        or p.kind is p.VAR_KEYWORD
+        for p in params
+    )
 
 
 _SDP_ATOMS = {

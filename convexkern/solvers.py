@@ -566,9 +566,11 @@ def certified_report(
 
     ``status=OPTIMAL`` is kept only when the certified relative gap is at most ``tol``;
     otherwise it becomes ``OPTIMAL_INACCURATE`` and the message says why.  Every solver,
-    conic or custom, goes through here.
+    conic or custom, goes through here; ``tol`` is also handed to the certificate
+    (:meth:`Formulation.certificate`), which may use it to skip refinements it does not
+    need.
     """
-    cert = f.certificate(point)
+    cert = f.certificate(point, tol=tol)
     rel = cert.rel_gap
     notes = [m for m in (message, cert.note) if m]
     if status is Status.OPTIMAL and not rel <= tol:

@@ -187,6 +187,25 @@ def test_certificate_smo_refinement_is_capped_by_iterations_not_time(usps30_opt,
     assert r.dual_value >= ref.primal_value - 1e-12
 
 
+def test_conic_solve_passes_its_tol_to_the_certificate(usps30_opt):
+    """ck.solve(f, "clarabel", tol=...) hands tol to the certificate (through
+    certified_report and Formulation.certificate): at a loose tol the cheap bounds at
+    Clarabel's point meet it and no SMO refinement step is taken, while the same point
+    certified without tol runs the refinement; the bracket stays valid either way."""
+    f, ref = usps30_opt
+    tol = 1e-2
+    r = ck.solve(f, "clarabel", tol=tol)
+    assert r.ok and r.rel_gap <= tol
+    assert r.residuals["smo_iterations"] == 0 and r.residuals["bound_svm_smo"] == math.inf
+    assert r.primal_value <= ref.dual_value + 1e-12
+    assert r.dual_value >= ref.primal_value - 1e-12
+    point = {"alpha": r.x["alpha"]}
+    assert f.certificate(point, tol=tol).residuals["smo_iterations"] == 0
+    full = f.certificate(point)  # no tol: the refinement runs (to its cap at most)
+    assert 0 < full.residuals["smo_iterations"] <= ri.default_smo_max_iter(30)
+    assert full.upper <= r.dual_value and full.upper >= ref.primal_value - 1e-12
+
+
 def test_report_carries_alpha_and_certified_values(usps30_opt):
     f, r = usps30_opt
     a = r.x["alpha"]

@@ -45,10 +45,8 @@ gradient, the default; projected gradient; ACCPM) handle the paper's sizes.
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,7 +73,6 @@ __all__ = [
     "svm_bound",
     "conic_alpha",
     "check_problem",
-    "certificate_tol",
     "default_smo_max_iter",
     "parameter_value",
     "predict_kernel",
@@ -243,25 +240,6 @@ def svm_bound(quad: float, Kv: np.ndarray, y: np.ndarray, C: float) -> float:
     return 0.5 * max(quad, 0.0) + C * h
 
 
-#: The relative-gap target of the solve being certified, set by the registered custom
-#: solvers around their final certificate (see :func:`certificate_tol`) so that the SMO
-#: refinement is skipped when the cheap bounds already meet it.
-_CERT_TOL: contextvars.ContextVar[float | None] = contextvars.ContextVar(
-    "robust_indefinite_certificate_tol", default=None)
-
-
-@contextlib.contextmanager
-def certificate_tol(tol: float | None) -> Iterator[None]:
-    """Within this block, the formulation's certificate (``f.certificate(point)``) treats
-    ``tol`` as the requested relative gap: the SMO refinement of :func:`certificate` is
-    skipped when the cheap bounds already meet it, and stopped as soon as it does."""
-    token = _CERT_TOL.set(tol)
-    try:
-        yield
-    finally:
-        _CERT_TOL.reset(token)
-
-
 def default_smo_max_iter(n: int) -> int:
     """Default iteration cap of the SMO refinement: ``max(10000, 40 n)`` two-variable
     steps in total over its tolerance ladder (about as many steps as SMO needs at
@@ -305,9 +283,9 @@ def certificate(
     tol : float, optional
         The requested relative gap.  When the cheap bounds (Frank--Wolfe and the SVM primal
         at ``alpha``) already meet it, the SMO refinement is skipped; otherwise it stops as
-        soon as the bound meets it.  Default: the value set by :func:`certificate_tol`
-        (the registered custom solvers set their ``tol``), else ``None`` (the refinement
-        runs to its cap).
+        soon as the bound meets it.  ``None`` (default): the refinement runs to its cap.
+        Every solve passes its ``tol`` here (through ``f.certificate(point, tol=tol)``,
+        :meth:`convexkern.Formulation.certificate`).
     smo_time : float, optional
         An extra wall-clock cap in seconds (default none; makes the bound depend on load).
 
@@ -329,8 +307,6 @@ def certificate(
     u_fw = frank_wolfe_bound(ev.value, ev.grad, ap, y, C)
     u_svm = svm_bound(ev.quad, ev.Kv, y, C) + rho * ev.dist2
     cheap = max(min(u_fw, u_svm), ev.value)
-    if tol is None:
-        tol = _CERT_TOL.get()
     u_smo, smo_iters = math.inf, 0
     if smo_refine and not (tol is not None and relative_gap(ev.value, cheap) <= tol):
         cap = default_smo_max_iter(y.size) if smo_max_iter is None else int(smo_max_iter)
