@@ -138,23 +138,44 @@ class Formulation:
             out[k] = float(v) if v is not None and np.ndim(v) == 0 else v
         return out
 
+    def param(self, name: str) -> Any:
+        """The current value of the Parameter ``name``, validated: a float for a scalar
+        Parameter (an array otherwise), finite, ``> 0`` if the Parameter is declared
+        ``pos=True`` and ``>= 0`` if ``nonneg=True``.
+
+        Solvers read hyper-parameters through this at solve time: a value set on the cvxpy
+        Parameter directly (``f.parameters["C"].value = 0.0``; cvxpy accepts 0 for a
+        ``pos=True`` Parameter) is refused here with an error naming it, as
+        :meth:`set_params` refuses it.
+
+        Raises
+        ------
+        InvalidInputError
+            Unknown name, no value, non-finite value or a value outside the declared sign.
+        """
+        if name not in self.parameters:
+            raise InvalidInputError(
+                name, f"{self.name} has no parameter '{name}' (it has {sorted(self.parameters)})"
+            )
+        p = self.parameters[name]
+        return _checked_value(name, p, p.value)
+
+    def check_params(self) -> dict[str, Any]:
+        """Every Parameter's value checked by :meth:`param`, by name (what
+        :func:`convexkern.solve` does before any solver runs)."""
+        return {k: self.param(k) for k in self.parameters}
+
     def set_params(self, **values: Any) -> Formulation:
-        """Set parameter values by name (validated: must be > 0 if the parameter is
-        declared ``pos=True``); returns ``self`` so calls chain."""
+        """Set parameter values by name, validated as :meth:`param` validates them (finite;
+        ``> 0`` for ``pos=True``, ``>= 0`` for ``nonneg=True`` Parameters); returns
+        ``self`` so calls chain."""
         for k, v in values.items():
             if k not in self.parameters:
                 raise InvalidInputError(
                     k, f"{self.name} has no parameter '{k}' (it has {sorted(self.parameters)})"
                 )
             p = self.parameters[k]
-            arr = np.asarray(v, dtype=float)
-            if not np.all(np.isfinite(arr)):
-                raise InvalidInputError(k, f"must be finite, got {v!r}")
-            if p.is_pos() and np.any(arr <= 0):
-                raise InvalidInputError(k, f"must be > 0, got {v!r}")
-            if p.is_nonneg() and np.any(arr < 0):
-                raise InvalidInputError(k, f"must be >= 0, got {v!r}")
-            p.value = float(arr) if arr.ndim == 0 else arr
+            p.value = _checked_value(k, p, v)
         return self
 
     @property
@@ -165,6 +186,27 @@ class Formulation:
     def __repr__(self) -> str:
         params = ", ".join(f"{k}={v}" for k, v in self.param_values().items())
         return f"<Formulation {self.name} ({self.sense}, {self.cone_class}; {params})>"
+
+
+def _checked_value(name: str, p: cp.Parameter, v: Any) -> Any:
+    """``v`` as a value of Parameter ``p`` (float if scalar), or an error naming ``name``."""
+    if v is None:
+        raise InvalidInputError(name, "has no value: set it with f.set_params(...)")
+    try:
+        arr = np.asarray(v, dtype=float)
+    except (TypeError, ValueError):
+        raise InvalidInputError(name, f"must be a number, got {v!r}") from None
+    if not np.all(np.isfinite(arr)):
+        raise InvalidInputError(name, f"must be finite, got {v!r}")
+    if p.is_pos() and np.any(arr <= 0):
+        raise InvalidInputError(name, f"must be > 0, got {v!r}")
+    if p.is_nonneg() and np.any(arr < 0):
+        raise InvalidInputError(name, f"must be >= 0, got {v!r}")
+    if p.ndim == 0:
+        if arr.size != 1:
+            raise InvalidInputError(name, f"must be a scalar, got shape {arr.shape}")
+        return float(arr.reshape(()))
+    return arr
 
 
 def _takes_tol(certify: Callable[..., Any]) -> bool:

@@ -340,10 +340,20 @@ def solve(
         warm-start through cvxpy's parameter caching).
     **options
         Passed to the solver unchanged (cvxpy keyword arguments for conic solvers).
+
+    Raises
+    ------
+    InvalidInputError
+        A Parameter of the formulation has an invalid value
+        (:meth:`Formulation.check_params`).
     """
     _check_formulation(formulation)
     _check_controls(tol, max_iter, time_limit)
     spec = _resolve(formulation, solver)
+    # every Parameter checked before any solver runs (a value set on the cvxpy Parameter
+    # directly, e.g. C = 0 on a pos=True Parameter, which cvxpy accepts): all solvers,
+    # conic or custom, refuse it with the same error naming it
+    formulation.check_params()
     t_tol = spec.default_tol if tol is None else float(tol)
     t0 = time.perf_counter()
     if isinstance(spec, CustomSolverSpec):

@@ -568,3 +568,28 @@ def test_every_installed_solver_agrees(usps19, solver):
     # SOLVER_RTOL for conic solvers; the exchange method stops at its 1e-6 certified gap
     assert r.primal_value == pytest.approx(ref, rel=SOLVER_RTOL.get(solver, 1e-6))
     assert r.dual_value <= ref * (1 + 1e-8) <= r.primal_value * (1 + 2e-8)
+
+
+def test_C_must_stay_positive_after_the_build(usps19):
+    """C is a pos=True Parameter of primal, dual and primal_multi: set_params and ck.path
+    refuse C = 0 naming it, and a 0 written on the cvxpy Parameter directly (which cvxpy
+    accepts) is refused by every solver before it runs, naming C (it used to fail later,
+    inside the certificate)."""
+    X, y, _ = usps19
+    X0, J, H, ym = _multi_data()
+    builds = [sdpm.primal(X, y, TAU, 0.005), sdpm.dual(X, y, TAU, 0.005),
+              sdpm.primal_multi(X0, J, H, ym, 1.0)]
+    for f in builds:
+        assert f.parameters["C"].is_pos() and f.problem.is_dpp()
+        for bad in (0.0, -1.0, float("nan")):
+            with pytest.raises(InvalidInputError, match="C"):
+                f.set_params(C=bad)
+        with pytest.raises(InvalidInputError, match="C"):
+            ck.path(f, "C", [0.0])
+        f.parameters["C"].value = 0.0
+        solvers = ["clarabel", "exchange"] if f.kind == "sdpm.primal" else ["clarabel"]
+        for solver in solvers:
+            with pytest.raises(InvalidInputError, match="C"):
+                ck.solve(f, solver)
+        with pytest.raises(InvalidInputError, match="C"):
+            f.param("C")

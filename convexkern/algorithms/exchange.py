@@ -265,7 +265,7 @@ def _register() -> None:
         from ..formulations import sdpm
 
         d = f.data
-        C = math.inf if d["hard"] else float(f.parameters["C"].value)
+        C = math.inf if d["hard"] else f.param("C")
         if options.keys() - {"init"}:
             raise InvalidInputError("options", f"unknown options {sorted(options)}")
 

@@ -485,13 +485,11 @@ def _glue(method, name: str, default_eig: str, polish_default: bool = False):
         f: Formulation, *, tol: float, max_iter: int | None, time_limit: float | None,
         verbose: bool = False, x0: Mapping[str, np.ndarray] | None = None, **options: Any,
     ) -> SolveReport:
-        from ..formulations.robust_indefinite import parameter_value
-
         K0, y = f.data["K0"], f.data["y"]
         # C and rho may have been changed through the Parameters since the build (e.g. by
         # ck.path): problem (3) needs both > 0 (rho = 0 divides by zero in K*(alpha),
         # C = 0 leaves only alpha = 0)
-        C, rho = parameter_value(f, "C"), parameter_value(f, "rho")
+        C, rho = f.param("C"), f.param("rho")
         alpha0 = None if x0 is None or "alpha" not in x0 else x0["alpha"]
         options.setdefault("eig", default_eig)
         polish = options.pop("polish", polish_default)

@@ -207,7 +207,7 @@ def transition_matrix(dec: Decomposition, *, singular: str = "raise") -> np.ndar
 
 # ----------------------------------------------------------------------------- builder
 def _certify(f: Formulation, point: Mapping[str, np.ndarray]) -> Certificate:
-    C_now = None if f.data["hard"] else float(f.parameters["C"].value)
+    C_now = None if f.data["hard"] else f.param("C")
     cert = svm.certificate(f.data["K"], f.data["y"], point["alpha"], C_now, feas_tol=None,
                            check=False)
     extra = {k: np.asarray(v) for k, v in point.items() if k in ("alpha_krein", "b_krein")}
@@ -321,7 +321,7 @@ def to_krein(
             raise InvalidInputError(
                 "dec", f"expected a krein.stabilization formulation, got {dec.kind}")
         if C is None and not dec.data["hard"]:
-            C = float(dec.parameters["C"].value)
+            C = dec.param("C")
         dec = dec.data["decomposition"]
     y = check_labels(y, "y", n=dec.K.shape[0])
     at = check_matrix(alpha_tilde, "alpha_tilde", ndim=1)
@@ -433,7 +433,7 @@ def _run_trik(f: Formulation, optimality: str, *, tol: float, max_iter: int | No
     optimality check (:func:`_eps_from_tol`) unless ``eps`` is given explicitly.
     """
     dec: Decomposition = f.data["decomposition"]
-    C = None if f.data["hard"] else float(f.parameters["C"].value)
+    C = None if f.data["hard"] else f.param("C")
     eps_v = _eps_from_tol(tol) if eps is None else float(eps)
     if dec.kind == "shift":
         res = trik(dec.K, f.data["y"], C, dec.lam, optimality=optimality, eps=eps_v,

@@ -74,7 +74,6 @@ __all__ = [
     "conic_alpha",
     "check_problem",
     "default_smo_max_iter",
-    "parameter_value",
     "predict_kernel",
     "RobustSVMClassifier",  # noqa: F822 (created on first access, see __getattr__)
 ]
@@ -91,16 +90,6 @@ def check_problem(K0: Any, y: Any, C: Any, rho: Any) -> tuple[np.ndarray, np.nda
     C = check_positive(C, "C")
     rho = check_positive(rho, "rho")
     return K0, y, C, rho
-
-
-def parameter_value(f: Formulation, name: str) -> float:
-    """The current value of the Parameter ``name`` (``"C"`` or ``"rho"``) of a formulation
-    built by :func:`dual`, checked to be a positive finite number: the Parameters can be
-    changed after the build (``ck.path``, ``f.parameters[name].value = ...``)."""
-    v = f.parameters[name].value
-    if isinstance(v, np.ndarray) and v.size == 1:
-        v = v.reshape(()).item()
-    return check_positive(v, name)
 
 
 def _check_alpha(alpha: Any, y: np.ndarray, C: float, feas_tol: float | None) -> np.ndarray:
@@ -439,7 +428,7 @@ def dual(K0: Any, y: Any, C: float = 1.0, rho: float = 1.0) -> Formulation:
 
     def certify(f: Formulation, point: Mapping[str, np.ndarray], *,
                 tol: float | None = None) -> Certificate:
-        C, rho = parameter_value(f, "C"), parameter_value(f, "rho")
+        C, rho = f.param("C"), f.param("rho")
         return certificate(f.data["K0"], f.data["y"], point["alpha"], C, rho,
                            feas_tol=None, tol=tol, check=False)
 

@@ -338,7 +338,7 @@ def certify_point(f: Formulation, point: Mapping[str, np.ndarray]) -> Certificat
     """The Formulation ``certify`` hook shared by :func:`primal`, :func:`dual` and the
     exchange method."""
     d = f.data
-    C = None if d["hard"] else float(f.parameters["C"].value)
+    C = None if d["hard"] else f.param("C")
     mu = point.get("mu")
     if f.kind == "sdpm.dual" and mu is None:
         raise InvalidInputError("point", "the dual needs 'mu'")
@@ -425,7 +425,7 @@ def primal(
     extra: list[cp.Constraint] = []
     if not hard:
         xi = cp.Variable(m, name="xi")
-        Cp = cp.Parameter(nonneg=True, name="C", value=Cv)
+        Cp = cp.Parameter(pos=True, name="C", value=Cv)
         variables["xi"] = xi
         params["C"] = Cp
         col0_expr = col0_expr + xi
@@ -579,7 +579,7 @@ def dual(
     cons = moment_cone(mu, seg, cone)
     params: dict[str, cp.Parameter] = {}
     if not hard:
-        Cp = cp.Parameter(nonneg=True, name="C", value=Cv)
+        Cp = cp.Parameter(pos=True, name="C", value=Cv)
         params["C"] = Cp
         cons.append(mu[:, 0] <= Cp)
     if bias:
@@ -667,7 +667,7 @@ def primal_multi(
     cons: list[cp.Constraint] = []
     if not hard:
         xi = cp.Variable(m, name="xi")
-        Cp = cp.Parameter(nonneg=True, name="C", value=Cv)
+        Cp = cp.Parameter(pos=True, name="C", value=Cv)
         variables["xi"] = xi
         params["C"] = Cp
         c0 = c0 + xi
@@ -709,7 +709,7 @@ def primal_multi(
         return out
 
     def certify(f: Formulation, point: Mapping[str, np.ndarray]) -> Certificate:
-        Cc = None if hard else float(f.parameters["C"].value)
+        Cc = None if hard else f.param("C")
         return certificate_multi(X0, J, H, y, C=Cc, bias=bias, box=box, w=point.get("w"),
                                  lam=point.get("lambda"), Z=point.get("Z"))
 
