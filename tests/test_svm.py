@@ -187,6 +187,49 @@ def test_certificate_lower_never_exceeds_upper(n, seed, C, gamma):
     assert cert.lower <= opt + slack and opt <= cert.upper + slack
 
 
+def test_psd_eps_is_zero_when_plain_cholesky_accepts_the_kernel():
+    """An RBF Gram matrix of well-separated points is positive definite: a Cholesky
+    without jitter succeeds, so check_psd proves eps = 0 and no slack is added."""
+    X = np.arange(8.0)[:, None] * 2.0
+    y = np.array([1.0, -1.0] * 4)
+    K = ck.kernels.RBF(gamma=0.5)(X)
+    np.linalg.cholesky(K)  # the precondition: plain Cholesky accepts K
+    assert svm.check_psd(K) == 0.0
+    f = svm.dual(K, y, C=1.0)
+    assert f.data["psd_eps"] == 0.0
+    r = ck.solve(f, "clarabel", tol=1e-9)
+    assert r.ok and "psd_slack" not in r.residuals
+
+
+def test_psd_slack_makes_the_upper_bound_valid_for_a_nearly_psd_kernel():
+    """K = [[1, 1], [1, 1]] - d v v' with v = (1, -1)/sqrt 2 and d = 1e-9: lambda_min = -d,
+    accepted by the PSD check (d <= 1e-8 max K_ii) with a proven eps in (d, 1e-8].  With
+    y = (1, -1) the feasible set is alpha = (t, t), t in [0, C], and G's quadratic form is
+    t^2 (1, -1) K (1, -1)' = -2 d t^2, so D(t) = 2 t + d t^2 and OPT = 2 C + d C^2 (by
+    hand).  At t = C/4: f = K Y alpha = (-d t, d t), the hinge minimum is 2 + 2 d t and
+    the PSD formula P = C (2 + 2 d t) = 2 C + d C^2 / 2 is below OPT; the slack
+    eps/2 (||alpha||^2 + 2 C^2) restores the bracket."""
+    d, C = 1e-9, 1.0
+    v = np.array([1.0, -1.0]) / np.sqrt(2.0)
+    K = np.ones((2, 2)) - d * np.outer(v, v)
+    y = np.array([1.0, -1.0])
+    opt = 2 * C + d * C**2
+    f = svm.dual(K, y, C)
+    eps = f.data["psd_eps"]
+    assert d <= eps <= svm.PSD_TOL * K.diagonal().max()
+    a = np.full(2, C / 4)
+    plain = svm.certificate(K, y, a, C)  # takes K as exactly PSD
+    assert plain.upper < opt - 0.4 * d * C**2  # invalid by d C^2 / 2 (round-off 1e-16)
+    cert = f.certificate({"alpha": a})
+    slack = cert.residuals["psd_slack"]
+    assert slack == pytest.approx(0.5 * eps * (a @ a + 2 * C**2), rel=1e-12)
+    assert cert.upper == pytest.approx(plain.upper + slack, rel=1e-15)
+    assert cert.lower <= opt <= cert.upper
+    for t in (0.0, 0.3, 0.9, 1.0):  # every feasible point's bracket contains OPT
+        c = f.certificate({"alpha": np.full(2, t * C)})
+        assert c.lower <= opt <= c.upper, t
+
+
 def test_certificate_reports_an_inverted_pair_instead_of_clamping(monkeypatch):
     """P(alpha) >= D(alpha) holds identically for feasible alpha, so an upper bound below
     the lower one beyond round-off is a fault: it is reported, not clamped away.  The

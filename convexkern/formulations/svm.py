@@ -65,21 +65,42 @@ _ROUND_OFF = 1e-12
 
 
 # --------------------------------------------------------------------------- checks
-def check_psd(K: np.ndarray, name: str = "K", tol: float = PSD_TOL) -> None:
-    """Raise unless ``K`` is positive semidefinite to ``tol * max|diag(K)|``.
+#: Jitters tried by :func:`check_psd`, as fractions of ``tol * max|K_ii|``: none first (an
+#: exactly PSD kernel, ``eps = 0``), then round-off sizes (a computed Gram matrix of a
+#: singular or ill-conditioned kernel is PSD only to about ``n u max K_ii``), then ``tol``.
+_PSD_LADDER = (0.0, 1e-6, 1e-3, 1.0)
 
-    A Cholesky factorisation of ``K + tol * max|diag(K)| * I`` succeeds exactly when no
-    eigenvalue lies below ``-tol * max|diag(K)|`` (up to round-off), at a third of the
-    cost of an eigendecomposition.  On failure the smallest eigenvalue is computed for the
-    message.
+
+def check_psd(K: np.ndarray, name: str = "K", tol: float = PSD_TOL) -> float:
+    """Raise unless ``K`` is positive semidefinite to ``tol * max|diag(K)|``; return the
+    ``eps >= 0`` it proves, ``lambda_min(K) >= -eps``.
+
+    A Cholesky factorisation of ``K + j I`` succeeds exactly when no eigenvalue lies below
+    ``-j`` (up to round-off), at a third of the cost of an eigendecomposition.  It is tried
+    with ``j = 0`` first (success: ``eps = 0``), then with ``j = tol * max|K_ii|`` times
+    1e-6, 1e-3 and 1; the first success gives ``eps = j``.  A kernel that is PSD only up
+    to round-off thus costs two to four factorisations, an exactly PSD one a single one.
+    The certificate of :func:`dual` adds the slack that ``eps > 0`` calls for (see
+    :func:`certificate`).  On failure the smallest eigenvalue is computed for the message.
+
+    Raises
+    ------
+    InvalidInputError
+        naming ``name``.
     """
     scale = max(float(np.max(np.abs(np.diag(K)))), 1e-300)
-    jitter = tol * scale
-    try:
-        np.linalg.cholesky(K + jitter * np.eye(K.shape[0]))
-        return
-    except np.linalg.LinAlgError:
-        pass
+    eye = None
+    for frac in _PSD_LADDER:
+        jitter = frac * tol * scale
+        try:
+            if jitter == 0.0:
+                np.linalg.cholesky(K)
+            else:
+                eye = np.eye(K.shape[0]) if eye is None else eye
+                np.linalg.cholesky(K + jitter * eye)
+            return jitter
+        except np.linalg.LinAlgError:
+            continue
     lam = float(np.linalg.eigvalsh(K)[0])
     raise InvalidInputError(
         name,
@@ -247,13 +268,34 @@ def certificate(
         clear error naming ``alpha``); ``None`` accepts any point (it is still projected).
     check : bool
         Validate ``K`` and ``y`` (symmetry, finiteness, labels).  The PSD property is
-        assumed: the bound ``P`` is valid only for a PSD kernel.  :func:`dual` accepts a
-        kernel with ``lambda_min = -eps``, ``eps <= PSD_TOL * max K_ii`` (round-off); the
-        optimum may then exceed ``P`` by at most ``2 eps n C**2`` (``docs/svm.md``), which
-        is not added to the bound.
+        assumed: the bound ``P`` is valid only for a PSD kernel.  The certificate of a
+        :func:`dual` formulation uses the ``eps`` that :func:`check_psd` proved
+        (``lambda_min(K) >= -eps``) and adds the slack below when ``eps > 0``.
 
     Notes
     -----
+    Kernels PSD only to ``eps`` (``lambda_min(K) >= -eps``, ``K' = K + eps I`` PSD; the
+    dual formulation's certificate): with ``G' = G + eps I`` and ``f' = f + eps y*alpha``,
+
+    * ``P'(alpha) <= P(alpha) + eps/2 ||alpha||^2``: the quadratic term grows by
+      ``eps/2 ||alpha||^2`` and every hinge term ``(1 - y_i (f_i + b) - eps alpha_i)_+``
+      shrinks, as ``eps alpha_i >= 0``;
+    * ``OPT <= OPT' + eps/2 max ||alpha||^2 <= OPT' + eps min(n_+, n_-) C^2``, since
+      ``D = D' + eps/2 ||alpha||^2`` and ``y'alpha = 0, alpha <= C`` give
+      ``||alpha||^2 <= C ||alpha||_1 <= 2 C^2 min(n_+, n_-)``;
+    * ``OPT' <= P'(alpha)`` (weak duality, ``K'`` PSD).
+
+    So ``OPT <= P(alpha) + eps/2 (||alpha||^2 + 2 min(n_+, n_-) C^2)`` (at most
+    ``eps n C^2``), the upper bound reported (the slack in ``residuals["psd_slack"]``).
+    Hard margin (no box): ``P'(alpha) <= U' = (q + eps ||alpha||^2) / (2 gamma^2)``
+    (``y_i f'_i = y_i f_i + eps alpha_i``, so the margin ``gamma' >= gamma``).  With
+    ``s = sum_{y_i=1} alpha_i = sum_{y_i=-1} alpha_i``, ``alpha' G' alpha >= 4 s^2 rho^2``
+    (``rho``, the optimal margin in the feature space of ``K'``, is half the distance
+    between the classes' convex hulls, and ``2 rho^2 = 1 / OPT' >= 1 / U'``) and
+    ``||alpha||^2 <= 2 s^2``, so ``D(alpha) <= 2 s - s^2 (1/U' - eps)`` and
+    ``OPT <= U' / (1 - eps U')`` when ``eps U' < 1`` (else no finite bound: the dual
+    may then be unbounded).
+
     ``P(alpha) >= D(alpha)`` holds identically for feasible ``alpha`` (notes §11.2; proof
     in ``docs/svm.md``): an inversion within 1e-12 relative round-off is clamped, a larger
     one is reported in ``residuals["bound_inversion"]`` and ``note``, never hidden.
@@ -264,6 +306,12 @@ def certificate(
         ``primal_value = D(alpha)`` (a lower bound on the maximum) and
         ``dual_value = P(alpha)`` (an upper bound), see the module docstring.
     """
+    return _certificate(K, y, alpha, C, feas_tol=feas_tol, check=check, psd_eps=0.0)
+
+
+def _certificate(K: Any, y: Any, alpha: Any, C: float | None, *, feas_tol: float | None,
+                 check: bool, psd_eps: float) -> Certificate:
+    """:func:`certificate` for a kernel with ``lambda_min(K) >= -psd_eps`` (its Notes)."""
     if check:
         y = check_labels(y, "y")
         K = check_kernel(K, "K", n=y.size)
@@ -308,6 +356,24 @@ def certificate(
                 f"upper bound {upper:.10g} below the dual value {lower:.10g} by {inversion:.3g}: "
                 "beyond round-off, so these bounds are not valid (non-finite data?)"
             )
+    if psd_eps > 0 and math.isfinite(upper):
+        if math.isfinite(Cf):
+            n_min = min(int(np.sum(y > 0)), int(np.sum(y < 0)))
+            slack = 0.5 * psd_eps * (float(a @ a) + 2.0 * n_min * Cf**2)
+            upper += slack
+            residuals["psd_slack"] = slack
+        else:
+            pos, neg = f[y > 0], f[y < 0]
+            gamma = 0.5 * (float(pos.min()) - float(neg.max()))
+            u_psd = upper + 0.5 * psd_eps * float(a @ a) / gamma**2  # >= P'(alpha)
+            if psd_eps * u_psd < 1.0:
+                slack = u_psd / (1.0 - psd_eps * u_psd) - upper
+                upper += slack
+                residuals["psd_slack"] = slack
+            else:
+                upper = math.inf
+                notes.append(f"K is PSD only to eps = {psd_eps:.3g} and eps * P'(alpha) >= 1: "
+                             "no upper bound is certified for the hard margin")
     b = primal_bias(f, y, None if not math.isfinite(Cf) else Cf)
     return Certificate(
         primal_value=lower, dual_value=upper, sense="maximize",
@@ -328,7 +394,10 @@ def dual(K: Any, y: Any, C: float | None = 1.0, *, psd_check: bool = True) -> Fo
         A ``cvxpy.Parameter`` (``f.parameters["C"]``): change it and re-solve without
         rebuilding (see :func:`convexkern.path`).
     psd_check : bool
-        Skip the O(n^3 / 3) PSD check when you know ``K`` is PSD.
+        Skip the O(n^3 / 3) PSD check when you know ``K`` is PSD (the certificate then
+        takes ``K`` as exactly PSD).  Otherwise the ``eps`` that :func:`check_psd` proves
+        (``lambda_min(K) >= -eps``, 0 when a plain Cholesky succeeds) is kept in
+        ``f.data["psd_eps"]`` and the certificate adds its slack (:func:`certificate`).
 
     Returns
     -------
@@ -352,8 +421,7 @@ def dual(K: Any, y: Any, C: float | None = 1.0, *, psd_check: bool = True) -> Fo
     K = check_kernel(K, "K", n=y.size)
     hard = C is None
     Cv = _check_C(C)
-    if psd_check:
-        check_psd(K)
+    psd_eps = check_psd(K) if psd_check else 0.0
     n = y.size
     alpha = cp.Variable(n, name="alpha")
     ya = cp.multiply(y, alpha)
@@ -368,9 +436,8 @@ def dual(K: Any, y: Any, C: float | None = 1.0, *, psd_check: bool = True) -> Fo
 
     def certify(f: Formulation, point: Mapping[str, np.ndarray]) -> Certificate:
         C_now = None if hard else float(f.parameters["C"].value)
-        return certificate(
-            f.data["K"], f.data["y"], point["alpha"], C_now, feas_tol=None, check=False
-        )
+        return _certificate(f.data["K"], f.data["y"], point["alpha"], C_now, feas_tol=None,
+                            check=False, psd_eps=f.data["psd_eps"])
 
     return Formulation(
         name="svm.dual" if not hard else "svm.dual(hard)",
@@ -379,7 +446,7 @@ def dual(K: Any, y: Any, C: float | None = 1.0, *, psd_check: bool = True) -> Fo
         parameters=params,
         source=f"{SOURCE} (dual)",
         kind="svm.dual",
-        data={"K": K, "y": y, "hard": hard},
+        data={"K": K, "y": y, "hard": hard, "psd_eps": psd_eps},
         certify=certify,
         default_solver="smo",
     )
@@ -555,8 +622,8 @@ def _solve_smo(
                   alpha0=alpha0, check_input=False, **options)  # the builder validated K
         total_it += int(res.iterations)
         alpha0 = res.alpha
-        cert = certificate(K, y, res.alpha, None if not math.isfinite(C) else C,
-                           feas_tol=None, check=False)
+        cert = _certificate(K, y, res.alpha, None if not math.isfinite(C) else C,
+                            feas_tol=None, check=False, psd_eps=f.data.get("psd_eps", 0.0))
         history.append((total_it, time.perf_counter() - t0, cert.lower, cert.upper))
         if verbose:
             print(f"smo: eps={eps_k:.1e} it={total_it} lower={cert.lower:.10g} "
