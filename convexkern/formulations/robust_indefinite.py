@@ -316,7 +316,8 @@ def certificate(
         "bound_svm_smo": u_smo,
         "smo_iterations": float(smo_iters),
     }
-    b = svm.bias(None, y, ap, C, f=ev.Kv)
+    # the bias of the certified primal point (w(alpha), b) on K*(alpha)
+    b = svm.primal_bias(ev.Kv, y, C)
     return Certificate(
         primal_value=ev.value, dual_value=float(upper), sense="maximize",
         point={"alpha": ap, "b": np.asarray(b)}, residuals=res,
@@ -497,8 +498,10 @@ def _make_estimator():
         solver at small n) and predicts with the test-kernel heuristic of §2.3
         (:func:`predict_kernel`, ``test_kernel="projection"``: needs the kernel among the
         test points, so it is unavailable with ``kernel="precomputed"``) or with the raw
-        test kernel rows (``test_kernel="raw"``).  The bias is read from the KKT conditions
-        on the training block of the kernel used for prediction.
+        test kernel rows (``test_kernel="raw"``).  The bias is that of the certified
+        primal point on the training block of the kernel used for prediction
+        (:func:`convexkern.formulations.svm.primal_bias`: the hinge-minimising bias for
+        the decision values, as for :class:`~convexkern.estimators.SVMClassifier`).
 
         Parameters
         ----------
@@ -560,7 +563,7 @@ def _make_estimator():
             self.K0_ = K0
             self.X_fit_ = None if self._precomputed() else X
             Ks = inner_kernel(K0, y_pm, self.alpha_, float(self.rho))
-            self.b_ = svm.bias(Ks, y_pm, self.alpha_, float(self.C))
+            self.b_ = svm.primal_bias(Ks @ (y_pm * self.alpha_), y_pm, float(self.C))
             self._set_support(X, self.alpha_ > 1e-8 * float(self.C), y_pm)
             return self
 
@@ -577,7 +580,7 @@ def _make_estimator():
             Ktt = est._evaluate_kernel(self.kernel_, X)
             K_full = np.block([[self.K0_, Kte.T], [Kte, Ktt]])
             Kp = predict_kernel(K_full, n, yv, a, float(self.rho))
-            b = svm.bias(Kp[:n, :n], yv, a, float(self.C))
+            b = svm.primal_bias(Kp[:n, :n] @ (yv * a), yv, float(self.C))
             return Kp[n:, :n] @ (yv * a) + b
 
     RobustSVMClassifier.__module__ = __name__

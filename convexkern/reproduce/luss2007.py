@@ -94,7 +94,7 @@ def fit_predict(method: str, K_full: np.ndarray, n: int, y: np.ndarray, params: 
             info.update(status=fit_status(method, res.status), solver="robust_apg",
                         iterations=res.iterations, rel_gap=res.rel_gap)
         Kp = ri.predict_kernel(K_full, n, y, a, rho)
-        b = svm.bias(Kp[:n, :n], y, a, C)
+        b = svm.primal_bias(Kp[:n, :n] @ (y * a), y, C)
         return Kp[n:, :n] @ (y * a) + b
     Kt = K_full if method == "svm" else _spectral(K_full, method)
     Ktr = np.ascontiguousarray(Kt[:n, :n])
