@@ -233,12 +233,18 @@ def test_psd_slack_makes_the_upper_bound_valid_for_a_nearly_psd_kernel():
 def test_certificate_reports_an_inverted_pair_instead_of_clamping(monkeypatch):
     """P(alpha) >= D(alpha) holds identically for feasible alpha, so an upper bound below
     the lower one beyond round-off is a fault: it is reported, not clamped away.  The
-    fault is injected by a hinge minimiser that returns 0."""
+    fault is injected by a hinge minimiser that returns 0 (the private routine behind
+    best_hinge_bias and primal_bias, which the certificate calls once)."""
     K = xor_kernel()
     a = np.full(4, 0.05)
+    calls = []
+    real = svm._hinge_min
+    monkeypatch.setattr(svm, "_hinge_min", lambda f, y: calls.append(1) or real(f, y))
     honest = svm.certificate(K, XOR_Y, a, 1.0)
     assert honest.lower <= honest.upper and not honest.note
-    monkeypatch.setattr(svm, "best_hinge_bias", lambda f, y: (0.0, 0.0))
+    assert len(calls) == 1  # one minimisation per certificate, for the bound and the bias
+    assert float(honest.point["b"]) == svm.primal_bias(K @ (XOR_Y * a), XOR_Y, 1.0)
+    monkeypatch.setattr(svm, "_hinge_min", lambda f, y: (0.0, 0.0, 0.0, 0.0))
     cert = svm.certificate(K, XOR_Y, a, 1.0)
     q = float((XOR_Y * a) @ K @ (XOR_Y * a))
     assert cert.upper == pytest.approx(0.5 * q) and cert.upper < cert.lower

@@ -125,13 +125,17 @@ def dual_objective(K: np.ndarray, y: np.ndarray, alpha: np.ndarray) -> float:
     return float(alpha.sum() - 0.5 * ya @ (K @ ya))
 
 
-def best_hinge_bias(f: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    """Exact ``argmin_b sum_i max(0, 1 - y_i (f_i + b))`` and the minimum.
+def _hinge_min(f: np.ndarray, y: np.ndarray) -> tuple[float, float, float, float]:
+    """Minimise ``h(b) = sum_i max(0, 1 - y_i (f_i + b))`` exactly: ``(b, lo, hi, min)``.
 
     Term ``i`` equals ``max(0, y_i (t_i - b))`` with ``t_i = y_i - f_i``: for a positive
     point it is ``(t_i - b)_+``, for a negative one ``(b - t_i)_+``.  The sum is convex and
     piecewise linear with kinks at the ``t_i``, so the minimum is attained at a kink: all
-    kinks are evaluated at once with sorted prefix sums, in O(n log n).
+    kinks are evaluated at once with sorted prefix sums, in O(n log n).  ``b`` is the
+    first kink attaining the smallest value; ``[lo, hi]`` is the interval of minimisers
+    (its end points are kinks), where kinks within 1e-12 relative round-off of the
+    minimum count as minimisers.  The one routine behind :func:`best_hinge_bias`,
+    :func:`primal_bias` and :func:`certificate` (which calls it once).
     """
     t = y - f
     tp = np.sort(t[y > 0])
@@ -142,29 +146,23 @@ def best_hinge_bias(f: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     # positives with t > b: sum (t - b); negatives with t < b: sum (b - t)
     kp = np.searchsorted(tp, cand, side="right")  # count of positives with t <= b
     kn = np.searchsorted(tn, cand, side="left")  # count of negatives with t < b
-    above = (cp_sum[-1] - cp_sum[kp]) - cand * (tp.size - kp)
-    below = cand * kn - cn_sum[kn]
-    total = above + below
-    i = int(np.argmin(total))
-    return float(cand[i]), float(max(total[i], 0.0))
-
-
-def _hinge_argmin_interval(f: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
-    """``[lo, hi]``, the interval of minimisers of ``sum_i max(0, 1 - y_i (f_i + b))``
-    (its end points are kinks), and the minimum; kinks within 1e-12 relative round-off
-    of the minimum count as minimisers."""
-    t = y - f
-    tp = np.sort(t[y > 0])
-    tn = np.sort(t[y < 0])
-    cand = np.concatenate([tp, tn])
-    cp_sum = np.concatenate([[0.0], np.cumsum(tp)])
-    cn_sum = np.concatenate([[0.0], np.cumsum(tn)])
-    kp = np.searchsorted(tp, cand, side="right")
-    kn = np.searchsorted(tn, cand, side="left")
     total = (cp_sum[-1] - cp_sum[kp]) - cand * (tp.size - kp) + cand * kn - cn_sum[kn]
-    best = float(total.min())
+    i = int(np.argmin(total))
+    best = float(total[i])
     ties = cand[total <= best + 1e-12 * max(1.0, float(np.abs(t).sum()))]
-    return float(ties.min()), float(ties.max()), max(best, 0.0)
+    return float(cand[i]), float(ties.min()), float(ties.max()), max(best, 0.0)
+
+
+def best_hinge_bias(f: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """Exact ``argmin_b sum_i max(0, 1 - y_i (f_i + b))`` and the minimum.
+
+    Term ``i`` equals ``max(0, y_i (t_i - b))`` with ``t_i = y_i - f_i``: for a positive
+    point it is ``(t_i - b)_+``, for a negative one ``(b - t_i)_+``.  The sum is convex and
+    piecewise linear with kinks at the ``t_i``, so the minimum is attained at a kink: all
+    kinks are evaluated at once with sorted prefix sums, in O(n log n).
+    """
+    b, _, _, best = _hinge_min(f, y)
+    return b, best
 
 
 def primal_bias(f: Any, y: Any, C: float | None = 1.0) -> float:
@@ -188,7 +186,7 @@ def primal_bias(f: Any, y: Any, C: float | None = 1.0) -> float:
     y = np.asarray(y, dtype=float)
     if C is None or not math.isfinite(float(C)):
         return -0.5 * (float(f[y > 0].min()) + float(f[y < 0].max()))
-    lo, hi, _ = _hinge_argmin_interval(f, y)
+    _, lo, hi, _ = _hinge_min(f, y)
     return 0.5 * (lo + hi)
 
 
@@ -333,9 +331,11 @@ def _certificate(K: Any, y: Any, alpha: Any, C: float | None, *, feas_tol: float
     quad = max(float(ya @ f), 0.0)
     lower = float(a.sum() - 0.5 * quad)
     if math.isfinite(Cf):
-        _, hinge = best_hinge_bias(f, y)
+        _, lo, hi, hinge = _hinge_min(f, y)
         upper = 0.5 * quad + Cf * hinge
+        b = 0.5 * (lo + hi)  # primal_bias(f, y, Cf), from the same minimisation
     else:
+        b = primal_bias(f, y, None)
         pos, neg = f[y > 0], f[y < 0]
         gamma = 0.5 * (float(pos.min()) - float(neg.max()))
         upper = 0.5 * quad / gamma**2 if gamma > 0 else math.inf
@@ -374,7 +374,6 @@ def _certificate(K: Any, y: Any, alpha: Any, C: float | None, *, feas_tol: float
                 upper = math.inf
                 notes.append(f"K is PSD only to eps = {psd_eps:.3g} and eps * P'(alpha) >= 1: "
                              "no upper bound is certified for the hard margin")
-    b = primal_bias(f, y, None if not math.isfinite(Cf) else Cf)
     return Certificate(
         primal_value=lower, dual_value=upper, sense="maximize",
         point={"alpha": a, "b": np.asarray(b)}, residuals=residuals, note="; ".join(notes),
