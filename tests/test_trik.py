@@ -256,6 +256,31 @@ def test_rank_deficient_psd_kernel_reaches_optimum():
         assert r.primal_value == pytest.approx(ref.primal_value, rel=1e-6)
 
 
+def test_lambda_min_is_computed_at_most_once_per_solve(monkeypatch):
+    """Singular pivots used to recompute lambda_min (Lanczos) each time to decide whether
+    lam was to blame, although it had been computed (lam=None) or checked (check_lam)
+    on entry.  Now: once on entry, or once at the first failed pivot with
+    check_lam=False, and the failed pivots still never blame a valid lam."""
+    import convexkern.algorithms.trik as T
+
+    rng = np.random.default_rng(0)
+    A = rng.normal(size=(30, 3))
+    K, y = A @ A.T, np.where(A[:, 0] > 0, 1.0, -1.0)  # rank 3: singular pivots
+    calls = []
+    real = T.min_eigenvalue
+    monkeypatch.setattr(T, "min_eigenvalue", lambda Kv: calls.append(1) or real(Kv))
+    lam = min(real(K), 0.0)  # round-off size (~ -1e-14): K~ stays numerically singular
+    unchecked = 1 if lam < 0 else 0  # lam = 0 cannot be above lambda_min: nothing to check
+    for kw, expected in (({}, 1), ({"lam": lam}, 1),
+                         ({"lam": lam, "check_lam": False}, unchecked),
+                         ({"lam": 0.0, "check_lam": False}, 0)):
+        calls.clear()
+        res = trik(K, y, 1.0, optimality="hilbert", exchange="single", **kw)
+        assert res.singular_pivots > 0, kw  # the path in question was taken
+        assert len(calls) == expected, (kw, len(calls))
+        assert res.status == "optimal", (kw, res.status)
+
+
 def test_invalid_shift_blames_lam_with_lambda_min(pima):
     _, y, _, K = pima
     lmin = min_eigenvalue(K)

@@ -723,20 +723,20 @@ def _bordered_solve(H: np.ndarray, r: np.ndarray, s: float) -> tuple[np.ndarray,
     return sol[:m], float(sol[m])
 
 
-def _lam_error(Kv: np.ndarray | None, lam: float, add: np.ndarray, m: int,
+def _lam_error(lmin: float | None, lam: float, add: np.ndarray, m: int,
                detail: str) -> InvalidInputError | None:
     """The error for a failed Cholesky update of ``K~_WW`` when ``lam`` is the cause.
 
     With ``lam <= lambda_min(K)`` (``lam < 0``) ``K~ = K - 2 lam I >= -lam I`` is positive
     definite, so a failed or tiny pivot means either that ``lam`` is above ``lambda_min``
-    (possible with ``check_lam=False``; checked here by Lanczos when ``K`` is given) —
-    an error naming ``lam`` — or that ``K~`` is only numerically singular (``|lam|`` at
-    round-off level, or ``lam = 0``: a rank-deficient ``K``, KSVM's flipped ``U|D|U'``).
-    In the second case ``None`` is returned and the caller switches to dense bordered
-    solves (counted in ``singular_pivots``), never blaming ``lam``.
+    (possible with ``check_lam=False``; ``lmin = lambda_min(K)``, computed by the caller
+    at most once per solve, None when ``K`` is not given) — an error naming ``lam`` — or
+    that ``K~`` is only numerically singular (``|lam|`` at round-off level, or
+    ``lam = 0``: a rank-deficient ``K``, KSVM's flipped ``U|D|U'``).  In the second case
+    ``None`` is returned and the caller switches to dense bordered solves (counted in
+    ``singular_pivots``), never blaming ``lam``.
     """
-    if lam < 0 and Kv is not None:
-        lmin = min_eigenvalue(Kv)
+    if lam < 0 and lmin is not None:
         if lam > lmin + 1e-9 * max(1.0, abs(lmin)):
             return InvalidInputError(
                 "lam", f"K - 2 lam I (lam = {lam:.6g}) is not positive definite on the "
@@ -842,10 +842,16 @@ def trik(
         cols = _Columns(None, kernel, np.ascontiguousarray(Xv))
         Kv = None
     n = yv.size
+    # lam <= lambda_min(K) established on entry (lam defaulted, or check_lam passed): a
+    # failed pivot can then never be blamed on lam, and lambda_min is not needed again
+    lam_ok = False
+    lmin_known: float | None = None
     if lam is None:
         if Kv is None:
             raise InvalidInputError("lam", "must be given when K is computed on demand")
-        lam = min(min_eigenvalue(Kv), 0.0)
+        lmin_known = min_eigenvalue(Kv)
+        lam = min(lmin_known, 0.0)
+        lam_ok = True
     else:
         if isinstance(lam, bool) or not isinstance(lam, (int, float, np.floating, np.integer)):
             raise InvalidTypeError("lam", f"expected a number, got {lam!r}")
@@ -853,12 +859,13 @@ def trik(
         if not math.isfinite(lam) or lam > 0:
             raise InvalidInputError("lam", f"must be a finite number <= 0, got {lam!r}")
         if check_lam and Kv is not None:
-            lmin = min_eigenvalue(Kv)
-            if lam > lmin + 1e-9 * max(1.0, abs(lmin)):
+            lmin_known = min_eigenvalue(Kv)
+            if lam > lmin_known + 1e-9 * max(1.0, abs(lmin_known)):
                 raise InvalidInputError(
-                    "lam", f"= {lam:.6g} exceeds lambda_min(K) = {lmin:.6g}: the shift "
-                    "decomposition needs lam <= lambda_min so that K - 2 lam I is positive "
-                    "definite")
+                    "lam", f"= {lam:.6g} exceeds lambda_min(K) = {lmin_known:.6g}: the "
+                    "shift decomposition needs lam <= lambda_min so that K - 2 lam I is "
+                    "positive definite")
+            lam_ok = True
     shift = -2.0 * lam
     if max_iter is None:
         max_iter = 50 * n + 100
@@ -1040,9 +1047,12 @@ def trik(
                 R = _chol_append(R, H12, H22)
                 break
             except np.linalg.LinAlgError as exc:
-                err = _lam_error(Kv, lam, add, len(W), str(exc))
-                if err is not None:
-                    raise err from None
+                if not lam_ok:
+                    if lmin_known is None and lam < 0 and Kv is not None:
+                        lmin_known = min_eigenvalue(Kv)  # once, at the first failed pivot
+                    err = _lam_error(lmin_known, lam, add, len(W), str(exc))
+                    if err is not None:
+                        raise err from None
                 if add.size > 1:  # retry with the most violating point alone
                     add = add[:1]
                     bsize = 1
