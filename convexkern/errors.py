@@ -12,6 +12,7 @@ __all__ = [
     "ConvexkernError",
     "InvalidInputError",
     "InvalidTypeError",
+    "NotPSDError",
     "SolverError",
     "SolverNotFoundError",
     "SpecError",
@@ -28,6 +29,18 @@ class InvalidInputError(ConvexkernError, ValueError):
     def __init__(self, argument: str, message: str) -> None:
         self.argument = argument
         super().__init__(f"{argument}: {message}")
+
+
+class NotPSDError(InvalidInputError):
+    """A matrix that must be positive semidefinite is not, beyond the tolerance.
+
+    ``lambda_min`` is its smallest eigenvalue (computed for the message), so callers can
+    react to this case without parsing the text.
+    """
+
+    def __init__(self, argument: str, message: str, lambda_min: float) -> None:
+        self.lambda_min = float(lambda_min)
+        super().__init__(argument, message)
 
 
 class InvalidTypeError(ConvexkernError, TypeError):

@@ -37,7 +37,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .errors import InvalidInputError, InvalidTypeError, SolverError
+from .errors import InvalidInputError, InvalidTypeError, NotPSDError, SolverError
 from .formulation import Formulation
 from .kernels import Kernel, make_kernel
 from .report import SolveReport, Status
@@ -534,14 +534,14 @@ class SVMClassifier(_BinaryKernelClassifier):
         C = float(self.C)
         try:
             f = svm.dual(K, y_pm, C)
-        except InvalidInputError as exc:
-            if self._precomputed() or not str(exc).startswith("K: is not positive"):
+        except NotPSDError as exc:
+            if self._precomputed():
                 raise
             # an indefinite kernel (sigmoid/tanh, simpson...): say which parameter to change
             raise InvalidInputError(
                 "kernel",
                 f"{self.kernel!r} gives a training kernel matrix that is not positive "
-                f"semidefinite {str(exc).partition('semidefinite ')[2].split(';')[0]}, and "
+                f"semidefinite (smallest eigenvalue {exc.lambda_min:.4g}), and "
                 "SVMClassifier solves the SVM dual, which needs one. Use a PSD kernel, or an "
                 "estimator for indefinite kernels: convexkern.estimators.KreinSVC or "
                 "RobustSVMClassifier",

@@ -21,6 +21,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import convexkern as ck
 from convexkern.data import load_binary
+from convexkern.errors import InvalidInputError, NotPSDError
 from convexkern.estimators import KERNELS, KreinSVC, SVMClassifier
 from convexkern.kernels import RBF, Sigmoid
 
@@ -209,8 +210,35 @@ def test_indefinite_kernel_is_rejected(usps):
         with pytest.raises(ValueError, match="kernel: .*not positive semidefinite .*KreinSVC"):
             SVMClassifier(kernel=kernel, coef0=-1.0).fit(Xtr, ytr)
     K = RBF(gamma=0.01)(Xtr) - 0.5  # shifting a Gram matrix by a constant breaks PSD
-    with pytest.raises(ValueError, match="K: is not positive semidefinite"):
+    with pytest.raises(ValueError, match="K: is not positive semidefinite") as info:
         SVMClassifier(kernel="precomputed").fit(K, ytr)
+    assert isinstance(info.value, NotPSDError)
+    assert info.value.lambda_min == pytest.approx(np.linalg.eigvalsh(K)[0], rel=1e-8)
+
+
+def test_indefinite_kernel_is_recognised_by_type_not_text(usps, monkeypatch):
+    """fit turns svm.check_psd's NotPSDError into an error naming ``kernel`` whatever the
+    message says, and leaves any other InvalidInputError on K alone."""
+    from convexkern.formulations import svm
+
+    Xtr, ytr, _, _ = usps
+    Xtr, ytr = Xtr[:40], ytr[:40]
+
+    def reworded(K, name="K", tol=svm.PSD_TOL):
+        raise NotPSDError(name, "reworded message", lambda_min=-0.25)
+
+    monkeypatch.setattr(svm, "check_psd", reworded)
+    with pytest.raises(InvalidInputError, match=r"kernel: .*smallest eigenvalue -0\.25") as info:
+        SVMClassifier(kernel="rbf").fit(Xtr, ytr)
+    assert isinstance(info.value.__cause__, NotPSDError)
+
+    def other(K, name="K", tol=svm.PSD_TOL):
+        raise InvalidInputError(name, "is not positive semidefinite (a look-alike message)")
+
+    monkeypatch.setattr(svm, "check_psd", other)
+    with pytest.raises(InvalidInputError, match="^K: is not positive") as info:
+        SVMClassifier(kernel="rbf").fit(Xtr, ytr)
+    assert not isinstance(info.value, NotPSDError)
 
 
 def test_limit_without_a_point_raises_solver_error(usps, monkeypatch):

@@ -38,7 +38,7 @@ import cvxpy as cp
 import numpy as np
 
 from .._validation import check_kernel, check_labels, check_matrix, check_positive
-from ..errors import InvalidInputError
+from ..errors import InvalidInputError, NotPSDError
 from ..formulation import Formulation
 from ..projections import project_svm_feasible, svm_infeasibility
 from ..report import Certificate, SolveReport, Status
@@ -85,8 +85,9 @@ def check_psd(K: np.ndarray, name: str = "K", tol: float = PSD_TOL) -> float:
 
     Raises
     ------
-    InvalidInputError
-        naming ``name``.
+    NotPSDError
+        (an :class:`~convexkern.errors.InvalidInputError`) naming ``name``, with the
+        smallest eigenvalue in ``lambda_min``.
     """
     scale = max(float(np.max(np.abs(np.diag(K)))), 1e-300)
     eye = None
@@ -102,12 +103,13 @@ def check_psd(K: np.ndarray, name: str = "K", tol: float = PSD_TOL) -> float:
         except np.linalg.LinAlgError:
             continue
     lam = float(np.linalg.eigvalsh(K)[0])
-    raise InvalidInputError(
+    raise NotPSDError(
         name,
         f"is not positive semidefinite (smallest eigenvalue {lam:.4g}); the SVM dual is then "
         "not concave. Repair the spectrum explicitly (convexkern.spectral.denoise, flip or "
         "shift), or use a formulation for indefinite kernels "
         "(formulations.robust_indefinite, formulations.krein)",
+        lambda_min=lam,
     )
 
 
