@@ -45,6 +45,7 @@ __all__ = [
     "spectrum",
     "eigh",
     "psd_projection",
+    "positive_part",
     "denoise",
     "flip",
     "shift",
@@ -194,10 +195,48 @@ def _parts(K: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
         N = _symmetrize_inplace(C @ C.T)
         P = Ks + N
     else:
-        B = U[:, ~neg] * np.sqrt(w[~neg])
-        P = _symmetrize_inplace(B @ B.T)
+        P = positive_part(w, U)
         N = P - Ks
     return Ks, P, N, float(w[0])
+
+
+def positive_part(w: Any, V: Any) -> np.ndarray:
+    """``V max(w, 0) V'``: the positive part of the symmetric matrix whose
+    eigendecomposition is ``(w, V)``, i.e. its Frobenius-nearest PSD matrix (Higham, 1988).
+
+    The one implementation of this formula, for callers that already hold an
+    eigendecomposition (e.g. the inner minimiser :math:`K^\\star(\\alpha) = M(\\alpha)_+` of
+    Luss & d'Aspremont, NIPS 2007, §3, from the eigenpairs of :math:`M(\\alpha)`);
+    :func:`psd_projection` decomposes a matrix itself and forms whichever of its positive
+    and negative parts has the smaller rank (this one, or ``K`` plus the negative part).
+    No input checks.
+
+    Parameters
+    ----------
+    w : ndarray of shape (n,)
+        Eigenvalues (any order).
+    V : ndarray of shape (m, n)
+        ``V[:, i]`` is the eigenvector of ``w[i]``.
+
+    Returns
+    -------
+    ndarray of shape (m, m)
+        Exactly symmetric and PSD up to rounding (formed as ``B B'`` with
+        ``B = V[:, w > 0] sqrt(w[w > 0])``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> w, V = np.array([-1.0, 3.0]), np.array([[1.0, 1.0], [-1.0, 1.0]]) / np.sqrt(2.0)
+    >>> np.round(positive_part(w, V), 12)
+    array([[1.5, 1.5],
+           [1.5, 1.5]])
+    """
+    w = np.asarray(w, dtype=float)
+    V = np.asarray(V, dtype=float)
+    pos = w > 0
+    B = V[:, pos] * np.sqrt(w[pos])
+    return _symmetrize_inplace(B @ B.T)
 
 
 def psd_projection(K: Any) -> np.ndarray:

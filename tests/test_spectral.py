@@ -22,6 +22,7 @@ from convexkern.spectral import (
     krein_decomposition,
     max_eigenvalue,
     min_eigenvalue,
+    positive_part,
     psd_projection,
     shift,
     spectrum,
@@ -143,6 +144,23 @@ def test_denoise_clips_the_negative_eigenvalues(simpson_usps):
     np.testing.assert_allclose(P, (U * np.maximum(w, 0)) @ U.T, atol=1e-10)
     np.testing.assert_allclose(np.linalg.eigvalsh(P), np.sort(np.maximum(w, 0)), atol=1e-10)
     assert np.array_equal(psd_projection(simpson_usps), P)
+
+
+def test_positive_part_from_eigenpairs(simpson_usps):
+    """positive_part(w, V) = V max(w, 0) V', exactly symmetric, from any eigenpairs (here
+    numpy's, in ascending order, and a permutation of them)."""
+    K = simpson_usps
+    w, U = np.linalg.eigh(K)
+    assert w[0] < 0  # indefinite: the positive part differs from K
+    scale = scale_of(K)
+    P = positive_part(w, U)
+    assert np.array_equal(P, P.T)
+    np.testing.assert_allclose(P, (U * np.maximum(w, 0)) @ U.T, atol=1e-12 * scale)
+    np.testing.assert_allclose(np.linalg.eigvalsh(P), np.sort(np.maximum(w, 0)),
+                               atol=1e-10 * scale)
+    perm = np.random.default_rng(0).permutation(w.size)
+    np.testing.assert_allclose(positive_part(w[perm], U[:, perm]), P, atol=1e-12 * scale)
+    np.testing.assert_allclose(psd_projection(K), P, atol=1e-10 * scale)
 
 
 def test_psd_projection_is_the_frobenius_nearest_psd_matrix(simpson_usps):

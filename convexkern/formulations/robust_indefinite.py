@@ -59,6 +59,7 @@ from ..errors import InvalidInputError
 from ..formulation import Formulation
 from ..projections import project_svm_feasible, svm_infeasibility
 from ..report import Certificate, relative_gap
+from ..spectral import positive_part
 from . import svm
 
 __all__ = [
@@ -142,10 +143,7 @@ class Evaluation:
         """:math:`K^\\star(\\alpha) = M(\\alpha)_+` from the stored eigendecomposition."""
         if self.eig is None:
             raise InvalidInputError("eig", "this Evaluation was built without eigenpairs")
-        w, V = self.eig
-        pos = w > 0
-        Ks = (V[:, pos] * w[pos]) @ V[:, pos].T
-        return 0.5 * (Ks + Ks.T)
+        return positive_part(*self.eig)
 
 
 def _eig(M: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -161,9 +159,7 @@ def inner_kernel(K0: Any, y: Any, alpha: Any, rho: float) -> np.ndarray:
     a = check_matrix(alpha, "alpha", ndim=1)
     v = y * a
     M = K0 + np.outer(v, v) / (4.0 * rho)
-    w, V = _eig(M)
-    pos = w > 0
-    return (V[:, pos] * w[pos]) @ V[:, pos].T
+    return positive_part(*_eig(M))
 
 
 def evaluate(K0: np.ndarray, y: np.ndarray, alpha: np.ndarray, rho: float) -> Evaluation:
@@ -476,10 +472,7 @@ def predict_kernel(K_full: Any, n_train: int, y: Any, alpha: Any, rho: float) ->
     v = y * a
     M = K_full.copy()
     M[:n, :n] += np.outer(v, v) / (4.0 * rho)
-    w, V = _eig(M)
-    pos = w > 0
-    Kp = (V[:, pos] * w[pos]) @ V[:, pos].T
-    return 0.5 * (Kp + Kp.T)
+    return positive_part(*_eig(M))
 
 
 def _make_estimator():
