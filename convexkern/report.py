@@ -87,6 +87,11 @@ class Certificate:
         Named scalars (e.g. ``"projection"``: distance moved to reach feasibility).
     note : str
         Anything a reader of the numbers should know.
+    proven : Status or None
+        A status that the data prove whatever the solver said, e.g. ``UNBOUNDED`` for the
+        ν-LP SVM with ``C_rho < 1/M`` (Abe 2012, Theorem 2).  :func:`certified_report`
+        reports it in place of a solver's "optimal".  ``None`` (the default): nothing is
+        proven beyond the two bounds.
     """
 
     primal_value: float
@@ -95,6 +100,7 @@ class Certificate:
     point: Mapping[str, np.ndarray] = field(default_factory=dict)
     residuals: Mapping[str, float] = field(default_factory=dict)
     note: str = ""
+    proven: Status | None = None
 
     @property
     def lower(self) -> float:

@@ -575,7 +575,9 @@ def certified_report(
     """Certify ``point`` with the formulation's certificate and build the report.
 
     ``status=OPTIMAL`` is kept only when the certified relative gap is at most ``tol``;
-    otherwise it becomes ``OPTIMAL_INACCURATE`` and the message says why.  Every solver,
+    otherwise it becomes ``OPTIMAL_INACCURATE`` and the message says why.  A status the
+    certificate proves from the data (``Certificate.proven``, e.g. unbounded by a theorem)
+    replaces a solver's "optimal" or "optimal_inaccurate".  Every solver,
     conic or custom, goes through here; ``tol`` is also handed to the certificate
     (:meth:`Formulation.certificate`), which may use it to skip refinements it does not
     need.
@@ -583,6 +585,9 @@ def certified_report(
     cert = f.certificate(point, tol=tol)
     rel = cert.rel_gap
     notes = [m for m in (message, cert.note) if m]
+    if cert.proven is not None and status in (Status.OPTIMAL, Status.OPTIMAL_INACCURATE):
+        notes.append(f"{solver} said {status.value}; the certificate proves {cert.proven.value}")
+        status = cert.proven
     if status is Status.OPTIMAL and not rel <= tol:
         status = Status.OPTIMAL_INACCURATE
         notes.append(f"certified relative gap {rel:.3g} exceeds tol {tol:.3g}")

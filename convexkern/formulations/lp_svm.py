@@ -501,10 +501,12 @@ def nu_lp(A: Any, C_rho: float = 1.0, *, rho_min: float | None = 0.0) -> Formula
         if math.isfinite(val) and math.isfinite(upper):
             upper = max(upper, val)
         note = "" if "delta" in point else "no multipliers: no upper bound"
+        proven = None
         if _below_threshold(C, Ad.shape[0]):
             note = "unbounded: " + _theorem2_hint(Ad.shape[0])
+            proven = Status.UNBOUNDED
         return Certificate(primal_value=val, dual_value=upper, sense="maximize", point=pt,
-                           residuals=res, note=note)
+                           residuals=res, note=note, proven=proven)
 
     return Formulation(
         name="lp_svm.nu_lp", problem=problem,
@@ -565,10 +567,12 @@ def nu_lp_dual(A: Any, C_rho: float = 1.0, *, rho_min: float | None = 0.0) -> Fo
         if math.isfinite(val) and math.isfinite(lower):
             lower = min(lower, val)
         note = "" if "R" in point else "no multipliers: no lower bound"
+        proven = None
         if _below_threshold(C, Ad.shape[0]):
             note = "infeasible: " + _theorem2_hint(Ad.shape[0])
+            proven = Status.INFEASIBLE
         return Certificate(primal_value=val, dual_value=lower, sense="minimize", point=pt,
-                           residuals=res, note=note)
+                           residuals=res, note=note, proven=proven)
 
     return Formulation(
         name="lp_svm.nu_lp_dual", problem=problem,
