@@ -44,6 +44,7 @@ import scipy.linalg as sla
 
 from .._validation import check_kernel, check_matrix, check_positive
 from ..errors import InvalidInputError
+from ..spectral import positive_part
 
 __all__ = ["RankOneUpdate", "PositivePart", "secular_roots"]
 
@@ -371,8 +372,6 @@ class RankOneUpdate:
                     if d[j] > 0:
                         uh = u[g] / z[j]
                         B[np.ix_(g, g)] += d[j] * (np.eye(g.size) - np.outer(uh, uh))
-            E = L @ W
-            pos = mu > 0
-            B += (E[:, pos] * mu[pos]) @ E[:, pos].T
+            B += positive_part(mu, L @ W)
         Mp = Q @ B @ Q.T
         return 0.5 * (Mp + Mp.T)
