@@ -489,7 +489,7 @@ def nu_lp(A: Any, C_rho: float = 1.0, *, rho_min: float | None = 0.0) -> Formula
         return out
 
     def certify(f: Formulation, point: Mapping[str, np.ndarray]) -> Certificate:
-        C = float(f.parameters["C_rho"].value)
+        C = f.param("C_rho")
         Ad = f.data["A"]
         val, pt = nu_lp_value(Ad, point["R"], C, rmin)
         res = {"projection": _dist(pt["R"], np.asarray(point["R"], float))}
@@ -555,7 +555,7 @@ def nu_lp_dual(A: Any, C_rho: float = 1.0, *, rho_min: float | None = 0.0) -> Fo
         return out
 
     def certify(f: Formulation, point: Mapping[str, np.ndarray]) -> Certificate:
-        C = float(f.parameters["C_rho"].value)
+        C = f.param("C_rho")
         Ad = f.data["A"]
         val, pt = nu_lp_dual_value(Ad, point["delta"], C, rmin)
         res = {"projection": _dist(pt["delta"], np.asarray(point["delta"], float))}
@@ -618,7 +618,7 @@ def lp(A: Any, C_M: float = 1.0) -> Formulation:
         return out
 
     def certify(f: Formulation, point: Mapping[str, np.ndarray]) -> Certificate:
-        C = float(f.parameters["C_M"].value)
+        C = f.param("C_M")
         Ad = f.data["A"]
         val, pt = lp_value(Ad, point["R"], C)
         res = {"projection": _dist(pt["R"], np.asarray(point["R"], float))}
@@ -663,7 +663,7 @@ def lp_dual(A: Any, C_M: float = 1.0) -> Formulation:
         return out
 
     def certify(f: Formulation, point: Mapping[str, np.ndarray]) -> Certificate:
-        C = float(f.parameters["C_M"].value)
+        C = f.param("C_M")
         Ad = f.data["A"]
         val, pt = lp_dual_value(Ad, point["alpha"], C)
         res = {"projection": _dist(pt["alpha"], np.asarray(point["alpha"], float))}

@@ -436,7 +436,7 @@ def dual(K: Any, y: Any, C: float | None = 1.0, *, psd_check: bool = True) -> Fo
     problem = cp.Problem(objective, constraints)
 
     def certify(f: Formulation, point: Mapping[str, np.ndarray]) -> Certificate:
-        C_now = None if hard else float(f.parameters["C"].value)
+        C_now = None if hard else f.param("C")
         return _certificate(f.data["K"], f.data["y"], point["alpha"], C_now, feas_tol=None,
                             check=False, psd_eps=f.data["psd_eps"])
 
@@ -507,7 +507,7 @@ def primal(X: Any, y: Any, C: float | None = 1.0) -> Formulation:
             upper = 0.5 * float(wv @ wv) / gamma**2 if gamma > 0 else math.inf
             C_now = math.inf
         else:
-            C_now = float(f.parameters["C"].value)
+            C_now = f.param("C")
             upper = 0.5 * float(wv @ wv) + C_now * float(np.maximum(0.0, 1.0 - m).sum())
         lower = -math.inf
         out = {"w": wv, "b": np.asarray(bv)}
@@ -560,7 +560,7 @@ def _smo_for(f: Formulation) -> tuple[np.ndarray, np.ndarray, float]:
     else:
         X, y = f.data["X"], f.data["y"]
         K = X @ X.T
-    C = math.inf if f.data["hard"] else float(f.parameters["C"].value)
+    C = math.inf if f.data["hard"] else f.param("C")
     return K, y, C
 
 
