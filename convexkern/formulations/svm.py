@@ -337,9 +337,9 @@ def _certificate(K: Any, y: Any, alpha: Any, C: float | None, *, feas_tol: float
         upper = 0.5 * quad + Cf * hinge
         b = 0.5 * (lo + hi)  # primal_bias(f, y, Cf), from the same minimisation
     else:
-        b = primal_bias(f, y, None)
-        pos, neg = f[y > 0], f[y < 0]
-        gamma = 0.5 * (float(pos.min()) - float(neg.max()))
+        f_pos, f_neg = float(f[y > 0].min()), float(f[y < 0].max())
+        b = -0.5 * (f_pos + f_neg)  # primal_bias(f, y, None): the largest-margin bias
+        gamma = 0.5 * (f_pos - f_neg)  # the margin of w(alpha) with that bias
         upper = 0.5 * quad / gamma**2 if gamma > 0 else math.inf
     residuals = {"projection": proj}
     notes = [] if math.isfinite(upper) else ["no primal-feasible point: the margin is not positive"]
@@ -364,9 +364,7 @@ def _certificate(K: Any, y: Any, alpha: Any, C: float | None, *, feas_tol: float
             slack = 0.5 * psd_eps * (float(a @ a) + 2.0 * n_min * Cf**2)
             upper += slack
             residuals["psd_slack"] = slack
-        else:
-            pos, neg = f[y > 0], f[y < 0]
-            gamma = 0.5 * (float(pos.min()) - float(neg.max()))
+        else:  # hard margin, gamma > 0 as upper is finite
             u_psd = upper + 0.5 * psd_eps * float(a @ a) / gamma**2  # >= P'(alpha)
             if psd_eps * u_psd < 1.0:
                 slack = u_psd / (1.0 - psd_eps * u_psd) - upper
