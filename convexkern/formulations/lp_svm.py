@@ -765,11 +765,8 @@ def _solve_linprog(
         status = Status.TIME_LIMIT
     if target != f.kind and status in (Status.INFEASIBLE, Status.UNBOUNDED):
         status = Status.UNBOUNDED if status is Status.INFEASIBLE else Status.INFEASIBLE
-    if (f.kind in ("lp_svm.nu_lp", "lp_svm.nu_lp_dual") and status.has_solution
-            and _below_threshold(C, M)):
-        # HiGHS's feasibility tolerances accept M C_rho = 1 - 5e-13 as 1; Theorem 2 decides
-        # exactly: the nu-LP is unbounded and its dual infeasible, whatever HiGHS returned.
-        status = Status.UNBOUNDED if f.kind == "lp_svm.nu_lp" else Status.INFEASIBLE
+    # HiGHS's feasibility tolerances accept M C_rho = 1 - 5e-13 as 1: the certificate then
+    # proves Theorem 2's status (Certificate.proven), as for every other solver.
     stats = {"status": res.status, "message": res.message, "solved_form": target,
              "method": meth,
              "objective": None if res.fun is None else std.sign * res.fun + std.offset}
