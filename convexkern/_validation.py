@@ -20,6 +20,7 @@ __all__ = [
     "check_positive",
     "check_nonnegative",
     "check_in_range",
+    "check_open_unit",
     "check_int",
     "check_same_length",
 ]
@@ -137,6 +138,20 @@ def check_in_range(value: Any, name: str, low: float, high: float) -> float:
     v = float(value)
     if not (low <= v <= high):
         raise InvalidInputError(name, f"must lie in [{low}, {high}], got {value!r}")
+    return v
+
+
+def check_open_unit(value: Any, name: str) -> float:
+    """Return ``value`` as a float strictly between 0 and 1 (a ``tol``, a fraction) or raise.
+
+    The one check of an open-unit-interval scalar: :func:`convexkern.solve`'s ``tol``, the
+    CLI's ``--tol`` and the TOML specs' ``tol``, ``test_size`` and ``factor`` all use it.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise InvalidTypeError(name, f"expected a number in (0, 1), got {value!r}")
+    v = float(value)
+    if not 0 < v < 1:
+        raise InvalidInputError(name, f"must be a number in (0, 1), got {value!r}")
     return v
 
 

@@ -89,25 +89,6 @@ class _Progress:
 # ---------------------------------------------------------------------------------------
 
 
-def _import_formulations(err: TextIO | None = None) -> None:
-    """Import every implemented formulation module, registering custom algorithms.
-
-    Modules that do not exist yet are skipped; a module that exists but fails to import
-    is skipped with a note on ``err`` (the other formulations stay usable).
-    """
-    from . import formulations
-
-    for name in formulations.__all__:
-        try:
-            getattr(formulations, name)
-        except AttributeError:  # "not implemented yet"
-            continue
-        except ImportError as exc:
-            if err is not None:
-                err.write(f"{PROG}: note: formulations.{name} could not be imported ({exc}); "
-                          "its solvers are not listed\n")
-
-
 @contextlib.contextmanager
 def _solver_output_to_stderr() -> Any:
     """Send whatever the solvers print to stderr, so stdout carries only the result.
@@ -224,7 +205,6 @@ def _controls(args: argparse.Namespace, spec: Any) -> dict[str, Any]:
 def _load(args: argparse.Namespace, progress: _Progress) -> Any:
     from .specs import load_spec
 
-    _import_formulations()
     progress.stage(f"reading spec {args.spec}...")
     return load_spec(args.spec)
 
@@ -259,7 +239,6 @@ def _accuracy_text(reports: Sequence[Any], inst: Any) -> str:
 def _cmd_solvers(args: argparse.Namespace, progress: _Progress, err: TextIO) -> int:
     from .solvers import solver_info
 
-    _import_formulations(None if args.quiet else err)
     info = solver_info()
     if args.json:
         _emit(json.dumps(info, indent=2), args, progress, err)
@@ -279,7 +258,6 @@ def _cmd_solvers(args: argparse.Namespace, progress: _Progress, err: TextIO) -> 
 def _cmd_specs(args: argparse.Namespace, progress: _Progress, err: TextIO) -> int:
     from .specs import available_specs, load_spec
 
-    _import_formulations()
     rows = []
     for name in available_specs():
         try:

@@ -36,6 +36,9 @@ class Status(str, Enum):
     OPTIMAL_INACCURATE = "optimal_inaccurate"
     INFEASIBLE = "infeasible"
     UNBOUNDED = "unbounded"
+    #: the solver proved that the primal-dual pair has no optimum without telling which
+    #: side fails (cvxpy's ``infeasible_or_unbounded``)
+    INFEASIBLE_OR_UNBOUNDED = "infeasible_or_unbounded"
     ITERATION_LIMIT = "iteration_limit"
     TIME_LIMIT = "time_limit"
     ERROR = "error"

@@ -907,7 +907,6 @@ def _parse_formulation(t: dict[str, Any]) -> tuple[FormulationSpec, Callable[...
 def _known_solvers() -> list[str]:
     from .solvers import solver_info
 
-    _implemented_modules()  # importing the modules registers their custom algorithms
     return [r["name"] for r in solver_info()]
 
 

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import convexkern as ck
+from convexkern import Status
 from convexkern.data import load, load_thyroid
 from convexkern.errors import InvalidInputError, InvalidTypeError
 from convexkern.formulations import lp_svm
@@ -211,10 +212,16 @@ def test_all_solvers_agree_and_certify(name, c, data, request):
     for s in SOLVERS:
         r = ck.solve(f, s)
         assert r.status.has_solution, (s, r)
-        assert abs(r.primal_value - ref.primal_value) <= RTOL[s] * scale, (s, r, ref)
-        # certified bounds bracket the reference optimum
+        # certified bounds bracket the reference optimum, whatever the status
         lo, hi = sorted((r.primal_value, r.dual_value))
         assert lo - 1e-12 * scale <= ref.primal_value <= hi + 1e-12 * scale, (s, r)
+        if r.status is not Status.OPTIMAL:
+            # SCS 3.3 at its default tol on the balance nu-LP dual (optimum 6.3e-4, below
+            # its absolute eps 1e-5) stops at a certified relative gap of 8e-4 and says so
+            assert s == "scs", (s, r)
+            assert r.status is Status.OPTIMAL_INACCURATE and r.rel_gap > r.tol, (s, r)
+            continue
+        assert abs(r.primal_value - ref.primal_value) <= RTOL[s] * scale, (s, r, ref)
         assert r.gap <= 10 * RTOL[s] * scale, (s, r)
 
 

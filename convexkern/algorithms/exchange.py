@@ -42,6 +42,9 @@ import numpy as np
 
 from .. import sos
 from ..errors import InvalidInputError
+from ..report import SolveReport
+from ..solvers.certify import certified_report
+from ..solvers.status import algorithm_status
 
 __all__ = ["ExchangeResult", "exchange", "cut_moments", "normalized_min_R"]
 
@@ -249,52 +252,36 @@ def exchange(
     )
 
 
-def _register() -> None:
-    from ..report import SolveReport, Status
-    from ..solvers import certified_report, register_solver
+def solve_formulation(
+    f: Any, *, tol: float, max_iter: int | None, time_limit: float | None,
+    verbose: bool = False, x0: Mapping[str, np.ndarray] | None = None, **options: Any,
+) -> SolveReport:
+    """The solver table's adapter for ``sdpm.primal``: :func:`exchange`, then certify."""
+    from ..formulations import sdpm
 
-    @register_solver(
-        "exchange", kinds=["sdpm.primal"], default_tol=1e-6,
-        description="exchange (cutting-plane) method: SVM on growing virtual points "
-                    "(Graepel & Herbrich 2003)",
-    )
-    def _solve_exchange(
-        f: Any, *, tol: float, max_iter: int | None, time_limit: float | None,
-        verbose: bool = False, x0: Mapping[str, np.ndarray] | None = None, **options: Any,
-    ) -> SolveReport:
-        from ..formulations import sdpm
+    d = f.data
+    C = math.inf if d["hard"] else f.param("C")
+    if options.keys() - {"init"}:
+        raise InvalidInputError("options", f"unknown options {sorted(options)}")
 
-        d = f.data
-        C = math.inf if d["hard"] else f.param("C")
-        if options.keys() - {"init"}:
-            raise InvalidInputError("options", f"unknown options {sorted(options)}")
+    def certify(w: np.ndarray, mu: np.ndarray):
+        return sdpm.certificate(d["X_traj"], d["y"], segment=d["segment"],
+                                C=None if d["hard"] else C, bias=d["bias"], w=w, mu=mu)
 
-        def certify(w: np.ndarray, mu: np.ndarray):
-            return sdpm.certificate(d["X_traj"], d["y"], segment=d["segment"],
-                                    C=None if d["hard"] else C, bias=d["bias"], w=w, mu=mu)
-
-        t0 = time.perf_counter()
-        res = exchange(d["X_traj"], d["y"], d["segment"], C, d["bias"], certify, tol=tol,
-                       max_iter=max_iter, time_limit=time_limit, verbose=verbose,
-                       init=options.get("init", "center"))
-        elapsed = time.perf_counter() - t0
-        if res.status in ("infeasible", "error"):
-            return SolveReport(
-                status=Status.INFEASIBLE if res.status == "infeasible" else Status.ERROR,
-                solver="exchange", formulation=f.name, solve_time=elapsed,
-                iterations=res.iterations, tol=tol, params=f.param_values(),
-                message=res.message,
-            )
-        status = {
-            "optimal": Status.OPTIMAL, "iteration_limit": Status.ITERATION_LIMIT,
-            "time_limit": Status.TIME_LIMIT, "stalled": Status.OPTIMAL_INACCURATE,
-        }[res.status]
-        return certified_report(
-            f, {"w": res.w, "b": np.asarray(res.b), "mu": res.mu}, solver="exchange",
-            status=status, tol=tol, solve_time=elapsed, iterations=res.iterations,
-            history=res.history, message=res.message,
-            solver_stats={"cuts": int(res.cuts[0].size) if res.cuts else 0},
+    t0 = time.perf_counter()
+    res = exchange(d["X_traj"], d["y"], d["segment"], C, d["bias"], certify, tol=tol,
+                   max_iter=max_iter, time_limit=time_limit, verbose=verbose,
+                   init=options.get("init", "center"))
+    elapsed = time.perf_counter() - t0
+    if res.status in ("infeasible", "error"):
+        return SolveReport(
+            status=algorithm_status(res.status), solver="exchange", formulation=f.name,
+            solve_time=elapsed, iterations=res.iterations, tol=tol,
+            params=f.param_values(), message=res.message,
         )
-
-
-_register()
+    return certified_report(
+        f, {"w": res.w, "b": np.asarray(res.b), "mu": res.mu}, solver="exchange",
+        status=algorithm_status(res.status), tol=tol, solve_time=elapsed,
+        iterations=res.iterations, history=res.history, message=res.message,
+        solver_stats={"cuts": int(res.cuts[0].size) if res.cuts else 0},
+    )

@@ -39,8 +39,9 @@ import scipy.linalg as sla
 
 from ..formulation import Formulation
 from ..projections import project_svm_feasible
-from ..report import SolveReport, Status, relative_gap
-from ..solvers import certified_report, register_solver
+from ..report import SolveReport, relative_gap
+from ..solvers.certify import certified_report
+from ..solvers.status import algorithm_status
 from .rank_one import RankOneUpdate
 
 __all__ = [
@@ -472,14 +473,6 @@ def accpm(
 
 
 # --------------------------------------------------------------------------- registry
-_STATUS = {
-    "optimal": Status.OPTIMAL,
-    "iteration_limit": Status.ITERATION_LIMIT,
-    "time_limit": Status.TIME_LIMIT,
-    "error": Status.ERROR,
-}
-
-
 def _glue(method, name: str, default_eig: str, polish_default: bool = False):
     def run(
         f: Formulation, *, tol: float, max_iter: int | None, time_limit: float | None,
@@ -519,7 +512,7 @@ def _glue(method, name: str, default_eig: str, polish_default: bool = False):
                            f"{pol.iterations} accelerated-gradient iterations from its best "
                            f"point ({pol.status})")
         return certified_report(
-            f, {"alpha": alpha}, solver=name, status=_STATUS[res.status], tol=tol,
+            f, {"alpha": alpha}, solver=name, status=algorithm_status(res.status), tol=tol,
             solve_time=solve_time, iterations=res.iterations, history=res.history,
             solver_stats=stats, message=message,
         )
@@ -528,15 +521,7 @@ def _glue(method, name: str, default_eig: str, polish_default: bool = False):
     return run
 
 
-register_solver(
-    "robust_apg", kinds=["robust_indefinite"], default_tol=1e-6, warm_start=True,
-    description="accelerated projected gradient (FISTA, restarts) with rank-one eigen-updates",
-)(_glue(accelerated_gradient, "robust_apg", "rank_one"))
-register_solver(
-    "robust_pg", kinds=["robust_indefinite"], default_tol=1e-4, warm_start=True,
-    description="projected gradient, Luss & d'Aspremont 2007 §3.1",
-)(_glue(projected_gradient, "robust_pg", "full"))
-register_solver(
-    "robust_accpm", kinds=["robust_indefinite"], default_tol=1e-4, warm_start=True,
-    description="analytic centre cutting plane method, Luss & d'Aspremont 2007 §3.2",
-)(_glue(accpm, "robust_accpm", "full", polish_default=True))
+# the adapters the solver table (convexkern.solvers.table) points to
+solve_apg = _glue(accelerated_gradient, "robust_apg", "rank_one")
+solve_pg = _glue(projected_gradient, "robust_pg", "full")
+solve_accpm = _glue(accpm, "robust_accpm", "full", polish_default=True)

@@ -10,8 +10,9 @@ module                 source
 ``krein``              Loosli (ESANN 2019): KSVM (flip) and TrIK-SVM (shift) in Krein spaces
 =====================  =================================================================
 
-Submodules are imported on first use (``convexkern.formulations.svm``), and importing a
-module registers the custom algorithms that solve its formulations.
+Submodules are imported on first use (``convexkern.formulations.svm``).  They register
+nothing: the algorithms that solve their formulations are entries of the solver table
+(:mod:`convexkern.solvers.table`).
 """
 
 from __future__ import annotations

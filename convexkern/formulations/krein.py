@@ -50,7 +50,8 @@ from ..algorithms.trik import TrIKResult, krein_coefficients, min_eigenvalue, tr
 from ..errors import InvalidInputError, InvalidTypeError
 from ..formulation import Formulation
 from ..report import Certificate, SolveReport, Status
-from ..solvers import certified_report, register_solver
+from ..solvers.certify import certified_report
+from ..solvers.status import algorithm_status
 from . import svm
 
 __all__ = [
@@ -384,11 +385,6 @@ def check_equivalence(
 
 
 # ----------------------------------------------------------------------------- solvers
-@register_solver(
-    "smo", kinds=["krein.stabilization"], default_tol=1e-6,
-    description="SMO on the Hilbert-space SVM dual with K~ (Kreĭn stabilization)",
-    warm_start=True,
-)
 def _solve_smo_krein(f: Formulation, **kw: Any) -> SolveReport:
     """SMO on K~ through the svm.dual glue (the formulation is the svm dual on K~)."""
     from ..solvers import solve
@@ -415,13 +411,6 @@ def _eps_from_tol(tol: float) -> float:
     ``1e-9`` used before ``tol`` was mapped).
     """
     return float(min(max(1e-3 * tol, 1e-12), 1e-4))
-
-
-#: how each raw TrIK status is reported (the certified gap may still lower OPTIMAL)
-_TRIK_STATUS = {"optimal": Status.OPTIMAL, "iteration_limit": Status.ITERATION_LIMIT,
-                "time_limit": Status.TIME_LIMIT, "stalled": Status.OPTIMAL_INACCURATE,
-                "krein_stationary": Status.OPTIMAL_INACCURATE,
-                "inaccurate": Status.OPTIMAL_INACCURATE}
 
 
 def _run_trik(f: Formulation, optimality: str, *, tol: float, max_iter: int | None,
@@ -452,7 +441,7 @@ def _run_trik(f: Formulation, optimality: str, *, tol: float, max_iter: int | No
                    max_iter=max_iter, time_limit=time_limit, block=block, check_lam=False,
                    verbose=verbose)
         alpha_k = to_krein(dec, f.data["y"], res.alpha_tilde, res.b, method="full").alpha
-    status = _TRIK_STATUS[res.status]
+    status = algorithm_status(res.status)
     name = "trik" if optimality == "hilbert" else "trik-krein"
     history = [(h[0], h[1], h[4], math.nan) for h in res.history]
     notes: list[str] = []
@@ -499,19 +488,10 @@ def _run_trik(f: Formulation, optimality: str, *, tol: float, max_iter: int | No
     return res, report
 
 
-@register_solver(
-    "trik", kinds=["krein.stabilization"], default_tol=1e-6,
-    description="TrIK active set (Loosli 2019, Alg. 1) with Hilbert-space optimality checks",
-)
 def _solve_trik(f: Formulation, **kw: Any) -> SolveReport:
     return _run_trik(f, "hilbert", **kw)[1]
 
 
-@register_solver(
-    "trik-krein", kinds=["krein.stabilization"], default_tol=1e-6,
-    description="TrIK active set (Loosli 2019, Alg. 1), primal optimality checked in the "
-                "Kreĭn space (may stop before the Hilbert QP optimum)",
-)
 def _solve_trik_krein(f: Formulation, **kw: Any) -> SolveReport:
     return _run_trik(f, "krein", **kw)[1]
 

@@ -72,7 +72,8 @@ from .._validation import check_matrix, check_positive
 from ..errors import InvalidInputError, InvalidTypeError
 from ..formulation import Formulation
 from ..report import Certificate, SolveReport, Status
-from ..solvers import certified_report, register_solver
+from ..solvers.certify import certified_report
+from ..solvers.status import algorithm_status
 
 __all__ = [
     "triplets",
@@ -705,13 +706,9 @@ def nu_lp_from_data(X: Any, y: Any, C_rho: float = 1.0, *,
 
 
 # ================================================================== direct HiGHS path
-_LINPROG_STATUS = {
-    0: Status.OPTIMAL,
-    1: Status.ITERATION_LIMIT,
-    2: Status.INFEASIBLE,
-    3: Status.UNBOUNDED,
-    4: Status.ERROR,
-}
+#: scipy.optimize.linprog's status codes, in the words of the built-in algorithms
+_LINPROG_WORD = {0: "optimal", 1: "iteration_limit", 2: "infeasible", 3: "unbounded",
+                 4: "error"}
 
 
 def _param_of(f: Formulation) -> float:
@@ -719,12 +716,6 @@ def _param_of(f: Formulation) -> float:
     return float(f.parameters[key].value)
 
 
-@register_solver(
-    "linprog",
-    kinds=KINDS,
-    default_tol=1e-7,
-    description="direct sparse HiGHS (scipy.optimize.linprog, method='highs') for Abe's LPs",
-)
 def _solve_linprog(
     f: Formulation,
     *,
@@ -760,7 +751,7 @@ def _solve_linprog(
     std = standard_form(target, A, C, f.data.get("rho_min", 0.0))
     res = solve_standard(std, tol=tol * 0.1, time_limit=time_limit, max_iter=max_iter,
                          presolve=presolve, verbose=verbose, method=meth)
-    status = _LINPROG_STATUS.get(res.status, Status.ERROR)
+    status = algorithm_status(_LINPROG_WORD.get(res.status, "error"))
     if res.status == 1 and "time" in res.message.lower():
         status = Status.TIME_LIMIT
     if target != f.kind and status in (Status.INFEASIBLE, Status.UNBOUNDED):

@@ -443,14 +443,6 @@ def dual(K0: Any, y: Any, C: float = 1.0, rho: float = 1.0) -> Formulation:
     )
 
 
-def _register() -> None:
-    # importing the algorithms module registers robust_apg, robust_pg and robust_accpm
-    from ..algorithms import robust_svm  # noqa: F401
-
-
-_register()
-
-
 # --------------------------------------------------------------------------- prediction
 def predict_kernel(K_full: Any, n_train: int, y: Any, alpha: Any, rho: float) -> np.ndarray:
     """The test-kernel heuristic of §2.3: rank-one update, then PSD projection.

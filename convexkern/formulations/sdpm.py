@@ -1267,8 +1267,3 @@ class SDPMClassifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, X: Any) -> np.ndarray:
         return self.classes_[(self.decision_function(X) > 0).astype(int)]
-
-
-
-# importing the module registers the exchange method (as svm registers smo)
-from ..algorithms import exchange as _exchange  # noqa: E402,F401

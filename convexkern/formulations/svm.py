@@ -42,7 +42,8 @@ from ..errors import InvalidInputError, NotPSDError
 from ..formulation import Formulation
 from ..projections import project_svm_feasible, svm_infeasibility
 from ..report import Certificate, SolveReport, Status
-from ..solvers import certified_report, register_solver
+from ..solvers.certify import certified_report
+from ..solvers.status import algorithm_status
 
 __all__ = [
     "dual",
@@ -562,13 +563,6 @@ def _smo_for(f: Formulation) -> tuple[np.ndarray, np.ndarray, float]:
     return K, y, C
 
 
-@register_solver(
-    "smo",
-    kinds=["svm.dual", "svm.primal"],
-    default_tol=1e-6,
-    description="sequential minimal optimisation, second-order working set (notes §11.3)",
-    warm_start=True,
-)
 def _solve_smo(
     f: Formulation,
     *,
@@ -643,8 +637,7 @@ def _solve_smo(
             alpha0 = project_svm_feasible(res.alpha, y, C)  # round-off in y'alpha
             continue
         if res.status != "optimal":
-            status = {"time_limit": Status.TIME_LIMIT, "iteration_limit": Status.ITERATION_LIMIT,
-                      }.get(res.status, Status.ERROR)  # "interrupted" (callback) -> ERROR
+            status = algorithm_status(res.status)  # "interrupted" (callback) -> ERROR
             message = f"SMO stopped: {res.status}"
             break
         if cert.rel_gap <= tol:

@@ -1,0 +1,65 @@
+"""The one place where a solver's point becomes a report: :func:`certified_report`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..formulation import Formulation
+from ..report import SolveReport, Status
+
+__all__ = ["certified_report"]
+
+
+def certified_report(
+    f: Formulation,
+    point: Mapping[str, np.ndarray],
+    *,
+    solver: str,
+    status: Status,
+    tol: float,
+    solve_time: float,
+    iterations: int | None = None,
+    history: Sequence[Sequence[float]] = (),
+    solver_stats: Mapping[str, Any] | None = None,
+    message: str = "",
+) -> SolveReport:
+    """Certify ``point`` with the formulation's certificate and build the report.
+
+    ``status=OPTIMAL`` is kept only when the certified relative gap is at most ``tol``;
+    otherwise it becomes ``OPTIMAL_INACCURATE`` and the message says why.  A status the
+    certificate proves from the data (``Certificate.proven``, e.g. unbounded by a theorem)
+    replaces a solver's "optimal" or "optimal_inaccurate".  Every solver,
+    conic or custom, goes through here; ``tol`` is also handed to the certificate
+    (:meth:`Formulation.certificate`), which may use it to skip refinements it does not
+    need.
+    """
+    cert = f.certificate(point, tol=tol)
+    rel = cert.rel_gap
+    notes = [m for m in (message, cert.note) if m]
+    if cert.proven is not None and status in (Status.OPTIMAL, Status.OPTIMAL_INACCURATE):
+        notes.append(f"{solver} said {status.value}; the certificate proves {cert.proven.value}")
+        status = cert.proven
+    if status is Status.OPTIMAL and not rel <= tol:
+        status = Status.OPTIMAL_INACCURATE
+        notes.append(f"certified relative gap {rel:.3g} exceeds tol {tol:.3g}")
+    return SolveReport(
+        status=status,
+        solver=solver,
+        formulation=f.name,
+        primal_value=float(cert.primal_value),
+        dual_value=float(cert.dual_value),
+        gap=float(cert.gap),
+        rel_gap=float(rel),
+        solve_time=float(solve_time),
+        iterations=iterations,
+        x={k: np.asarray(v) for k, v in cert.point.items()},
+        history=tuple(tuple(float(v) for v in h) for h in history),
+        tol=tol,
+        params=f.param_values(),
+        residuals=dict(cert.residuals),
+        solver_stats=dict(solver_stats or {}),
+        message="; ".join(notes),
+    )

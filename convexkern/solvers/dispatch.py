@@ -1,0 +1,257 @@
+"""Dispatch: :func:`solve`, :func:`compare`, :func:`path` and the questions about the table.
+
+A request resolves a solver name against the table (:mod:`convexkern.solvers.table`),
+checks the controls and the formulation's Parameters, then runs either the conic path
+(:func:`convexkern.solvers.conic.solve_conic`) or the algorithm's adapter, imported at this
+moment.  Both end in :func:`convexkern.solvers.certify.certified_report`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from .._validation import check_open_unit
+from ..errors import InvalidInputError, InvalidTypeError, SolverNotFoundError
+from ..formulation import Formulation
+from ..report import ReportTable, SolveReport
+from .conic import solve_conic
+from .table import ALGORITHMS, CONIC, AlgorithmSpec, ConicSolverSpec
+
+__all__ = [
+    "available_solvers",
+    "installed_solvers",
+    "solver_info",
+    "solve",
+    "compare",
+    "path",
+]
+
+
+def installed_solvers() -> list[str]:
+    """Names of every usable solver: installed conic ones, then every custom one."""
+    return [s.name for s in CONIC.values() if s.installed] + list(ALGORITHMS)
+
+
+def solver_info() -> list[dict[str, Any]]:
+    """One row per known solver: name, kind, installed, what it solves, install hint."""
+    rows = []
+    for s in CONIC.values():
+        rows.append({
+            "name": s.name, "kind": "conic (cvxpy)", "installed": s.installed,
+            "solves": ",".join(sorted(s.cones)), "default_tol": s.default_tol,
+            "install": "" if s.installed else s.install,
+        })
+    for c in ALGORITHMS.values():
+        rows.append({
+            "name": c.name, "kind": "built-in", "installed": True,
+            "solves": ",".join(sorted(c.kinds)), "default_tol": c.default_tol,
+            "install": "", "description": c.description,
+        })
+    return rows
+
+
+def available_solvers(f: Formulation | None = None) -> list[str]:
+    """Solver names that can solve ``f`` (every installed one when ``f`` is None).
+
+    Conic solvers qualify when installed and when they accept the formulation's cone
+    class; custom algorithms when registered for its ``kind``.  The formulation's default
+    solver comes first.
+    """
+    if f is None:
+        return installed_solvers()
+    _check_formulation(f)
+    cls = f.cone_class
+    names = [s.name for s in CONIC.values() if s.installed and cls in s.cones]
+    names += [c.name for c in ALGORITHMS.values() if f.kind in c.kinds]
+    if f.default_solver in names:
+        names.remove(f.default_solver)
+        names.insert(0, f.default_solver)
+    return names
+
+
+def _check_formulation(f: Any) -> None:
+    if not isinstance(f, Formulation):
+        raise InvalidTypeError(
+            "formulation", f"expected a convexkern Formulation, got {type(f).__name__}"
+        )
+
+
+def _resolve(f: Formulation, solver: str | None) -> ConicSolverSpec | AlgorithmSpec:
+    name = (f.default_solver if solver is None else solver)
+    if not isinstance(name, str):
+        raise InvalidTypeError("solver", f"expected a solver name, got {name!r}")
+    key = name.lower()
+    usable = available_solvers(f)
+    if key in ALGORITHMS and f.kind in ALGORITHMS[key].kinds:
+        return ALGORITHMS[key]
+    if key in CONIC:
+        spec = CONIC[key]
+        if not spec.installed:
+            raise SolverNotFoundError(
+                f"solver '{key}' is not installed ({spec.install}); "
+                f"installed solvers for {f.name}: {usable}"
+            )
+        if f.cone_class not in spec.cones:
+            raise SolverNotFoundError(
+                f"solver '{key}' does not handle {f.cone_class} problems such as {f.name}; "
+                f"use one of {usable}"
+            )
+        return spec
+    if key in ALGORITHMS:
+        raise SolverNotFoundError(
+            f"solver '{key}' solves {sorted(ALGORITHMS[key].kinds)}, not {f.kind}; "
+            f"use one of {usable}"
+        )
+    raise SolverNotFoundError(f"unknown solver '{name}'; solvers for {f.name}: {usable}")
+
+
+def _check_controls(tol: Any, max_iter: Any, time_limit: Any) -> None:
+    if tol is not None:
+        check_open_unit(tol, "tol")
+    if max_iter is not None and (
+        isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 1
+    ):
+        raise InvalidInputError("max_iter", f"must be a positive integer, got {max_iter!r}")
+    if time_limit is not None and (
+        isinstance(time_limit, bool)
+        or not isinstance(time_limit, (int, float))
+        or not time_limit > 0
+    ):
+        raise InvalidInputError("time_limit", f"must be a positive number, got {time_limit!r}")
+
+
+def solve(
+    formulation: Formulation,
+    solver: str | None = None,
+    *,
+    tol: float | None = None,
+    max_iter: int | None = None,
+    time_limit: float | None = None,
+    verbose: bool = False,
+    x0: Mapping[str, np.ndarray] | None = None,
+    **options: Any,
+) -> SolveReport:
+    """Solve a formulation and return a certified :class:`SolveReport`.
+
+    Parameters
+    ----------
+    formulation : Formulation
+    solver : str, optional
+        A name from :func:`available_solvers`; default: the formulation's own default.
+    tol : float, optional
+        Target *relative certified gap*.  Custom algorithms stop on it; conic solvers get
+        ``tol / 10`` as their accuracy settings (ECOS: ``tol * 1e-5``, see its registry
+        entry).  Default: the solver's ``default_tol`` (see ``convexkern solvers``), a
+        target the solver reaches on ordinary problems.
+    max_iter, time_limit : optional
+        Bounds on the work; running out is reported as a status, never as an optimum.
+    verbose : bool
+        Let the solver print its log.
+    x0 : dict, optional
+        Warm start for custom algorithms that accept one (ignored by conic solvers, which
+        warm-start through cvxpy's parameter caching).
+    **options
+        Passed to the solver unchanged (cvxpy keyword arguments for conic solvers).
+
+    Raises
+    ------
+    InvalidInputError
+        A Parameter of the formulation has an invalid value
+        (:meth:`Formulation.check_params`).
+    """
+    _check_formulation(formulation)
+    _check_controls(tol, max_iter, time_limit)
+    spec = _resolve(formulation, solver)
+    # every Parameter checked before any solver runs (a value set on the cvxpy Parameter
+    # directly, e.g. C = 0 on a pos=True Parameter, which cvxpy accepts): all solvers,
+    # conic or custom, refuse it with the same error naming it
+    formulation.check_params()
+    t_tol = spec.default_tol if tol is None else float(tol)
+    t0 = time.perf_counter()
+    if isinstance(spec, AlgorithmSpec):
+        report = spec.adapter(formulation.kind)(
+            formulation, tol=t_tol, max_iter=max_iter, time_limit=time_limit,
+            verbose=verbose, x0=x0, **options,
+        )
+    else:
+        report = solve_conic(formulation, spec, t_tol, max_iter, time_limit, verbose, options,
+                             available_solvers)
+    wall = time.perf_counter() - t0
+    return replace(report, wall_time=wall)
+
+
+def compare(
+    formulation: Formulation,
+    solvers: Sequence[str] | None = None,
+    *,
+    tol: float | None = None,
+    max_iter: int | None = None,
+    time_limit: float | None = None,
+    progress: Callable[[str, SolveReport | None], None] | None = None,
+    **options: Any,
+) -> ReportTable:
+    """Solve one formulation with several solvers; one report per solver, in order.
+
+    ``solvers`` defaults to every applicable one (:func:`available_solvers`).  Names are
+    all resolved before anything is solved, so a typo fails at once.  ``progress`` is
+    called with ``(name, None)`` before each solve and ``(name, report)`` after it.
+    """
+    _check_formulation(formulation)
+    names = available_solvers(formulation) if solvers is None else list(solvers)
+    if isinstance(solvers, str):
+        raise InvalidTypeError("solvers", "expected a list of names, e.g. ['clarabel', 'smo']")
+    for name in names:
+        _resolve(formulation, name)
+    reports = []
+    for name in names:
+        if progress is not None:
+            progress(name, None)
+        r = solve(formulation, name, tol=tol, max_iter=max_iter, time_limit=time_limit,
+                  **options)
+        reports.append(r)
+        if progress is not None:
+            progress(name, r)
+    return ReportTable(reports)
+
+
+def path(
+    formulation: Formulation,
+    param: str,
+    values: Iterable[float],
+    solver: str | None = None,
+    *,
+    tol: float | None = None,
+    warm_start: bool = True,
+    **kwargs: Any,
+) -> ReportTable:
+    """Re-solve a built formulation over a grid of one parameter, without rebuilding.
+
+    The parameter is a ``cvxpy.Parameter`` of a DPP problem, so cvxpy reuses its
+    compiled form; custom algorithms that accept a warm start get the previous point.
+    The parameter is left at its last value.  Returns one report per grid value, with the
+    value in ``report.params[param]`` and in the printed table.
+    """
+    _check_formulation(formulation)
+    if param not in formulation.parameters:
+        raise InvalidInputError(
+            "param", f"{formulation.name} has no parameter '{param}' "
+                     f"(it has {sorted(formulation.parameters)})"
+        )
+    grid = [float(v) for v in values]
+    if not grid:
+        raise InvalidInputError("values", "the grid is empty")
+    spec = _resolve(formulation, solver)
+    reports: list[SolveReport] = []
+    x0 = None
+    for v in grid:
+        formulation.set_params(**{param: v})
+        r = solve(formulation, spec.name, tol=tol, x0=x0, **kwargs)
+        reports.append(r)
+        if warm_start and isinstance(spec, AlgorithmSpec) and spec.warm_start and r.x:
+            x0 = dict(r.x)
+    return ReportTable(reports, extra_columns=(param,))
