@@ -1,0 +1,120 @@
+"""Declarative problem specs: one TOML file describes one instance, end to end.
+
+A spec names the data set, the preprocessing and train/test split, the kernel and its
+parameters, the formulation and its hyper-parameters, and the solvers to run::
+
+    name = "svm_usps_3v5_rbf"
+    description = "Soft-margin SVM dual, USPS digits 3 vs 5 (real data), RBF kernel"
+
+    [data]
+    dataset = "usps"            # a shipped data set (convexkern.data.available_datasets())
+    positive = 3                # class(es) -> +1
+    negative = 5                # class(es) -> -1 ("rest": every other class)
+
+    [split]                     # optional; omitted: train on everything, no test set
+    test_size = 0.5             # fraction held out, stratified by class
+    seed = 0                    # seed of the permutation
+
+    [preprocess]                # optional
+    standardize = false         # z-score every feature with the *training* statistics
+
+    [kernel]                    # needed by builders that take a kernel matrix K / K0
+    name = "rbf"                # convexkern.kernels.make_kernel name
+    gamma = 0.025               # kernel parameters; gamma = "scale" -> 1/(d * X_train.var())
+
+    [formulation]
+    name = "svm.dual"           # <module>.<builder> in convexkern.formulations
+    C = 1.0                     # keyword arguments of the builder
+
+    [solve]                     # optional
+    solvers = ["clarabel", "scs", "smo"]
+    tol = 1e-6                  # also max_iter, time_limit
+
+The three data sources of ``[data]`` (exactly one):
+
+* ``dataset = "<name>"`` with ``positive`` / ``negative`` (a class label, a list of
+  labels, or ``negative = "rest"``), through :func:`convexkern.data.load_binary`;
+* ``csv = "path.csv"`` (one header row; relative paths resolve against the folder of the
+  spec file), with ``label_column`` (default: the last), ``delimiter``, and
+  ``positive`` / ``negative`` (optional when the labels already are -1/+1);
+* ``generator = "blobs" | "moons" | "circles"`` (scikit-learn ``make_*``) with
+  ``n_samples``, ``seed`` and ``noise`` (moons, circles), ``factor`` (circles),
+  ``n_features``, ``cluster_std`` and ``centers`` (blobs: a list of two points); class 1
+  becomes +1 and class 0 becomes -1.
+
+Validation
+----------
+:func:`load_spec` checks every field and raises :class:`~convexkern.errors.SpecError`
+naming it (``"kernel.gamma"``, ``"data.dataset"``, ``"formulation.name"``, ...): unknown
+sections and keys (typos), wrong types, unknown data set / kernel / formulation / solver
+names (the message lists the valid ones), ``positive == negative``, ``test_size`` outside
+``(0, 1)``...  What can only be checked against the data (a class that does not exist, a
+kernel matrix that is not PSD, a builder rejecting ``C = -1``) is checked by
+:meth:`ProblemSpec.build`, which raises a :class:`SpecError` naming the field as well.
+
+Extension point: formulation dispatch
+-------------------------------------
+There is no table of formulations here.  ``formulation.name = "<module>.<builder>"``
+resolves to ``getattr(convexkern.formulations.<module>, "<builder>")``, and the
+builder's signature says what it needs:
+
+* a parameter named ``K`` or ``K0`` receives the training kernel matrix (the
+  ``[kernel]`` section is then required);
+* a parameter named ``X`` receives the (preprocessed) training features;
+* a parameter named ``y`` receives the training labels in {-1, +1};
+* every other key of ``[formulation]`` is passed as a keyword argument, checked against
+  the signature (an unknown key is a :class:`SpecError` naming ``formulation.<key>``;
+  a required parameter left out is one too).
+
+A builder is any public function of the module (listed in its ``__all__``) returning a
+:class:`~convexkern.Formulation`.  So a new module such as
+``robust_indefinite.dual(K0, y, C, rho)`` or ``krein.stabilization(K, y, C,
+decomposition)`` is usable from a spec as soon as it exists, with no change here.
+Builder errors (``InvalidInputError`` naming an argument) are re-raised as
+``SpecError("formulation.<argument>")``.
+
+Prediction follows a convention rather than a table (:meth:`Instance.decision_function`):
+a formulation that keeps the spec's training kernel as ``data["K"]`` (and labels as
+``data["y"]``) and whose reports carry ``x["alpha"]`` and ``x["b"]`` predicts with
+``f(x) = sum_i alpha_i y_i k(x_i, x) + b`` (the SVM dual); one that keeps the features as
+``data["X"]`` and reports ``x["w"]`` and ``x["b"]`` predicts with ``f(x) = w'x + b``.
+Formulations that transform the kernel (a learned proxy, a stabilised ``K~``) get no
+accuracy from the spec: their classifier needs their own mapping back.
+
+Shipped specs
+-------------
+The specs of ``problems/*.toml`` are installed with the package
+(``convexkern/problems/*.toml``): :func:`available_specs` lists them and
+:func:`load_spec` accepts a bare name (``load_spec("svm_usps_3v5_rbf")``) as well as a
+path, a dict or TOML text already parsed.
+"""
+
+from __future__ import annotations
+
+from .files import available_specs, load_spec, spec_path
+from .model import (
+    DataSpec,
+    FormulationSpec,
+    Instance,
+    KernelSpec,
+    PreprocessSpec,
+    ProblemSpec,
+    SolveSpec,
+    SplitSpec,
+)
+from .validate import GENERATORS
+
+__all__ = [
+    "ProblemSpec",
+    "DataSpec",
+    "SplitSpec",
+    "PreprocessSpec",
+    "KernelSpec",
+    "FormulationSpec",
+    "SolveSpec",
+    "Instance",
+    "load_spec",
+    "available_specs",
+    "spec_path",
+    "GENERATORS",
+]

@@ -1,0 +1,211 @@
+"""Building an instance from a validated spec: load the data, split, preprocess, compute
+the Gram matrices and call the formulation's builder."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from ..errors import ConvexkernError, InvalidInputError, InvalidTypeError, SpecError
+from ..formulation import Formulation
+from .dispatch import _FEATURE_ARGS, _KERNEL_ARGS, _LABEL_ARGS, _signature
+from .model import DataSpec, Instance, ProblemSpec, SplitSpec
+from .validate import _as_list, _strip_arg
+
+
+def _binary_labels(
+    y: np.ndarray, opts: Mapping[str, Any], what: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """Map labels to {-1, +1} by ``positive``/``negative``; returns (keep mask, y_pm)."""
+    classes = np.unique(y).tolist()
+    if "positive" not in opts:
+        if set(classes) == {-1, 1}:
+            return np.ones(y.size, dtype=bool), y.astype(float)
+        raise SpecError("data.positive",
+                        f"the labels of {what} are {classes[:20]}, not -1/+1: give positive "
+                        "and negative classes")
+
+    def match(v: Any, fld: str) -> Any:
+        for c in classes:
+            if type(c) is str and isinstance(v, str) and c == v:
+                return c
+            if type(c) is not str and not isinstance(v, str) and c == v:
+                return c
+        raise SpecError(fld, f"{v!r} is not a class of {what}; its classes are "
+                             f"{classes[:30]}")
+
+    pos = [match(v, "data.positive") for v in _as_list(opts["positive"])]
+    neg_v = opts["negative"]
+    if neg_v == "rest":
+        neg = [c for c in classes if c not in pos]
+        if not neg:
+            raise SpecError("data.negative", "'rest' is empty: positive takes every class")
+    else:
+        neg = [match(v, "data.negative") for v in _as_list(neg_v)]
+    is_pos, is_neg = np.isin(y, pos), np.isin(y, neg)
+    keep = is_pos | is_neg
+    return keep, np.where(is_pos[keep], 1.0, -1.0)
+
+
+def _load_data(d: DataSpec) -> tuple[np.ndarray, np.ndarray]:
+    from .. import data as ckdata
+
+    o = dict(d.options)
+    if d.source == "dataset":
+        try:
+            return ckdata.load_binary(d.name, o.get("positive"), o.get("negative"))
+        except (InvalidInputError, InvalidTypeError) as exc:
+            arg = exc.argument if exc.argument in ("positive", "negative") else "dataset"
+            raise SpecError(f"data.{arg}", _strip_arg(exc)) from None
+    if d.source == "csv":
+        try:
+            ds = ckdata.load_csv(d.name, o.get("label_column", -1),
+                                 delimiter=o.get("delimiter", ","))
+        except FileNotFoundError:
+            raise SpecError("data.csv", f"no such file: {d.name}") from None
+        except (InvalidInputError, InvalidTypeError) as exc:
+            fld = "data.label_column" if exc.argument == "label_column" else "data.csv"
+            raise SpecError(fld, _strip_arg(exc)) from None
+        keep, y = _binary_labels(ds.y, o, os.path.basename(d.name))
+        return np.asarray(ds.X[keep], dtype=float), y
+    import sklearn.datasets as skd
+
+    n, seed = o["n_samples"], o["seed"]
+    if d.name == "blobs":
+        centers = o.get("centers", 2)
+        X, lab = skd.make_blobs(n_samples=n, n_features=o.get("n_features", 2),
+                                centers=centers, cluster_std=o.get("cluster_std", 1.0),
+                                random_state=seed)
+    elif d.name == "moons":
+        X, lab = skd.make_moons(n_samples=n, noise=o.get("noise"), random_state=seed)
+    else:
+        X, lab = skd.make_circles(n_samples=n, noise=o.get("noise"),
+                                  factor=o.get("factor", 0.8), random_state=seed)
+    return np.asarray(X, dtype=float), np.where(lab == 1, 1.0, -1.0)
+
+
+def _split(y: np.ndarray, s: SplitSpec) -> tuple[np.ndarray, np.ndarray]:
+    """Seeded train/test indices (sorted, i.e. in data order).
+
+    Stratified: within each class, a permutation drawn from ``default_rng(seed)`` puts
+    ``round(test_size * n_class)`` of its points in the test set.
+    """
+    rng = np.random.default_rng(s.seed)
+    n = y.size
+    if s.stratify:
+        test_parts = []
+        for c in (1.0, -1.0):
+            idx = np.flatnonzero(y == c)
+            k = int(round(s.test_size * idx.size))
+            if k < 1 or k > idx.size - 1:
+                raise SpecError(
+                    "split.test_size",
+                    f"{s.test_size} of the {idx.size} points of class {c:+.0f} leaves "
+                    "none on one side of the split",
+                )
+            test_parts.append(rng.permutation(idx)[:k])
+        test = np.sort(np.concatenate(test_parts))
+    else:
+        k = int(round(s.test_size * n))
+        if k < 1 or k > n - 2:
+            raise SpecError("split.test_size",
+                            f"{s.test_size} of {n} points leaves an empty side")
+        test = np.sort(rng.permutation(n)[:k])
+    mask = np.zeros(n, dtype=bool)
+    mask[test] = True
+    return np.flatnonzero(~mask), test
+
+
+def _build(spec: ProblemSpec, progress: Callable[[str], None]) -> Instance:
+    from ..kernels import make_kernel
+
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+    progress(f"loading data ({spec.data.describe()})...")
+    X, y = _load_data(spec.data)
+    if np.unique(y).size != 2:
+        raise SpecError("data", f"the data have a single class ({np.unique(y).tolist()})")
+    if spec.split is not None:
+        tr, te = _split(y, spec.split)
+        X_train, y_train, X_test, y_test = X[tr], y[tr], X[te], y[te]
+        if np.unique(y_train).size != 2:
+            raise SpecError("split", "the training part has a single class; stratify it")
+    else:
+        X_train, y_train, X_test, y_test = X, y, None, None
+    mean = scale = None
+    if spec.preprocess.standardize:
+        mean = X_train.mean(axis=0)
+        scale = X_train.std(axis=0)
+        scale = np.where(scale > 0, scale, 1.0)
+        X_train = (X_train - mean) / scale
+        if X_test is not None:
+            X_test = (X_test - mean) / scale
+    timings["data"] = time.perf_counter() - t0
+    if spec.split is not None:
+        progress(f"split: {y_train.size} train / {y_test.size} test "  # type: ignore[union-attr]
+                 f"({'stratified, ' if spec.split.stratify else ''}seed {spec.split.seed})")
+
+    fn = spec.formulation.builder_function()
+    sig = _signature(fn)
+    kernel = K_train = K_test = None
+    if spec.kernel is not None:
+        params = dict(spec.kernel.params)
+        if params.get("gamma") == "scale":
+            var = float(X_train.var())
+            if not var > 0:
+                raise SpecError("kernel.gamma", "'scale' needs features with nonzero variance")
+            params["gamma"] = 1.0 / (X_train.shape[1] * var)
+        try:
+            kernel = make_kernel(spec.kernel.name, **params)
+        except (InvalidInputError, InvalidTypeError) as exc:
+            raise SpecError(f"kernel.{exc.argument}", _strip_arg(exc)) from None
+        t1 = time.perf_counter()
+        progress(f"building kernel {kernel!r} (n={y_train.size})...")
+        try:
+            K_train = kernel(X_train)
+            K_test = kernel(X_test, X_train) if X_test is not None else None
+        except (InvalidInputError, InvalidTypeError) as exc:
+            raise SpecError("kernel", f"{spec.kernel.name} on these data: {exc}") from None
+        timings["kernel"] = time.perf_counter() - t1
+
+    kwargs = dict(spec.formulation.params)
+    for p in sig.parameters:
+        if p in _KERNEL_ARGS:
+            kwargs[p] = K_train
+        elif p in _FEATURE_ARGS:
+            kwargs[p] = X_train
+        elif p in _LABEL_ARGS:
+            kwargs[p] = y_train
+    t2 = time.perf_counter()
+    progress(f"building formulation {spec.formulation.name} (n={y_train.size})...")
+    try:
+        f = fn(**kwargs)
+    except (InvalidInputError, InvalidTypeError) as exc:
+        arg = exc.argument
+        if arg in spec.formulation.params:
+            fld = f"formulation.{arg}"
+        elif arg in _KERNEL_ARGS:
+            fld = "kernel"
+        elif arg in _FEATURE_ARGS or arg in _LABEL_ARGS:
+            fld = "data"
+        else:
+            fld = f"formulation.{arg}" if arg in sig.parameters else "formulation"
+        raise SpecError(fld, f"{spec.formulation.name}: {arg} {_strip_arg(exc)}") from None
+    except ConvexkernError:
+        raise
+    except ValueError as exc:
+        raise SpecError("formulation", f"{spec.formulation.name}: {exc}") from None
+    if not isinstance(f, Formulation):
+        raise SpecError("formulation.name", f"{spec.formulation.name} returned "
+                                            f"{type(f).__name__}, not a Formulation")
+    timings["formulation"] = time.perf_counter() - t2
+    return Instance(
+        spec=spec, X_train=X_train, y_train=y_train, X_test=X_test, y_test=y_test,
+        kernel=kernel, K_train=K_train, K_test=K_test, formulation=f,
+        timings=MappingProxyType(timings), feature_mean=mean, feature_scale=scale,
+    )
