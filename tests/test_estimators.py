@@ -244,7 +244,7 @@ def test_indefinite_kernel_is_recognised_by_type_not_text(usps, monkeypatch):
 def test_limit_without_a_point_raises_solver_error(usps, monkeypatch):
     """A solver stopped by a limit before it had any point (e.g. a conic solver whose
     raw answer cvxpy cannot unpack) gives a SolverError, not a KeyError."""
-    import convexkern.estimators as est
+    import convexkern.estimators._base as est
 
     Xtr, ytr, _, _ = usps
     empty = ck.SolveReport(status=ck.Status.ITERATION_LIMIT, solver="smo",
@@ -343,7 +343,7 @@ def test_no_warning_when_optimal(usps):
 
 
 def test_no_solution_raises(usps, monkeypatch):
-    import convexkern.estimators as est
+    import convexkern.estimators._base as est
 
     def failing_solve(f, solver, **kw):
         return ck.SolveReport(

@@ -17,6 +17,7 @@ import pytest
 import convexkern as ck
 from convexkern.data import load_binary
 from convexkern.errors import InvalidInputError
+from convexkern.estimators import KreinSVC
 from convexkern.formulations import krein
 from convexkern.kernels import Sigmoid, Simpson
 
@@ -276,20 +277,20 @@ def test_pipeline_blowup_numbers(pima_tanh):
 def test_estimator(pima_tanh, decomposition):
     K, y, Kte, yte, Xtr, Xte = pima_tanh
     labels = np.where(y > 0, "sick", "healthy")  # any two labels
-    clf = krein.KreinSVC(C=1.0, kernel="sigmoid", gamma=0.125, coef0=-1.0,
+    clf = KreinSVC(C=1.0, kernel="sigmoid", gamma=0.125, coef0=-1.0,
                          decomposition=decomposition).fit(Xtr, labels)
     assert set(clf.classes_) == {"healthy", "sick"}
     d = clf.decision_function(Xte)
     # f(x) = sum alpha_i y_i k(x_i, x) + b with the original kernel
     np.testing.assert_allclose(d, Kte @ (y * clf.alpha_) + clf.intercept_, rtol=1e-8,
                                atol=1e-8 * np.abs(d).max())
-    pre = krein.KreinSVC(C=1.0, kernel="precomputed", decomposition=decomposition).fit(K, y)
+    pre = KreinSVC(C=1.0, kernel="precomputed", decomposition=decomposition).fit(K, y)
     np.testing.assert_allclose(pre.decision_function(Kte), d, rtol=1e-5,
                                atol=1e-6 * np.abs(d).max())
     if decomposition == "flip":
         assert clf.support_.size == y.size
     with pytest.raises(ValueError):
-        krein.KreinSVC(decomposition="eigen").fit(Xtr, y)
+        KreinSVC(decomposition="eigen").fit(Xtr, y)
 
 
 @pytest.mark.parametrize("decomposition", ["shift", "flip"])
@@ -302,7 +303,7 @@ def test_estimator_accuracy_above_majority(decomposition):
     idx = np.random.default_rng(0).permutation(y.size)
     tr, te = idx[:400], idx[400:]
     majority = max(np.mean(y[te] > 0), np.mean(y[te] < 0))
-    clf = krein.KreinSVC(C=1.0, kernel="sigmoid", gamma=0.01, coef0=0.0,
+    clf = KreinSVC(C=1.0, kernel="sigmoid", gamma=0.01, coef0=0.0,
                          decomposition=decomposition).fit(X[tr], y[tr])
     assert clf.score(X[te], y[te]) >= majority + 0.05
 

@@ -396,7 +396,7 @@ def test_transformer_pipeline_gridsearch():
     from sklearn.pipeline import Pipeline
     from sklearn.svm import SVC
 
-    from convexkern.mahalanobis import LPMahalanobis
+    from convexkern.estimators import LPMahalanobis
 
     ds = load("pima")
     X, y = ds.X[:300], ds.y[:300]
@@ -420,7 +420,7 @@ def test_transformer_methods_and_fallback():
 
     from sklearn.exceptions import ConvergenceWarning
 
-    from convexkern.mahalanobis import LPMahalanobis
+    from convexkern.estimators import LPMahalanobis
 
     ds = load("balance")
     cov = LPMahalanobis(method="covariance").fit(ds.X, ds.y)
@@ -449,7 +449,7 @@ def test_one_vs_rest_learns_one_R_per_class():
     from sklearn.pipeline import Pipeline
     from sklearn.svm import SVC
 
-    from convexkern.mahalanobis import LPMahalanobis
+    from convexkern.estimators import LPMahalanobis
 
     ds = load("balance")
     ova = OneVsRestClassifier(Pipeline([("kernel", LPMahalanobis(C_M=10.0, delta=3.0)),
@@ -510,7 +510,7 @@ def test_reproduction_quick_balance(tmp_path):
 def _sk_checks():
     from sklearn.utils.estimator_checks import parametrize_with_checks
 
-    from convexkern.mahalanobis import LPMahalanobis
+    from convexkern.estimators import LPMahalanobis
 
     return parametrize_with_checks([LPMahalanobis()])
 

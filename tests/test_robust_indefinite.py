@@ -19,6 +19,7 @@ import pytest
 
 import convexkern as ck
 from convexkern.data import load_binary
+from convexkern.estimators import RobustSVMClassifier
 from convexkern.formulations import robust_indefinite as ri
 from convexkern.kernels import Epanechnikov, Simpson
 from convexkern.projections import project_svm_feasible
@@ -401,7 +402,7 @@ def test_prediction_kernel_with_test_block(usps30_opt, usps30_with_test):
     # the test rows are changed by the heuristic (not the raw kernel rows)
     assert np.abs(Kp[n:, :n] - K_full[n:, :n]).max() > 1e-3
     # the classifier's projection predictions are these test rows with the fitted alpha
-    clf = ri.RobustSVMClassifier(C=1.0, rho=rho, kernel=Simpson(), tol=1e-9).fit(Xtr, ytr)
+    clf = RobustSVMClassifier(C=1.0, rho=rho, kernel=Simpson(), tol=1e-9).fit(Xtr, ytr)
     np.testing.assert_allclose(clf.alpha_, a, atol=1e-5)
     Kc = ri.predict_kernel(K_full, n, ytr, clf.alpha_, rho)
     b = clf.decision_function(Xte) - Kc[n:, :n] @ (ytr * clf.alpha_)
@@ -444,19 +445,19 @@ def test_classifier_on_real_data():
     idx = _balanced(y, 160, 4)
     X, y = X[idx], np.where(y[idx] > 0, "diabetes", "healthy")
     Xtr, ytr, Xte, yte = X[::2], y[::2], X[1::2], y[1::2]
-    clf = ri.RobustSVMClassifier(C=1.0, rho=1.0, kernel=Epanechnikov(3.0)).fit(Xtr, ytr)
+    clf = RobustSVMClassifier(C=1.0, rho=1.0, kernel=Epanechnikov(3.0)).fit(Xtr, ytr)
     assert clf.report_.ok
     acc = np.mean(clf.predict(Xte) == yte)
     assert acc >= 0.65  # Pima is a hard data set: SVMs reach ~0.75
     raw = clone(clf).set_params(test_kernel="raw").fit(Xtr, ytr)
     assert np.mean(raw.predict(Xte) == yte) >= 0.6
     K = Epanechnikov(3.0)(Xtr)
-    pre = ri.RobustSVMClassifier(C=1.0, rho=1.0, kernel="precomputed").fit(K, ytr)
+    pre = RobustSVMClassifier(C=1.0, rho=1.0, kernel="precomputed").fit(K, ytr)
     np.testing.assert_allclose(pre.alpha_, raw.alpha_, atol=1e-6)
     np.testing.assert_allclose(pre.decision_function(Epanechnikov(3.0)(Xte, Xtr)),
                                raw.decision_function(Xte), atol=1e-6)
     with pytest.raises(ValueError, match="rho"):
-        ri.RobustSVMClassifier(rho=-1.0, kernel=Epanechnikov(3.0)).fit(Xtr, ytr)
+        RobustSVMClassifier(rho=-1.0, kernel=Epanechnikov(3.0)).fit(Xtr, ytr)
 
 
 @pytest.mark.slow

@@ -92,7 +92,7 @@ def _pipeline(method: str, memory: Any):
     from sklearn.pipeline import Pipeline
     from sklearn.svm import SVC
 
-    from ..mahalanobis import LPMahalanobis
+    from ..estimators import LPMahalanobis
 
     # delta lives in the SVM's gamma (the transform uses delta = 1), so LP fits are cached
     # across delta and C by the pipeline memory.

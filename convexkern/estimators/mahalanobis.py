@@ -41,7 +41,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .errors import InvalidInputError
+from ..errors import InvalidInputError
 
 __all__ = ["LPMahalanobis", "covariance_weights", "learn_weights"]
 
@@ -64,8 +64,8 @@ def learn_weights(X: Any, y: Any, C_M: float = 1.0, *, solver: str = "linprog",
     exists: with ``singletons="skip"`` a sample alone in its class is left out, so data
     in which *every* class has a single sample (e.g. two points of two classes) has none.
     """
-    from . import solvers
-    from .formulations import lp_svm
+    from .. import solvers
+    from ..formulations import lp_svm
 
     A = lp_svm.triplet_matrix(X, y, singletons=singletons)
     rep = solvers.solve(lp_svm.lp(A, C_M), solver, tol=tol)
@@ -152,7 +152,7 @@ class LPMahalanobis(TransformerMixin, BaseEstimator):
 
     def fit(self, X: Any, y: Any) -> LPMahalanobis:
         """Learn ``R`` from ``(X, y)``; returns ``self``."""
-        from .kernels import Mahalanobis
+        from ..kernels import Mahalanobis
 
         self._check_params()
         X, y = validate_data(self, X, y, dtype=np.float64)
