@@ -136,6 +136,29 @@ def test_split_is_seeded_and_stratified():
     assert not no_split.has_test
 
 
+def test_spec_split_is_the_reproductions_split():
+    """One seeded split: a spec's [split] and the harness's seeded_splits agree."""
+    from convexkern.data import load_binary
+    from convexkern.reproduce.harness import seeded_splits
+    from convexkern.splits import train_test_indices
+
+    X, y = load_binary("usps", 3, 5)
+    inst = load_spec("svm_usps_3v5_rbf").build()
+    tr, te = seeded_splits(y, test_size=0.5, seed=0)[0]
+    assert np.array_equal(inst.X_train, X[tr]) and np.array_equal(inst.X_test, X[te])
+    assert np.array_equal(inst.y_train, y[tr]) and np.array_equal(inst.y_test, y[te])
+    tr1, te1 = train_test_indices(y, test_size=0.5, seed=1)
+    assert all(np.array_equal(a, b) for a, b in zip(
+        seeded_splits(y, test_size=0.5, seed=0, n_splits=2)[1], (tr1, te1)))
+
+
+def test_split_too_small_for_the_classes_names_the_field():
+    # 6 points, 1 test point: a stratified split cannot hold out both classes
+    raw = spec_dict(data={"n_samples": 6}, split={"test_size": 0.1})
+    field, message = field_of(raw, build=True)
+    assert field == "split.test_size", message
+
+
 def test_build_solve_and_predict():
     progress = []
     inst = load_spec(PROBLEMS / "svm_blobs_small.toml").build(progress=progress.append)

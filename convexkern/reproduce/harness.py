@@ -3,7 +3,8 @@
 A reproduction is a function ``fn(ctx: Context) -> ReproductionResult`` registered with
 :func:`register`.  The harness gives it:
 
-* seeded splits (:func:`seeded_splits`) and a cross-validation grid search
+* seeded splits (:func:`seeded_splits`, from :mod:`convexkern.splits`: the same split a
+  TOML spec's ``[split]`` makes for the same seed) and a cross-validation grid search
   (:func:`cv_select`) whose folds run in parallel through joblib (so a Dask or Ray
   backend takes over when one machine is outgrown: ``joblib.parallel_backend``);
 * an on-disk cache (``ctx.cached(fn)``, a ``joblib.Memory`` under ``out_dir/.cache``) so
@@ -30,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidInputError
+from ..splits import seeded_splits
 
 __all__ = [
     "Context",
@@ -171,31 +173,6 @@ def _jsonable(obj: Any) -> Any:
     if isinstance(obj, Path):
         return str(obj)
     return obj
-
-
-def seeded_splits(
-    y: np.ndarray,
-    *,
-    test_size: float | int,
-    n_splits: int = 1,
-    seed: int = 0,
-    stratify: bool = True,
-) -> list[tuple[np.ndarray, np.ndarray]]:
-    """``n_splits`` random train/test index pairs, reproducible from ``seed``.
-
-    ``test_size`` is a fraction in (0, 1) or a number of test points.  Split ``k`` uses
-    ``seed + k``, so adding splits leaves the earlier ones unchanged.
-    """
-    from sklearn.model_selection import train_test_split
-
-    idx = np.arange(len(y))
-    out = []
-    for k in range(n_splits):
-        tr, te = train_test_split(
-            idx, test_size=test_size, random_state=seed + k, stratify=y if stratify else None
-        )
-        out.append((np.sort(tr), np.sort(te)))
-    return out
 
 
 def _fold_score(args: tuple) -> float:

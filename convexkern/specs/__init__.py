@@ -12,8 +12,9 @@ parameters, the formulation and its hyper-parameters, and the solvers to run::
     negative = 5                # class(es) -> -1 ("rest": every other class)
 
     [split]                     # optional; omitted: train on everything, no test set
-    test_size = 0.5             # fraction held out, stratified by class
-    seed = 0                    # seed of the permutation
+    test_size = 0.5             # fraction held out, stratified by class (stratify = true)
+    seed = 0                    # random_state of the split (convexkern.splits: the same
+                                # split as the reproductions' for the same seed)
 
     [preprocess]                # optional
     standardize = false         # z-score every feature with the *training* statistics

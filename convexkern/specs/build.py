@@ -90,35 +90,29 @@ def _load_data(d: DataSpec) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _split(y: np.ndarray, s: SplitSpec) -> tuple[np.ndarray, np.ndarray]:
-    """Seeded train/test indices (sorted, i.e. in data order).
+    """Seeded train/test indices (sorted, i.e. in data order): the one seeded split of
+    :func:`convexkern.splits.train_test_indices` (scikit-learn's ``train_test_split``,
+    stratified by class unless ``stratify = false``), the same as the reproductions'.
 
-    Stratified: within each class, a permutation drawn from ``default_rng(seed)`` puts
-    ``round(test_size * n_class)`` of its points in the test set.
+    Every class (stratified) or at least one point (not stratified) must land on each side.
     """
-    rng = np.random.default_rng(s.seed)
-    n = y.size
+    from ..splits import train_test_indices
+
+    try:
+        train, test = train_test_indices(y, test_size=s.test_size, seed=s.seed,
+                                          stratify=s.stratify)
+    except (InvalidInputError, InvalidTypeError) as exc:
+        raise SpecError("split.test_size", _strip_arg(exc)) from None
     if s.stratify:
-        test_parts = []
         for c in (1.0, -1.0):
-            idx = np.flatnonzero(y == c)
-            k = int(round(s.test_size * idx.size))
-            if k < 1 or k > idx.size - 1:
+            n_c = int(np.sum(y == c))
+            if not (np.any(y[train] == c) and np.any(y[test] == c)):
                 raise SpecError(
                     "split.test_size",
-                    f"{s.test_size} of the {idx.size} points of class {c:+.0f} leaves "
+                    f"{s.test_size} of the {n_c} points of class {c:+.0f} leaves "
                     "none on one side of the split",
                 )
-            test_parts.append(rng.permutation(idx)[:k])
-        test = np.sort(np.concatenate(test_parts))
-    else:
-        k = int(round(s.test_size * n))
-        if k < 1 or k > n - 2:
-            raise SpecError("split.test_size",
-                            f"{s.test_size} of {n} points leaves an empty side")
-        test = np.sort(rng.permutation(n)[:k])
-    mask = np.zeros(n, dtype=bool)
-    mask[test] = True
-    return np.flatnonzero(~mask), test
+    return train, test
 
 
 def _build(spec: ProblemSpec, progress: Callable[[str], None]) -> Instance:

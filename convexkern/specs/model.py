@@ -40,7 +40,8 @@ class DataSpec:
 
 @dataclass(frozen=True)
 class SplitSpec:
-    """The ``[split]`` section: a seeded (stratified) train/test split."""
+    """The ``[split]`` section: a seeded (stratified) train/test split, made by
+    :func:`convexkern.splits.train_test_indices`."""
 
     test_size: float
     seed: int = 0
