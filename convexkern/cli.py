@@ -22,16 +22,15 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import csv
-import io
 import json
 import math
 import os
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, TextIO
 
+from ._tables import csv_text, text_table
 from .errors import (
     InvalidInputError,
     InvalidTypeError,
@@ -123,36 +122,6 @@ def _flush_c_stdio() -> None:
         ctypes.CDLL(None).fflush(None)
     except (OSError, AttributeError, TypeError):  # pragma: no cover - not a C runtime
         pass
-
-
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(header)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip(),
-             "  ".join("-" * w for w in widths)]
-    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
-    return "\n".join(lines)
-
-
-def _flatten(row: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for k, v in row.items():
-        if isinstance(v, Mapping):
-            out.update(_flatten(v, f"{prefix}{k}."))
-        else:
-            out[f"{prefix}{k}"] = v
-    return out
-
-
-def _csv(rows: Sequence[Mapping[str, Any]]) -> str:
-    flat = [_flatten(r) for r in rows]
-    fields: list[str] = []
-    for r in flat:
-        fields.extend(k for k in r if k not in fields)
-    buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(flat)
-    return buf.getvalue()
 
 
 def _emit(text: str, args: argparse.Namespace, progress: _Progress, err: TextIO) -> None:
@@ -249,7 +218,7 @@ def _cmd_solvers(args: argparse.Namespace, progress: _Progress, err: TextIO) -> 
         notes = r["install"] if not r["installed"] else r.get("description", "")
         rows.append([r["name"], kind, "yes" if r["installed"] else "no", r["solves"],
                      f"{r['default_tol']:g}", notes])
-    text = _table(["name", "kind", "installed", "solves", "default tol", "install / notes"],
+    text = text_table(["name", "kind", "installed", "solves", "default tol", "install / notes"],
                   rows)
     _emit(text, args, progress, err)
     return 0
@@ -268,7 +237,7 @@ def _cmd_specs(args: argparse.Namespace, progress: _Progress, err: TextIO) -> in
     if args.json:
         _emit(json.dumps(rows, indent=2), args, progress, err)
     else:
-        _emit(_table(["name", "description"], [[r["name"], r["description"]] for r in rows]),
+        _emit(text_table(["name", "description"], [[r["name"], r["description"]] for r in rows]),
               args, progress, err)
     return 0
 
@@ -295,7 +264,7 @@ def _cmd_solve(args: argparse.Namespace, progress: _Progress, err: TextIO) -> in
     if args.json:
         text = json.dumps(_row(report, spec, inst), indent=2)
     elif args.csv:
-        text = _csv([_row(report, spec, inst)])
+        text = csv_text([_row(report, spec, inst)])
     else:
         text = str(ReportTable([report]))
         acc = _accuracy_text([report], inst)
@@ -352,7 +321,7 @@ def _cmd_compare(args: argparse.Namespace, progress: _Progress, err: TextIO) -> 
     if args.json:
         text = json.dumps([_row(r, spec, inst) for r in reports], indent=2)
     elif args.csv:
-        text = _csv([_row(r, spec, inst) for r in reports])
+        text = csv_text([_row(r, spec, inst) for r in reports])
     else:
         head = f"{spec.name}: {f.name}, n_train={inst.n_train}"
         if inst.has_test:
@@ -406,7 +375,7 @@ def _cmd_reproduce(args: argparse.Namespace, progress: _Progress, err: TextIO) -
     names = available()
     if args.paper is None or args.list:
         rows = [[k, v] for k, v in names.items()]
-        _emit(_table(["paper", "reproduction"], rows), args, progress, err)
+        _emit(text_table(["paper", "reproduction"], rows), args, progress, err)
         return 0
     result = run(args.paper, quick=args.quick, out_dir=args.out_dir, seed=args.seed,
                  n_jobs=args.jobs, verbose=not args.quiet,

@@ -9,8 +9,6 @@ the distance to the optimum.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
@@ -19,6 +17,8 @@ from enum import Enum
 from typing import Any, overload
 
 import numpy as np
+
+from ._tables import csv_text, text_table
 
 __all__ = ["Status", "Certificate", "SolveReport", "ReportTable", "relative_gap"]
 
@@ -289,15 +289,7 @@ class ReportTable(Sequence[SolveReport]):
 
     def to_csv(self, path: str | None = None) -> str:
         """CSV with one row per report (nested fields flattened); written to ``path``."""
-        rows = [_flatten(r) for r in self.rows()]
-        fields: list[str] = []
-        for r in rows:
-            fields.extend(k for k in r if k not in fields)
-        buf = io.StringIO()
-        writer = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-        text = buf.getvalue()
+        text = csv_text(self.rows())
         if path is not None:
             with open(path, "w", encoding="utf-8", newline="") as fh:
                 fh.write(text)
@@ -321,25 +313,9 @@ class ReportTable(Sequence[SolveReport]):
                 f"{r.solve_time:.3g}",
                 "-" if r.iterations is None else str(r.iterations),
             ])
-        widths = [max(len(h), *(len(row[i]) for row in body)) if body else len(h)
-                  for i, h in enumerate(header)]
-        lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip()]
-        lines.append("  ".join("-" * w for w in widths))
-        for row in body:
-            lines.append("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
-        return "\n".join(lines)
+        return text_table(header, body)
 
     __repr__ = __str__
-
-
-def _flatten(row: Mapping[str, Any], prefix: str = "") -> dict:
-    out: dict[str, Any] = {}
-    for k, v in row.items():
-        if isinstance(v, Mapping):
-            out.update(_flatten(v, prefix=f"{prefix}{k}."))
-        else:
-            out[f"{prefix}{k}"] = v
-    return out
 
 
 def _num(v: Any) -> float | None:

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from .._tables import markdown_table
 from ..errors import InvalidInputError
 from ..splits import seeded_splits
 
@@ -212,16 +213,3 @@ def cv_select(
     mat = np.asarray(scores, dtype=float).reshape(len(grid), folds)
     best = int(np.argmax(mat.mean(axis=1)))
     return dict(grid[best]), mat
-
-
-def markdown_table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
-    """A GitHub-flavoured Markdown table; floats printed with 4 significant digits."""
-
-    def cell(v: Any) -> str:
-        if isinstance(v, (float, np.floating)):
-            return "-" if np.isnan(v) else f"{v:.4g}"
-        return str(v)
-
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
-    return "\n".join(lines)
