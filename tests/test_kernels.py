@@ -18,7 +18,7 @@ from sklearn.metrics.pairwise import (
 )
 from threadpoolctl import threadpool_limits
 
-import convexkern.kernels as kernels_module
+import convexkern.kernels.standard as kernels_module
 from convexkern.errors import InvalidInputError
 from convexkern.kernels import (
     KERNEL_NAMES,

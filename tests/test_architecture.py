@@ -1,0 +1,261 @@
+"""The house rules of docs/architecture.md, read from the package's source.
+
+The import graph is built from the AST of every module under ``convexkern/`` (imports
+inside functions count: a lazy import is still an arrow), then checked for cycles and for
+arrows that leave a layer's allowed set.  Sizes (modules <= 800 lines, functions <= 150)
+are checked the same way.  Nothing here imports the package's modules except the last
+test, which asks a fresh interpreter for the solver table.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PKG = Path(__file__).resolve().parents[1] / "convexkern"
+
+#: layer of a module: the first matching prefix wins (longest prefixes first)
+LAYER_OF = (
+    ("convexkern.errors", "base"),
+    ("convexkern._validation", "base"),
+    ("convexkern._tables", "base"),
+    ("convexkern.kernels", "math"),
+    ("convexkern.spectral", "math"),
+    ("convexkern.projections", "math"),
+    ("convexkern.sos", "math"),
+    ("convexkern.transforms", "math"),
+    ("convexkern.math", "math"),
+    ("convexkern.formulation", "core"),
+    ("convexkern.report", "core"),
+    ("convexkern.solvers", "core"),
+    ("convexkern.data", "data"),
+    ("convexkern.splits", "data"),
+    ("convexkern.formulations", "formulations"),
+    ("convexkern.algorithms", "algorithms"),
+    ("convexkern.verify", "verify"),
+    ("convexkern.estimators", "estimators"),
+    ("convexkern.specs", "specs"),
+    ("convexkern.reproduce", "reproduce"),
+    ("convexkern.cli", "cli"),
+    ("convexkern.__main__", "cli"),
+)
+
+#: which layers each layer may import (its own included); docs/architecture.md
+ALLOWED = {
+    "base": {"base"},
+    "math": {"base", "math"},
+    "core": {"base", "math", "core"},
+    "data": {"base", "data"},
+    "formulations": {"base", "math", "core", "data", "formulations"},
+    "algorithms": {"base", "math", "core", "algorithms"},
+    "verify": {"base", "math", "core", "data", "formulations", "algorithms", "verify"},
+    "estimators": {"base", "math", "core", "data", "formulations", "estimators"},
+    "specs": {"base", "math", "core", "data", "formulations", "specs"},
+    "reproduce": {"base", "math", "core", "data", "formulations", "algorithms", "verify",
+                  "estimators", "specs", "reproduce"},
+    "cli": {"base", "math", "core", "data", "formulations", "algorithms", "verify",
+            "estimators", "specs", "reproduce", "cli"},
+    # the package's front door: the core names and the formulations package
+    "root": {"base", "core", "formulations"},
+}
+
+#: third-party imports the math layer may use
+MATH_THIRD_PARTY = {"numpy", "scipy", "cvxpy"}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PKG.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for p in sorted(PKG.rglob("*.py"))}
+
+
+MODULES = _modules()
+
+
+def _layer(mod: str) -> str:
+    if mod == "convexkern":
+        return "root"
+    for prefix, layer in LAYER_OF:
+        if mod == prefix or mod.startswith(prefix + "."):
+            return layer
+    raise AssertionError(f"{mod} belongs to no layer: add it to LAYER_OF and the docs")
+
+
+def _resolve(importer: str, is_pkg: bool, level: int, module: str | None) -> str:
+    """Absolute name of ``from <level dots><module> import ...`` inside ``importer``."""
+    if level == 0:
+        return module or ""
+    base = importer.split(".")
+    if not is_pkg:
+        base = base[:-1]
+    base = base[: len(base) - (level - 1)]
+    return ".".join(base + ([module] if module else []))
+
+
+def _imports(mod: str, path: Path) -> tuple[set[str], set[str]]:
+    """(convexkern modules imported, top-level third-party packages imported)."""
+    tree = ast.parse(path.read_text(), str(path))
+    is_pkg = path.name == "__init__.py"
+    inner: set[str] = set()
+    outer: set[str] = set()
+
+    def add(target: str) -> None:
+        if target == "convexkern" or target.startswith("convexkern."):
+            # the nearest enclosing module that exists (a name imported from a module)
+            while target not in MODULES and "." in target:
+                target = target.rsplit(".", 1)[0]
+            inner.add(target)
+        else:
+            outer.add(target.split(".")[0])
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                add(alias.name)
+        elif isinstance(node, ast.ImportFrom):
+            base = _resolve(mod, is_pkg, node.level, node.module)
+            if node.module == "__future__":
+                continue
+            for alias in node.names:
+                sub = f"{base}.{alias.name}"
+                add(sub if sub in MODULES else base)
+    inner.discard(mod)
+    return inner, outer
+
+
+GRAPH = {mod: _imports(mod, path) for mod, path in MODULES.items()}
+
+
+def test_every_module_has_a_layer():
+    for mod in MODULES:
+        _layer(mod)
+
+
+def test_no_arrow_leaves_its_layer():
+    bad = []
+    for mod, (inner, _) in GRAPH.items():
+        layer = _layer(mod)
+        for target in sorted(inner):
+            if target == "convexkern":
+                continue  # importing any submodule runs the package's __init__ anyway
+            if _layer(target) not in ALLOWED[layer]:
+                bad.append(f"{mod} ({layer}) -> {target} ({_layer(target)})")
+    assert not bad, "arrows against docs/architecture.md:\n" + "\n".join(bad)
+
+
+def test_math_layer_uses_numpy_scipy_cvxpy_only():
+    bad = []
+    for mod, (_, outer) in GRAPH.items():
+        if _layer(mod) in ("math", "base"):
+            foreign = outer - MATH_THIRD_PARTY - set(sys.stdlib_module_names)
+            if foreign:
+                bad.append(f"{mod}: {sorted(foreign)}")
+    assert not bad, "\n".join(bad)
+
+
+def _cycles() -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    edges = {m: {t for t in GRAPH[m][0] if t != "convexkern"} for m in GRAPH if m != "convexkern"}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+    counter = [0]
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in edges.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_import_cycle():
+    assert _cycles() == []
+
+
+def test_the_graph_reader_sees_a_planted_cycle_and_a_bad_arrow(monkeypatch):
+    """The checks above can fail: a cycle and an upward arrow planted in a copy of the
+    graph are reported."""
+    planted = dict(GRAPH)
+    planted["convexkern.kernels"] = (GRAPH["convexkern.kernels"][0] | {"convexkern.report"},
+                                     GRAPH["convexkern.kernels"][1])
+    planted["convexkern.report"] = (GRAPH["convexkern.report"][0] | {"convexkern.kernels"},
+                                     GRAPH["convexkern.report"][1])
+    monkeypatch.setattr(sys.modules[__name__], "GRAPH", planted)
+    assert ["convexkern.kernels", "convexkern.report"] in _cycles()
+    with pytest.raises(AssertionError, match=r"convexkern.kernels \(math\) -> convexkern.report"):
+        test_no_arrow_leaves_its_layer()
+
+
+@pytest.mark.parametrize("mod", sorted(MODULES))
+def test_module_and_function_sizes(mod):
+    """No module over 800 lines, no function over 150 (docs/architecture.md)."""
+    path = MODULES[mod]
+    text = path.read_text()
+    lines = text.count("\n")
+    assert lines <= 800, f"{path}: {lines} lines"
+    long = [
+        f"{node.name} ({node.end_lineno - node.lineno} lines)"
+        for node in ast.walk(ast.parse(text))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.end_lineno - node.lineno > 150
+    ]
+    assert not long, f"{path}: {long}"
+
+
+def test_bare_import_knows_every_algorithm():
+    """A fresh interpreter lists every built-in algorithm after ``import convexkern`` alone
+    (the table is data; nothing registers on import), and has not imported any of them."""
+    code = (
+        "import json, sys, convexkern as ck; "
+        "print(json.dumps([[r['name'], r['kind']] for r in ck.solver_info()])); "
+        "print(json.dumps(sorted(m for m in sys.modules "
+        "if m.startswith('convexkern.algorithms'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    rows = json.loads(out[0])
+    built_in = {name for name, kind in rows if kind == "built-in"}
+    assert built_in == {"smo", "robust_apg", "robust_pg", "robust_accpm", "linprog",
+                        "exchange", "trik", "trik-krein"}
+    assert json.loads(out[1]) == []
+
+
+def test_every_adapter_in_the_table_resolves():
+    from convexkern.solvers import ALGORITHMS
+
+    for spec in ALGORITHMS.values():
+        for kind in spec.kinds:
+            assert callable(spec.adapter(kind)), (spec.name, kind)
