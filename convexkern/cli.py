@@ -30,7 +30,6 @@ import time
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from ._tables import csv_text, text_table
 from .errors import (
     InvalidInputError,
     InvalidTypeError,
@@ -38,6 +37,7 @@ from .errors import (
     SolverNotFoundError,
     SpecError,
 )
+from .report import csv_text, text_table
 
 __all__ = ["main", "build_parser"]
 

@@ -96,13 +96,12 @@ from .files import available_specs, load_spec, spec_path
 from .model import (
     DataSpec,
     FormulationSpec,
-    Instance,
     KernelSpec,
     PreprocessSpec,
-    ProblemSpec,
     SolveSpec,
     SplitSpec,
 )
+from .problem import Instance, ProblemSpec
 from .validate import GENERATORS
 
 __all__ = [

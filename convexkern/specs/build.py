@@ -1,12 +1,12 @@
-"""Building an instance from a validated spec: load the data, split, preprocess, compute
-the Gram matrices and call the formulation's builder."""
+"""The stages of building an instance from a validated spec: load the data, split,
+preprocess, compute the Gram matrices, call the formulation's builder
+(:meth:`ProblemSpec.build <convexkern.specs.ProblemSpec.build>` runs them in order)."""
 
 from __future__ import annotations
 
 import os
 import time
 from collections.abc import Callable, Mapping
-from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -14,8 +14,15 @@ import numpy as np
 from ..errors import ConvexkernError, InvalidInputError, InvalidTypeError, SpecError
 from ..formulation import Formulation
 from .dispatch import _FEATURE_ARGS, _KERNEL_ARGS, _LABEL_ARGS, _signature
-from .model import DataSpec, Instance, ProblemSpec, SplitSpec
-from .validate import _as_list, _strip_arg
+from .model import (
+    DataSpec,
+    FormulationSpec,
+    KernelSpec,
+    PreprocessSpec,
+    SplitSpec,
+    _as_list,
+    _strip_arg,
+)
 
 
 def _binary_labels(
@@ -115,24 +122,29 @@ def _split(y: np.ndarray, s: SplitSpec) -> tuple[np.ndarray, np.ndarray]:
     return train, test
 
 
-def _build(spec: ProblemSpec, progress: Callable[[str], None]) -> Instance:
-    from ..kernels import make_kernel
-
-    timings: dict[str, float] = {}
+def _prepare_data(
+    data: DataSpec,
+    split: SplitSpec | None,
+    preprocess: PreprocessSpec,
+    progress: Callable[[str], None],
+    timings: dict[str, float],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None,
+           np.ndarray | None, np.ndarray | None]:
+    """Load, split and standardize: ``(X_train, y_train, X_test, y_test, mean, scale)``."""
     t0 = time.perf_counter()
-    progress(f"loading data ({spec.data.describe()})...")
-    X, y = _load_data(spec.data)
+    progress(f"loading data ({data.describe()})...")
+    X, y = _load_data(data)
     if np.unique(y).size != 2:
         raise SpecError("data", f"the data have a single class ({np.unique(y).tolist()})")
-    if spec.split is not None:
-        tr, te = _split(y, spec.split)
+    if split is not None:
+        tr, te = _split(y, split)
         X_train, y_train, X_test, y_test = X[tr], y[tr], X[te], y[te]
         if np.unique(y_train).size != 2:
             raise SpecError("split", "the training part has a single class; stratify it")
     else:
         X_train, y_train, X_test, y_test = X, y, None, None
     mean = scale = None
-    if spec.preprocess.standardize:
+    if preprocess.standardize:
         mean = X_train.mean(axis=0)
         scale = X_train.std(axis=0)
         scale = np.where(scale > 0, scale, 1.0)
@@ -140,34 +152,57 @@ def _build(spec: ProblemSpec, progress: Callable[[str], None]) -> Instance:
         if X_test is not None:
             X_test = (X_test - mean) / scale
     timings["data"] = time.perf_counter() - t0
-    if spec.split is not None:
+    if split is not None:
         progress(f"split: {y_train.size} train / {y_test.size} test "  # type: ignore[union-attr]
-                 f"({'stratified, ' if spec.split.stratify else ''}seed {spec.split.seed})")
+                 f"({'stratified, ' if split.stratify else ''}seed {split.seed})")
+    return X_train, y_train, X_test, y_test, mean, scale
 
-    fn = spec.formulation.builder_function()
+
+def _kernel_matrices(
+    spec: KernelSpec,
+    X_train: np.ndarray,
+    X_test: np.ndarray | None,
+    progress: Callable[[str], None],
+    timings: dict[str, float],
+) -> tuple[Any, np.ndarray, np.ndarray | None]:
+    """The kernel (``gamma = "scale"`` resolved on ``X_train``), the training Gram matrix
+    and the test-versus-train matrix."""
+    from ..kernels import make_kernel
+
+    params = dict(spec.params)
+    if params.get("gamma") == "scale":
+        var = float(X_train.var())
+        if not var > 0:
+            raise SpecError("kernel.gamma", "'scale' needs features with nonzero variance")
+        params["gamma"] = 1.0 / (X_train.shape[1] * var)
+    try:
+        kernel = make_kernel(spec.name, **params)
+    except (InvalidInputError, InvalidTypeError) as exc:
+        raise SpecError(f"kernel.{exc.argument}", _strip_arg(exc)) from None
+    t1 = time.perf_counter()
+    progress(f"building kernel {kernel!r} (n={X_train.shape[0]})...")
+    try:
+        K_train = kernel(X_train)
+        K_test = kernel(X_test, X_train) if X_test is not None else None
+    except (InvalidInputError, InvalidTypeError) as exc:
+        raise SpecError("kernel", f"{spec.name} on these data: {exc}") from None
+    timings["kernel"] = time.perf_counter() - t1
+    return kernel, K_train, K_test
+
+
+def _call_builder(
+    spec: FormulationSpec,
+    fn: Callable[..., Formulation],
+    K_train: np.ndarray | None,
+    X_train: np.ndarray,
+    y_train: np.ndarray,
+    progress: Callable[[str], None],
+    timings: dict[str, float],
+) -> Formulation:
+    """Call the builder ``fn`` with the spec's parameters and the data its signature asks
+    for; its input errors become :class:`SpecError` naming the field."""
     sig = _signature(fn)
-    kernel = K_train = K_test = None
-    if spec.kernel is not None:
-        params = dict(spec.kernel.params)
-        if params.get("gamma") == "scale":
-            var = float(X_train.var())
-            if not var > 0:
-                raise SpecError("kernel.gamma", "'scale' needs features with nonzero variance")
-            params["gamma"] = 1.0 / (X_train.shape[1] * var)
-        try:
-            kernel = make_kernel(spec.kernel.name, **params)
-        except (InvalidInputError, InvalidTypeError) as exc:
-            raise SpecError(f"kernel.{exc.argument}", _strip_arg(exc)) from None
-        t1 = time.perf_counter()
-        progress(f"building kernel {kernel!r} (n={y_train.size})...")
-        try:
-            K_train = kernel(X_train)
-            K_test = kernel(X_test, X_train) if X_test is not None else None
-        except (InvalidInputError, InvalidTypeError) as exc:
-            raise SpecError("kernel", f"{spec.kernel.name} on these data: {exc}") from None
-        timings["kernel"] = time.perf_counter() - t1
-
-    kwargs = dict(spec.formulation.params)
+    kwargs = dict(spec.params)
     for p in sig.parameters:
         if p in _KERNEL_ARGS:
             kwargs[p] = K_train
@@ -176,12 +211,12 @@ def _build(spec: ProblemSpec, progress: Callable[[str], None]) -> Instance:
         elif p in _LABEL_ARGS:
             kwargs[p] = y_train
     t2 = time.perf_counter()
-    progress(f"building formulation {spec.formulation.name} (n={y_train.size})...")
+    progress(f"building formulation {spec.name} (n={y_train.size})...")
     try:
         f = fn(**kwargs)
     except (InvalidInputError, InvalidTypeError) as exc:
         arg = exc.argument
-        if arg in spec.formulation.params:
+        if arg in spec.params:
             fld = f"formulation.{arg}"
         elif arg in _KERNEL_ARGS:
             fld = "kernel"
@@ -189,17 +224,13 @@ def _build(spec: ProblemSpec, progress: Callable[[str], None]) -> Instance:
             fld = "data"
         else:
             fld = f"formulation.{arg}" if arg in sig.parameters else "formulation"
-        raise SpecError(fld, f"{spec.formulation.name}: {arg} {_strip_arg(exc)}") from None
+        raise SpecError(fld, f"{spec.name}: {arg} {_strip_arg(exc)}") from None
     except ConvexkernError:
         raise
     except ValueError as exc:
-        raise SpecError("formulation", f"{spec.formulation.name}: {exc}") from None
+        raise SpecError("formulation", f"{spec.name}: {exc}") from None
     if not isinstance(f, Formulation):
-        raise SpecError("formulation.name", f"{spec.formulation.name} returned "
+        raise SpecError("formulation.name", f"{spec.name} returned "
                                             f"{type(f).__name__}, not a Formulation")
     timings["formulation"] = time.perf_counter() - t2
-    return Instance(
-        spec=spec, X_train=X_train, y_train=y_train, X_test=X_test, y_test=y_test,
-        kernel=kernel, K_train=K_train, K_test=K_test, formulation=f,
-        timings=MappingProxyType(timings), feature_mean=mean, feature_scale=scale,
-    )
+    return f

@@ -15,7 +15,7 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
 from ..errors import SpecError
-from .model import ProblemSpec
+from .problem import ProblemSpec
 from .validate import _parse
 
 

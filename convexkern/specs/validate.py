@@ -28,10 +28,12 @@ from .model import (
     FormulationSpec,
     KernelSpec,
     PreprocessSpec,
-    ProblemSpec,
     SolveSpec,
     SplitSpec,
+    _as_list,
+    _strip_arg,
 )
+from .problem import ProblemSpec
 
 #: Generators accepted by ``data.generator`` (scikit-learn ``make_<name>``).
 GENERATORS: tuple[str, ...] = ("blobs", "moons", "circles")
@@ -284,10 +286,6 @@ def _parse_classes(t: Mapping[str, Any]) -> dict[str, Any]:
     return opts
 
 
-def _as_list(v: Any) -> list[Any]:
-    return list(v) if isinstance(v, list) else [v]
-
-
 def _parse_split(t: dict[str, Any]) -> SplitSpec:
     _check_keys(t, _SPLIT_KEYS, "split")
     if "test_size" not in t:
@@ -333,15 +331,6 @@ def _parse_kernel(t: dict[str, Any]) -> KernelSpec:
     except (TypeError, ValueError) as exc:
         raise SpecError("kernel", str(exc)) from None
     return KernelSpec(name, MappingProxyType(params))
-
-
-def _strip_arg(exc: Exception) -> str:
-    """The message of an InvalidInputError without its ``"argument: "`` prefix."""
-    text = str(exc)
-    arg = getattr(exc, "argument", None)
-    if arg and text.startswith(f"{arg}: "):
-        return text[len(arg) + 2:]
-    return text
 
 
 def _parse_formulation(t: dict[str, Any]) -> tuple[FormulationSpec, Callable[..., Formulation]]:
