@@ -1,0 +1,100 @@
+"""The solver table (data, lazy adapters, a user's registration) and the one status map."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import convexkern as ck
+from convexkern.formulations import svm
+from convexkern.solvers import algorithm_status, certified_report, cvxpy_status, table
+from convexkern.solvers.status import ALGORITHM_STATUS
+
+X = np.array([[0.0, 0.0], [1.0, 0.2], [0.1, 1.0], [1.2, 1.1]])
+Y = np.array([-1.0, -1.0, 1.0, 1.0])
+
+
+@pytest.fixture
+def clean_table(monkeypatch):
+    """The table as shipped, restored after the test whatever it registers."""
+    monkeypatch.setattr(table, "_algorithms", dict(table._algorithms))
+    monkeypatch.setattr(table, "ALGORITHMS", table.MappingProxyType(table._algorithms))
+    import convexkern.solvers.dispatch as dispatch
+
+    monkeypatch.setattr(dispatch, "ALGORITHMS", table.ALGORITHMS)
+    return table
+
+
+def test_cvxpy_statuses_map_once():
+    assert cvxpy_status("optimal") is ck.Status.OPTIMAL
+    assert cvxpy_status("infeasible_inaccurate") is ck.Status.INFEASIBLE
+    iou = cvxpy_status("infeasible_or_unbounded")
+    assert iou is ck.Status.INFEASIBLE_OR_UNBOUNDED and not iou.has_solution
+    assert cvxpy_status(None) is ck.Status.ERROR
+    assert cvxpy_status("a status cvxpy never had") is ck.Status.ERROR
+
+
+def test_algorithm_words_map_once():
+    # a point that stalled or failed a final check is a solution short of tol, not optimal
+    for word in ("stalled", "krein_stationary", "inaccurate"):
+        assert algorithm_status(word) is ck.Status.OPTIMAL_INACCURATE
+    assert algorithm_status("interrupted") is ck.Status.ERROR
+    assert algorithm_status("no such word") is ck.Status.ERROR
+    assert {algorithm_status(w) for w in ("iteration_limit", "time_limit")} == {
+        ck.Status.ITERATION_LIMIT, ck.Status.TIME_LIMIT}
+    assert set(ALGORITHM_STATUS.values()) <= set(ck.Status)
+
+
+def test_table_is_read_only():
+    with pytest.raises(TypeError):
+        table.ALGORITHMS["mine"] = None  # type: ignore[index]
+
+
+def test_a_users_solver_joins_the_table_and_is_certified(clean_table):
+    calls = []
+
+    @ck.register_solver("mine", kinds=["svm.dual"], default_tol=1e-3, description="test")
+    def solve_mine(f, *, tol, max_iter, time_limit, verbose=False, x0=None, **options):
+        calls.append(tol)
+        ref = ck.solve(f, "clarabel", tol=1e-9)
+        return certified_report(f, {"alpha": ref.x["alpha"]}, solver="mine",
+                                status=algorithm_status("optimal"), tol=tol, solve_time=0.0)
+
+    f = svm.dual(X @ X.T, Y, C=1.0)
+    assert "mine" in ck.available_solvers(f)
+    r = ck.solve(f, "mine")
+    assert calls == [1e-3] and r.solver == "mine" and r.ok and r.rel_gap <= 1e-3
+    info = {row["name"]: row for row in ck.solver_info()}
+    assert info["mine"]["solves"] == "svm.dual" and info["mine"]["description"] == "test"
+
+
+def test_registration_merges_kinds_and_refuses_clashes(clean_table):
+    def a(f, **kw):
+        raise AssertionError("not called")
+
+    def b(f, **kw):
+        raise AssertionError("not called")
+
+    ck.register_solver("two", kinds=["k.one"])(a)
+    ck.register_solver("two", kinds=["k.two"])(b)
+    spec = table.ALGORITHMS["two"]
+    assert spec.kinds == {"k.one", "k.two"}
+    assert spec.adapter("k.one") is a and spec.adapter("k.two") is b
+    with pytest.raises(ck.InvalidInputError, match="already registered"):
+        ck.register_solver("two", kinds=["k.one"])(b)
+    with pytest.raises(ck.InvalidInputError, match="conic solver"):
+        ck.register_solver("clarabel", kinds=["k.one"])
+    with pytest.raises(ck.InvalidInputError, match="kinds"):
+        ck.register_solver("three", kinds=[])
+    # a built-in algorithm gains a kind without losing its own
+    ck.register_solver("smo", kinds=["k.three"])(a)
+    assert {"svm.dual", "svm.primal", "k.three"} <= table.ALGORITHMS["smo"].kinds
+
+
+def test_tol_is_checked_once_for_every_solver():
+    f = svm.dual(X @ X.T, Y, C=1.0)
+    for bad in (0.0, 1.0, -1e-3, float("nan")):
+        with pytest.raises(ck.InvalidInputError, match="tol: must be a number in"):
+            ck.solve(f, "smo", tol=bad)
+    with pytest.raises(ck.InvalidTypeError, match="tol"):
+        ck.solve(f, "clarabel", tol="1e-6")
