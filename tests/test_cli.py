@@ -15,7 +15,8 @@ import convexkern as ck
 from convexkern.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
-BLOBS = str(ROOT / "problems" / "svm_blobs_small.toml")
+PROBLEMS = ROOT / "convexkern" / "problems"
+BLOBS = str(PROBLEMS / "svm_blobs_small.toml")
 REPORT_FIELDS = {"spec", "formulation", "solver", "status", "primal_value", "dual_value",
                  "gap", "rel_gap", "solve_time", "iterations", "tol", "n_train", "n_test",
                  "test_accuracy"}
@@ -230,7 +231,7 @@ def test_bad_specs_exit_2_naming_the_field(capsys, tmp_path, old, new, words):
 
 def test_bad_dataset_name(capsys, tmp_path):
     p = tmp_path / "usps_typo.toml"
-    p.write_text((ROOT / "problems" / "svm_usps_3v5_rbf.toml").read_text()
+    p.write_text((PROBLEMS / "svm_usps_3v5_rbf.toml").read_text()
                  .replace('dataset = "usps"', 'dataset = "uspss"'))
     code, out, err = run(capsys, "solve", str(p))
     assert_clean_error(code, out, err, "'data.dataset'", "usps", "pima")

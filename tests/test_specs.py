@@ -23,8 +23,7 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
-PROBLEMS = ROOT / "problems"
-SHIPPED = ROOT / "convexkern" / "problems"
+PROBLEMS = ROOT / "convexkern" / "problems"  # the one copy of the shipped specs
 
 BLOBS = {
     "name": "t",
@@ -61,13 +60,13 @@ def field_of(raw, build=False):
 
 
 # --------------------------------------------------------------------------- shipped specs
-def test_shipped_specs_are_identical_copies():
-    repo = sorted(p.name for p in PROBLEMS.glob("*.toml"))
-    pkg = sorted(p.name for p in SHIPPED.glob("*.toml"))
-    assert repo == pkg
-    assert {"svm_usps_3v5_rbf.toml", "svm_pima_rbf.toml", "svm_blobs_small.toml"} <= set(repo)
-    for name in repo:
-        assert (PROBLEMS / name).read_bytes() == (SHIPPED / name).read_bytes(), name
+def test_shipped_specs_are_kept_once_and_found_as_package_data():
+    files = sorted(p.stem for p in PROBLEMS.glob("*.toml"))
+    assert {"svm_usps_3v5_rbf", "svm_pima_rbf", "svm_blobs_small"} <= set(files)
+    assert available_specs() == files  # through importlib.resources
+    assert not (ROOT / "problems").exists()  # no second copy to keep equal
+    for name in files:
+        assert spec_path(name).read_bytes() == (PROBLEMS / f"{name}.toml").read_bytes()
 
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in PROBLEMS.glob("*.toml")))

@@ -84,10 +84,10 @@ accuracy from the spec: their classifier needs their own mapping back.
 
 Shipped specs
 -------------
-The specs of ``problems/*.toml`` are installed with the package
-(``convexkern/problems/*.toml``): :func:`available_specs` lists them and
-:func:`load_spec` accepts a bare name (``load_spec("svm_usps_3v5_rbf")``) as well as a
-path, a dict or TOML text already parsed.
+The specs of ``convexkern/problems/*.toml`` (kept there only) are package data, read through
+:mod:`importlib.resources`, so an installed package has them: :func:`available_specs` lists
+them, and :func:`load_spec` (like ``convexkern compare``) accepts a bare name
+(``load_spec("svm_usps_3v5_rbf")``) as well as a path, a dict or TOML text already parsed.
 """
 
 from __future__ import annotations
