@@ -260,6 +260,38 @@ def test_reproduce_lists_the_four_papers(capsys):
     assert names == {"luss2007", "abe2012", "graepel2003", "loosli2019"}
 
 
+def test_reproductions_are_a_table_imported_only_when_run():
+    """Listing the reproductions imports none of their modules (no register-on-import)."""
+    code = ("import json, sys; from convexkern.reproduce import available; a = available(); "
+            "print(json.dumps([sorted(a), sorted(m for m in sys.modules "
+            "if m.rsplit('.', 1)[-1] in a)]))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=True)
+    names, imported = json.loads(proc.stdout)
+    assert names == ["abe2012", "graepel2003", "loosli2019", "luss2007"]
+    assert imported == []
+
+
+def test_a_users_reproduction_joins_the_table_at_run_time(tmp_path):
+    from convexkern.reproduce import ReproductionResult, available, register, run, table
+
+    try:
+        @register("mine", title="Me (2026): one table")
+        def reproduce(ctx):
+            return ReproductionResult("mine", "| a |\n|---|\n| 1 |")
+
+        assert available()["mine"] == "Me (2026): one table"
+        res = run("mine", out_dir=tmp_path, verbose=False)
+        assert res.markdown.startswith("| a |")
+        assert (tmp_path / "mine" / "report.md").read_text().startswith(
+            "# Me (2026): one table")
+        with pytest.raises(ValueError, match="built-in"):
+            register("luss2007", title="x")
+    finally:
+        table._table.pop("mine", None)
+    assert "mine" not in available()
+
+
 def test_reproduce_unknown_paper_and_dataset(capsys, tmp_path):
     code, out, err = run(capsys, "reproduce", "nosuch", "--out-dir", str(tmp_path))
     assert_clean_error(code, out, err, "nosuch", "luss2007")

@@ -1,4 +1,5 @@
-"""Paper reproductions behind ``convexkern reproduce PAPER`` (see :mod:`.harness`)."""
+"""Paper reproductions behind ``convexkern reproduce PAPER``: the table of them as data
+(:mod:`.table`, each run imported when it runs) and the shared harness (:mod:`.harness`)."""
 
 from .harness import Context, ReproductionResult, available, register, run
 

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from .harness import Context, ReproductionResult, markdown_table, register, seeded_splits
+from .harness import Context, ReproductionResult, markdown_table, seeded_splits
 
 __all__ = ["PAPER_TABLE1", "DATASETS", "GRIDS", "QUICK_GRIDS", "load_problem", "evaluate",
            "table1", "reproduce"]
@@ -167,7 +167,6 @@ def _paper(v: float | None) -> str:
     return "n/a" if v is None else f"{v:.2f}"
 
 
-@register("abe2012", title="Abe (ICANN 2012): LP-trained Mahalanobis kernels, Table 1")
 def reproduce(ctx: Context) -> ReproductionResult:
     env = os.environ.get("CONVEXKERN_DATASETS")
     datasets = getattr(ctx, "datasets", None) or (env.split(",") if env else None)

@@ -23,7 +23,7 @@ import warnings
 
 import numpy as np
 
-from .harness import Context, ReproductionResult, markdown_table, register
+from .harness import Context, ReproductionResult, markdown_table
 
 C_ALL = 10.0
 ROT = math.radians(10.0)
@@ -172,7 +172,6 @@ def _figure_2a(ctx: Context) -> tuple[dict, object]:
     return out, path
 
 
-@register("graepel2003", title="Graepel & Herbrich (NIPS 2003): Semidefinite Programming Machines")
 def reproduce(ctx: Context) -> ReproductionResult:
     """Figure 2(a) and a (reduced, with ``quick``) Figure 2(b, c)."""
     figs = []

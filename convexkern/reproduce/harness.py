@@ -1,7 +1,8 @@
 """One harness for every paper reproduction (``convexkern reproduce PAPER``).
 
-A reproduction is a function ``fn(ctx: Context) -> ReproductionResult`` registered with
-:func:`register`.  The harness gives it:
+A reproduction is a function ``fn(ctx: Context) -> ReproductionResult`` named in the table
+of :mod:`.table` as ``"module:function"`` (imported when it runs; a user's own joins through
+:func:`register`).  The harness gives it:
 
 * seeded splits (:func:`seeded_splits`, from :mod:`convexkern.splits`: the same split a
   TOML spec's ``[split]`` makes for the same seed) and a cross-validation grid search
@@ -19,7 +20,6 @@ is for people.
 
 from __future__ import annotations
 
-import importlib
 import json
 import sys
 import time
@@ -33,6 +33,7 @@ import numpy as np
 from ..errors import InvalidInputError
 from ..report import markdown_table
 from ..splits import seeded_splits
+from .table import REPRODUCTIONS, register
 
 __all__ = [
     "Context",
@@ -44,10 +45,6 @@ __all__ = [
     "cv_select",
     "markdown_table",
 ]
-
-#: Modules holding reproductions, imported on demand (each registers itself).
-_MODULES = ("luss2007", "abe2012", "graepel2003", "loosli2019")
-_REGISTRY: dict[str, tuple[Callable[[Context], ReproductionResult], str]] = {}
 
 
 @dataclass
@@ -106,31 +103,9 @@ class Context:
         return self.out_dir / filename
 
 
-def register(
-    name: str, *, title: str
-) -> Callable[[Callable[[Context], ReproductionResult]], Callable[[Context], ReproductionResult]]:
-    """Register a reproduction under ``name`` (e.g. ``"luss2007"``)."""
-
-    def decorator(fn: Callable[[Context], ReproductionResult]):
-        _REGISTRY[name] = (fn, title)
-        return fn
-
-    return decorator
-
-
-def _load_all() -> None:
-    for mod in _MODULES:
-        try:
-            importlib.import_module(f"{__package__}.{mod}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__package__}.{mod}":
-                raise
-
-
 def available() -> dict[str, str]:
-    """Registered reproductions: name -> title."""
-    _load_all()
-    return {k: v[1] for k, v in sorted(_REGISTRY.items())}
+    """The reproductions of the table: name -> title (none is imported)."""
+    return {k: v.title for k, v in sorted(REPRODUCTIONS.items())}
 
 
 def run(
@@ -147,7 +122,8 @@ def run(
     names = available()
     if name not in names:
         raise InvalidInputError("paper", f"unknown reproduction '{name}'; available: {list(names)}")
-    fn, title = _REGISTRY[name]
+    entry = REPRODUCTIONS[name]
+    fn, title = entry.function(), entry.title
     ctx = Context(name=name, quick=quick, out_dir=Path(out_dir) / name, seed=seed,
                   n_jobs=n_jobs, verbose=verbose,
                   datasets=list(datasets) if datasets else None)

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..kernels import Epanechnikov, Sigmoid, Simpson
-from .harness import Context, ReproductionResult, markdown_table, register
+from .harness import Context, ReproductionResult, markdown_table
 
 #: blobs problems: kernel and C (fixed, no model selection: the paper compares solvers)
 BLOBS_SIGMA = 6.0
@@ -202,7 +202,6 @@ def _plot_sweep(sweep: dict[str, Any], path: Any) -> None:
     plt.close(fig)
 
 
-@register("loosli2019", title="Loosli (ESANN 2019): TrIK-SVM vs KSVM in Kreĭn spaces")
 def reproduce(ctx: Context) -> ReproductionResult:
     from ..formulations import krein
 

@@ -33,7 +33,7 @@ from ..data import load_binary
 from ..formulations import robust_indefinite as ri
 from ..formulations import svm
 from ..kernels import Epanechnikov, Simpson
-from .harness import Context, ReproductionResult, cv_select, markdown_table, register, seeded_splits
+from .harness import Context, ReproductionResult, cv_select, markdown_table, seeded_splits
 
 #: The paper's numbers as the issue quotes them (Table 1 rounded: "about -35 and 454");
 #: the others are not reproduced here from memory: the tables leave them blank rather
@@ -180,7 +180,6 @@ def _figure1(ctx: Context, K0: np.ndarray, y: np.ndarray, C: float, rho: float) 
     return {"runs": runs, "f0": f0, "path": path}
 
 
-@register("luss2007", title="Luss & d'Aspremont (NIPS 2007): robust SVM with indefinite kernels")
 def reproduce(ctx: Context) -> ReproductionResult:
     quick = ctx.quick
     names = ["USPS-3-5"] if quick else list(DATASETS)
