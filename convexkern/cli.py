@@ -30,6 +30,7 @@ import time
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from ._validation import check_open_unit
 from .errors import (
     InvalidInputError,
     InvalidTypeError,
@@ -353,10 +354,16 @@ def _positive_float(text: str) -> float:
 
 
 def _tol(text: str) -> float:
-    v = _positive_float(text)
-    if not v < 1:
-        raise argparse.ArgumentTypeError(f"must lie in (0, 1), got {text!r}")
-    return v
+    """``--tol``: a number in (0, 1), by the one open-unit check
+    (:func:`convexkern._validation.check_open_unit`)."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    try:
+        return check_open_unit(v, "--tol")
+    except (InvalidInputError, InvalidTypeError) as exc:  # argparse names the option itself
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("--tol: ")) from None
 
 
 def _positive_int(text: str) -> int:

@@ -246,6 +246,9 @@ def test_usage_errors(capsys):
     assert main([]) == 2
     assert main(["compare"]) == 2
     assert main(["solve", BLOBS, "--tol", "2"]) == 2
+    assert "argument --tol: must be a number in (0, 1), got 2.0" in capsys.readouterr().err
+    assert main(["solve", BLOBS, "--tol", "abc"]) == 2
+    assert "argument --tol: expected a number, got 'abc'" in capsys.readouterr().err
     assert main(["compare", BLOBS, "--json", "--csv"]) == 2
     capsys.readouterr()
     assert main(["--help"]) == 0

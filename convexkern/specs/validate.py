@@ -13,6 +13,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from .._validation import check_open_unit
 from ..errors import InvalidInputError, InvalidTypeError, SpecError
 from ..formulation import Formulation
 from .dispatch import (
@@ -120,10 +121,12 @@ def _positive(v: Any, fld: str) -> float:
 
 
 def _open_unit(v: Any, fld: str) -> float:
-    x = _num(v, fld)
-    if not 0 < x < 1:
-        raise SpecError(fld, f"must lie strictly between 0 and 1, got {v!r}")
-    return x
+    """A number strictly between 0 and 1 (``tol``, ``test_size``, ``factor``), by the one
+    open-unit check of :func:`convexkern._validation.check_open_unit`."""
+    try:
+        return check_open_unit(v, fld)
+    except (InvalidInputError, InvalidTypeError) as exc:
+        raise SpecError(fld, _strip_arg(exc)) from None
 
 
 def _class_list(v: Any, fld: str) -> list[Any]:
