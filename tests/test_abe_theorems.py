@@ -15,6 +15,7 @@ import pytest
 
 from convexkern.data import load, load_thyroid
 from convexkern.formulations import lp_svm
+from convexkern.verify import lp_svm as theorems
 
 
 def _minmax(X):
@@ -45,7 +46,7 @@ def test_theorem_1_forward_and_corrected_converse(A_balance):
     """Balance, C_rho = 2/M: J_rho > 0, the forward map C_M = C_rho/J_rho holds, the
     converse holds with C_rho = C_M/J_hat and fails with the printed C_M * J_hat."""
     M = A_balance.shape[0]
-    v = lp_svm.check_theorem_1(A_balance, 2.0 / M)
+    v = theorems.check_theorem_1(A_balance, 2.0 / M)
     n = v.numbers
     assert v.holds and v.as_printed is False
     assert n["J_rho"] > 0
@@ -60,34 +61,34 @@ def test_theorem_1_forward_and_corrected_converse(A_balance):
 
 def test_theorem_1_needs_positive_J(A_pima):
     """Pima, C_rho = 2/M: rho > 0 but J_rho < 0, so no LP SVM is equivalent."""
-    v = lp_svm.check_theorem_1(A_pima, 2.0 / A_pima.shape[0])
+    v = theorems.check_theorem_1(A_pima, 2.0 / A_pima.shape[0])
     assert v.numbers["J_rho"] < 0 and v.numbers["rho"] > 0
     assert v.holds and v.as_printed is False and "J_rho > 0" in v.note
 
 
 def test_theorem_2_every_solver(A_thyroid):
-    v = lp_svm.check_theorem_2(A_thyroid)
+    v = theorems.check_theorem_2(A_thyroid)
     assert v.holds and len(v.numbers["statuses"]) >= 4
     assert v.numbers["ray_slope"] == pytest.approx(0.5)
 
 
 @pytest.mark.parametrize("data", ["A_balance", "A_thyroid"])
 def test_theorem_3_constant_for_C_at_least_1(data, request):
-    v = lp_svm.check_theorem_3(request.getfixturevalue(data))
+    v = theorems.check_theorem_3(request.getfixturevalue(data))
     assert v.holds, v
     assert v.numbers["max_cross_value_error"] <= 1e-9 * max(1, max(map(abs, v.numbers["values"])))
 
 
 def test_theorem_4_zero_margin_on_nonseparable_data(A_pima, A_thyroid):
     for A in (A_pima, A_thyroid):
-        v = lp_svm.check_theorem_4(A, 1.0)
+        v = theorems.check_theorem_4(A, 1.0)
         assert v.holds and v.numbers["gamma"] <= 0 and v.numbers["rho"] == 0.0
         assert v.as_printed is None  # the printed Theorem 4 is not available
 
 
 def test_theorem_4_nu_property_when_rho_positive(A_balance):
     M = A_balance.shape[0]
-    v = lp_svm.check_theorem_4(A_balance, 2.0 / M)
+    v = theorems.check_theorem_4(A_balance, 2.0 / M)
     n = v.numbers
     assert v.holds and n["rho"] > 0 and v.as_printed is None
     assert n["margin_errors"] <= n["1/C_rho"] <= n["support_triplets"]
@@ -96,7 +97,7 @@ def test_theorem_4_nu_property_when_rho_positive(A_balance):
 @pytest.mark.parametrize("data", ["A_balance", "A_pima", "A_thyroid"])
 def test_theorem_5_c_min(data, request):
     A = request.getfixturevalue(data)
-    v = lp_svm.check_theorem_5(A)
+    v = theorems.check_theorem_5(A)
     assert v.holds, v
     assert v.numbers["max_R_below"] == 0.0 and v.numbers["max_R_above"] > 0
     assert math.isfinite(v.numbers["C_min"])
@@ -104,7 +105,7 @@ def test_theorem_5_c_min(data, request):
 
 @pytest.mark.parametrize("data", ["A_balance", "A_pima"])
 def test_theorem_6_c0(data, request):
-    v = lp_svm.check_theorem_6(request.getfixturevalue(data))
+    v = theorems.check_theorem_6(request.getfixturevalue(data))
     assert v.holds, v
     C0 = v.numbers["C_0"]
     assert 0 < C0 < math.inf
@@ -121,7 +122,7 @@ def test_verdicts_are_scale_invariant(A_balance, A_pima, s):
     compared to 1e-6 relative: the verdicts' own tolerance, far above HiGHS's error."""
     M = A_balance.shape[0]
     B = s * A_balance
-    ref, v = lp_svm.check_theorem_1(A_balance, 2.0 / M), lp_svm.check_theorem_1(B, 2.0 / M)
+    ref, v = theorems.check_theorem_1(A_balance, 2.0 / M), theorems.check_theorem_1(B, 2.0 / M)
     assert (v.holds, v.as_printed) == (ref.holds, ref.as_printed) == (True, False)
     assert v.numbers["J_rho"] > 0 and "NOT" in v.note
     # the printed converse C_M * J_hat scales like 1/s^2: not even unit-invariant
@@ -130,18 +131,18 @@ def test_verdicts_are_scale_invariant(A_balance, A_pima, s):
     assert v.numbers["J_rho"] == pytest.approx(s * ref.numbers["J_rho"], rel=1e-6)
     assert v.numbers["C_M"] == pytest.approx(ref.numbers["C_M"] / s, rel=1e-6)
     assert v.numbers["C_rho_corrected"] == pytest.approx(2.0 / M, rel=1e-6)
-    for check, args in ((lp_svm.check_theorem_3, ()), (lp_svm.check_theorem_4, (2.0 / M,)),
-                        (lp_svm.check_theorem_5, ()), (lp_svm.check_theorem_6, ())):
+    for check, args in ((theorems.check_theorem_3, ()), (theorems.check_theorem_4, (2.0 / M,)),
+                        (theorems.check_theorem_5, ()), (theorems.check_theorem_6, ())):
         ref, v = check(A_balance, *args), check(B, *args)
         assert (v.holds, v.as_printed) == (ref.holds, ref.as_printed) and v.holds, (s, v)
-    ref, v = lp_svm.check_theorem_4(A_pima, 1.0), lp_svm.check_theorem_4(s * A_pima, 1.0)
+    ref, v = theorems.check_theorem_4(A_pima, 1.0), theorems.check_theorem_4(s * A_pima, 1.0)
     assert v.holds and ref.holds and v.numbers["rho"] == 0.0  # the zero-margin branch
     assert v.numbers["gamma"] == pytest.approx(s * ref.numbers["gamma"], rel=1e-6)
-    v5, v6 = lp_svm.check_theorem_5(B), lp_svm.check_theorem_6(B)
+    v5, v6 = theorems.check_theorem_5(B), theorems.check_theorem_6(B)
     assert v5.numbers["C_min"] == pytest.approx(lp_svm.c_min(A_balance) / s, rel=1e-12)
     assert v5.numbers["max_R_below"] == 0.0 and v5.numbers["max_R_above"] > 0
     assert v6.numbers["C_0"] == pytest.approx(
-        lp_svm.check_theorem_6(A_balance).numbers["C_0"] / s, rel=1e-6)
+        theorems.check_theorem_6(A_balance).numbers["C_0"] / s, rel=1e-6)
 
 
 def _best_rho_value(A, R, C):
@@ -178,7 +179,7 @@ def test_theorem_1_converse_with_independent_C_M(A_balance):
     mapped_printed = _best_rho_value(A_balance, R_hat, C_printed)
     assert mapped_printed < printed.primal_value - 0.1 * abs(printed.primal_value)
 
-    v = lp_svm.check_theorem_1(A_balance, 2.0 / M, C_M=C_M)
+    v = theorems.check_theorem_1(A_balance, 2.0 / M, C_M=C_M)
     n = v.numbers
     assert v.holds and v.as_printed is False and "NOT optimal" in v.note
     assert n["C_M_converse"] == C_M and n["J_hat_converse"] == pytest.approx(J_hat, rel=1e-9)
@@ -193,4 +194,4 @@ def test_theorem_1_converse_C_M_bad_input(A_balance):
     from convexkern.errors import InvalidInputError
 
     with pytest.raises(InvalidInputError, match="C_M"):
-        lp_svm.check_theorem_1(A_balance, 0.01, C_M=-1.0)
+        theorems.check_theorem_1(A_balance, 0.01, C_M=-1.0)

@@ -5,7 +5,9 @@ The four LPs of Abe (ICANN 2012) are written once in the standard form of
 with sparse constraint matrices, and handed to HiGHS (``method="highs"``) without cvxpy's
 compilation.  The constraint marginals HiGHS returns are the dual variables the
 certificates need (``delta`` for the ν-LP SVM, ``alpha`` for the LP SVM, ``R`` for the
-two duals).
+two duals).  :func:`solve_formulation` is the adapter the solver table's ``"linprog"``
+entry points to: it reads ``A`` and the parameter off the Formulation, solves, and hands
+the point and the marginals to the formulation's certificate.
 
 Notation: ``A`` is (M triplets, m inputs), row ``r`` = :math:`(a_{1r},\dots,a_{mr})`.
 
@@ -21,7 +23,9 @@ kind                      variables ``x``                                  margi
 
 from __future__ import annotations
 
+import math
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +33,13 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
-__all__ = ["StandardLP", "standard_form", "solve_standard", "LinprogResult", "choose"]
+from ..formulation import Formulation
+from ..report import SolveReport, Status
+from ..solvers.certify import certified_report
+from ..solvers.status import algorithm_status
+
+__all__ = ["StandardLP", "standard_form", "solve_standard", "LinprogResult", "choose",
+           "solve_formulation"]
 
 #: Above this many nonzeros in ``A`` the ``"auto"`` strategy uses the interior-point
 #: method on the form with fewer rows (on USPS, 7291 x 256, C_M = 10: IPM on the 256-row
@@ -185,3 +195,112 @@ def solve_standard(
         solve_time=elapsed,
         raw=res,
     )
+
+
+# ================================================================== the adapter
+def _with_hint(f: Formulation, status: Status, message: str) -> str:
+    hint = f.hints.get(status.value)
+    return f"{message}: {hint}" if hint else message
+
+
+#: scipy.optimize.linprog's status codes, in the words of the built-in algorithms
+_LINPROG_WORD = {0: "optimal", 1: "iteration_limit", 2: "infeasible", 3: "unbounded",
+                 4: "error"}
+
+
+def _param_of(f: Formulation) -> float:
+    key = "C_rho" if "C_rho" in f.parameters else "C_M"
+    return float(f.parameters[key].value)
+
+
+def solve_formulation(
+    f: Formulation,
+    *,
+    tol: float,
+    max_iter: int | None,
+    time_limit: float | None,
+    verbose: bool = False,
+    x0: Mapping[str, np.ndarray] | None = None,
+    presolve: bool = True,
+    method: str = "auto",
+    form: str = "auto",
+    **options: Any,
+) -> SolveReport:
+    """Solve one of the four LPs by a direct ``linprog`` (HiGHS) call on sparse matrices.
+
+    The adapter of the solver table's ``"linprog"`` entry.  ``method`` (a linprog HiGHS
+    method or ``"auto"``) and ``form`` (``"given"``, ``"partner"`` = solve the LP dual and
+    read this problem's solution off the marginals, or ``"auto"``) are chosen by
+    :func:`choose`: small problems run HiGHS's default on the given form; large ones run the
+    interior-point method on the form with fewer rows.  linprog statuses map to: 0 optimal, 1
+    iteration limit (time limit when its message says so), 2 infeasible, 3 unbounded, 4
+    numerical trouble (error).  When the partner form is solved, its infeasibility is this
+    problem's unboundedness and vice versa (the LPs are a primal-dual pair, and both are
+    feasible or exactly one is, as Theorem 2 shows).  The point and the marginals are
+    certified like any conic answer.
+    """
+    A = f.data["A"]
+    M, m = A.shape
+    C = _param_of(f)
+    target, meth = choose(f.kind, A.shape, method, form)
+    std = standard_form(target, A, C, f.data.get("rho_min", 0.0))
+    res = solve_standard(std, tol=tol * 0.1, time_limit=time_limit, max_iter=max_iter,
+                         presolve=presolve, verbose=verbose, method=meth)
+    status = algorithm_status(_LINPROG_WORD.get(res.status, "error"))
+    if res.status == 1 and "time" in res.message.lower():
+        status = Status.TIME_LIMIT
+    if target != f.kind and status in (Status.INFEASIBLE, Status.UNBOUNDED):
+        status = Status.UNBOUNDED if status is Status.INFEASIBLE else Status.INFEASIBLE
+    # HiGHS's feasibility tolerances accept M C_rho = 1 - 5e-13 as 1: the certificate then
+    # proves Theorem 2's status (Certificate.proven), as for every other solver.
+    stats = {"status": res.status, "message": res.message, "solved_form": target,
+             "method": meth,
+             "objective": None if res.fun is None else std.sign * res.fun + std.offset}
+    if not status.has_solution or res.x is None:
+        primal = math.nan
+        if status is Status.UNBOUNDED:
+            primal = math.inf if f.sense == "maximize" else -math.inf
+        if status.has_solution:  # a limit without a point
+            status = Status.ERROR if status is Status.OPTIMAL else status
+        return SolveReport(
+            status=status, solver="linprog", formulation=f.name, primal_value=primal,
+            solve_time=res.solve_time, iterations=res.iterations, tol=tol,
+            params=f.param_values(), solver_stats=stats,
+            message=_with_hint(f, status, {Status.INFEASIBLE: "the problem is infeasible",
+                                           Status.UNBOUNDED: "the problem is unbounded"}
+                               .get(status, res.message)),
+        )
+    x = res.x
+    lam = res.ineq_marginals
+    got: dict[str, np.ndarray] = {}
+    if target == "lp_svm.nu_lp":
+        got["R"] = x[:m]
+        if lam is not None:
+            got["delta"] = -lam
+    elif target == "lp_svm.nu_lp_dual":
+        got["delta"] = x[:M]
+        if lam is not None:
+            got["R"] = -lam[:m]
+    elif target == "lp_svm.lp":
+        got["R"] = x[:m]
+        if lam is not None:
+            got["alpha"] = -lam
+    else:
+        got["alpha"] = x
+        if lam is not None:
+            got["R"] = -lam
+    main = {"lp_svm.nu_lp": "R", "lp_svm.nu_lp_dual": "delta", "lp_svm.lp": "R",
+            "lp_svm.lp_dual": "alpha"}[f.kind]
+    if main not in got:
+        return SolveReport(
+            status=Status.ERROR, solver="linprog", formulation=f.name,
+            solve_time=res.solve_time, iterations=res.iterations, tol=tol,
+            params=f.param_values(), solver_stats=stats,
+            message=f"HiGHS returned no marginals for the {target} form",
+        )
+    point = got
+    return certified_report(
+        f, point, solver="linprog", status=status, tol=tol, solve_time=res.solve_time,
+        iterations=res.iterations, solver_stats=stats,
+    )
+

@@ -169,8 +169,8 @@ _ALGORITHM_ENTRIES = (
         name="smo", default_tol=1e-6, warm_start=True,
         description="sequential minimal optimisation, second-order working set (notes §11.3)",
         adapters={
-            "svm.dual": "convexkern.formulations.svm:_solve_smo",
-            "svm.primal": "convexkern.formulations.svm:_solve_smo",
+            "svm.dual": "convexkern.algorithms.smo:solve",
+            "svm.primal": "convexkern.algorithms.smo:solve",
             "krein.stabilization": f"{_KREIN}:_solve_smo_krein",
         },
     ),
@@ -194,7 +194,8 @@ _ALGORITHM_ENTRIES = (
         name="linprog", default_tol=1e-7,
         description="direct sparse HiGHS (scipy.optimize.linprog, method='highs') for "
                     "Abe's LPs",
-        adapters={k: "convexkern.formulations.lp_svm:_solve_linprog" for k in _LP_KINDS},
+        adapters={k: "convexkern.algorithms.linprog_direct:solve_formulation"
+                  for k in _LP_KINDS},
     ),
     AlgorithmSpec(
         name="exchange", default_tol=1e-6,

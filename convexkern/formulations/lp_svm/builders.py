@@ -1,0 +1,319 @@
+r"""The builders of Abe (ICANN 2012)'s four LPs and their certificates.
+
+The notation, the representation of the strict ``rho > 0`` (``rho_min``) and the duals are
+described in :mod:`convexkern.formulations.lp_svm`; the closed-form values the certificates
+evaluate are in :mod:`convexkern.math.lp_svm`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import cvxpy as cp
+import numpy as np
+
+from ...errors import InvalidInputError, InvalidTypeError
+from ...formulation import Formulation
+from ...math.lp_svm import (
+    _below_threshold,
+    _check_A,
+    _check_C,
+    _dist,
+    lp_dual_value,
+    lp_value,
+    nu_lp_dual_value,
+    nu_lp_value,
+)
+from ...report import Certificate, Status
+from .triplets import triplet_matrix
+
+__all__ = ["nu_lp", "nu_lp_dual", "lp", "lp_dual", "lp_from_data", "nu_lp_from_data"]
+
+SOURCE = "Abe, 'Training Mahalanobis kernels by linear programming', ICANN 2012"
+KINDS = ("lp_svm.nu_lp", "lp_svm.nu_lp_dual", "lp_svm.lp", "lp_svm.lp_dual")
+
+
+def _check_rho_min(rho_min: Any) -> float | None:
+    if rho_min is None:
+        return None
+    if isinstance(rho_min, bool) or not isinstance(rho_min, (int, float, np.integer, np.floating)):
+        raise InvalidTypeError("rho_min", f"expected None or a number >= 0, got {rho_min!r}")
+    v = float(rho_min)
+    if not math.isfinite(v) or v < 0:
+        raise InvalidInputError("rho_min", f"must be None or a finite number >= 0, got {rho_min!r}")
+    return v
+
+
+
+def _theorem2_hint(M: int) -> str:
+    return (f"by Theorem 2 (Abe 2012) this happens exactly when C_rho < 1/M = {1.0 / M:.6g} "
+            f"(M = {M} triplets); raise C_rho")
+
+
+
+def nu_lp(A: Any, C_rho: float = 1.0, *, rho_min: float | None = 0.0) -> Formulation:
+    """The ν-LP SVM (5)–(9) (maximisation) as a :class:`~convexkern.Formulation`.
+
+    Parameters
+    ----------
+    A : (M, m) array
+        Triplet coefficients, row ``r`` = ``(a_1r .. a_mr)`` (see :func:`triplet_matrix`).
+    C_rho : float > 0
+        Margin parameter, a ``cvxpy.Parameter`` (``f.parameters["C_rho"]``).  Below ``1/M``
+        the problem is unbounded (Theorem 2): every solver reports ``unbounded``.
+    rho_min : float >= 0 or None
+        How the paper's strict ``rho > 0`` is represented (package docstring): ``0.0`` the
+        closure (dual = the paper's (14)–(17)), ``None`` free, ``eps > 0`` ``rho >= eps``.
+
+    Returns
+    -------
+    Formulation
+        Variables ``R`` (m,), ``rho``, ``xi`` (M,); reports carry ``x["R"], x["rho"],
+        x["xi"]`` and the multipliers ``x["delta"]``.
+
+    Examples
+    --------
+    >>> import numpy as np, convexkern as ck
+    >>> A = np.array([[1.0, -1.0], [-1.0, 2.0], [0.5, 0.5]])
+    >>> r = ck.solve(ck.formulations.lp_svm.nu_lp(A, C_rho=1.0), "linprog")
+    >>> r.status.value, round(r.primal_value, 6), round(r.dual_value, 6)
+    ('optimal', 0.2, 0.2)
+    """
+    A = _check_A(A)
+    Cv = _check_C(C_rho, "C_rho")
+    rmin = _check_rho_min(rho_min)
+    M, m = A.shape
+    R = cp.Variable(m, nonneg=True, name="R")
+    xi = cp.Variable(M, nonneg=True, name="xi")
+    rho = cp.Variable(name="rho")
+    Cp = cp.Parameter(pos=True, name="C_rho", value=Cv)
+    margin = A @ R >= rho - xi
+    cons = [cp.sum(R) == 1, margin]
+    if rmin is not None:
+        cons.append(rho >= rmin)
+    problem = cp.Problem(cp.Maximize(rho - Cp * cp.sum(xi)), cons)
+
+    def extract(f: Formulation) -> dict[str, np.ndarray]:
+        if R.value is None:
+            raise InvalidInputError("point", "the problem has no solution stored")
+        out = {"R": np.asarray(R.value, float)}
+        if margin.dual_value is not None:
+            out["delta"] = np.asarray(margin.dual_value, float)
+        return out
+
+    def certify(f: Formulation, point: Mapping[str, np.ndarray]) -> Certificate:
+        C = f.param("C_rho")
+        Ad = f.data["A"]
+        val, pt = nu_lp_value(Ad, point["R"], C, rmin)
+        res = {"projection": _dist(pt["R"], np.asarray(point["R"], float))}
+        upper = math.inf
+        if "delta" in point:
+            upper, dpt = nu_lp_dual_value(Ad, point["delta"], C, rmin)
+            pt["delta"] = dpt["delta"]
+            res["delta_projection"] = _dist(dpt["delta"], np.asarray(point["delta"], float))
+        if math.isfinite(val) and math.isfinite(upper):
+            upper = max(upper, val)
+        note = "" if "delta" in point else "no multipliers: no upper bound"
+        proven = None
+        if _below_threshold(C, Ad.shape[0]):
+            note = "unbounded: " + _theorem2_hint(Ad.shape[0])
+            proven = Status.UNBOUNDED
+        return Certificate(primal_value=val, dual_value=upper, sense="maximize", point=pt,
+                           residuals=res, note=note, proven=proven)
+
+    return Formulation(
+        name="lp_svm.nu_lp", problem=problem,
+        variables={"R": R, "rho": rho, "xi": xi}, parameters={"C_rho": Cp},
+        source=f"{SOURCE}, (5)-(9)", kind="lp_svm.nu_lp",
+        data={"A": A, "rho_min": rmin}, certify=certify, extract=extract,
+        dual_builder=lambda: nu_lp_dual(A, float(Cp.value), rho_min=rmin),
+        default_solver="linprog",
+        hints={"unbounded": _theorem2_hint(A.shape[0])},
+    )
+
+
+def nu_lp_dual(A: Any, C_rho: float = 1.0, *, rho_min: float | None = 0.0) -> Formulation:
+    """The dual (14)–(17) of the ν-LP SVM (minimisation) as a Formulation.
+
+    ``min z  s.t.  sum delta >= 1, A' delta <= z e, 0 <= delta <= C_rho`` (with
+    ``sum delta = 1`` when ``rho_min is None`` and the objective ``z + eps (1 - sum delta)``
+    when ``rho_min = eps > 0``).  Infeasible for ``C_rho < 1/M`` (every solver reports
+    ``infeasible``).  Variables ``delta`` (M,), ``z``; the multipliers of ``A'delta <= z``
+    are the ν-LP's ``R`` (``x["R"]`` in reports).
+    """
+    A = _check_A(A)
+    Cv = _check_C(C_rho, "C_rho")
+    rmin = _check_rho_min(rho_min)
+    M, m = A.shape
+    delta = cp.Variable(M, nonneg=True, name="delta")
+    z = cp.Variable(name="z")
+    Cp = cp.Parameter(pos=True, name="C_rho", value=Cv)
+    cover = A.T @ delta <= z
+    cons = [cover, delta <= Cp]
+    obj = z
+    if rmin is None:
+        cons.append(cp.sum(delta) == 1)
+    else:
+        cons.append(cp.sum(delta) >= 1)
+        if rmin > 0:
+            obj = z + rmin * (1 - cp.sum(delta))
+    problem = cp.Problem(cp.Minimize(obj), cons)
+
+    def extract(f: Formulation) -> dict[str, np.ndarray]:
+        if delta.value is None:
+            raise InvalidInputError("point", "the problem has no solution stored")
+        out = {"delta": np.asarray(delta.value, float)}
+        if cover.dual_value is not None:
+            out["R"] = np.asarray(cover.dual_value, float)
+        return out
+
+    def certify(f: Formulation, point: Mapping[str, np.ndarray]) -> Certificate:
+        C = f.param("C_rho")
+        Ad = f.data["A"]
+        val, pt = nu_lp_dual_value(Ad, point["delta"], C, rmin)
+        res = {"projection": _dist(pt["delta"], np.asarray(point["delta"], float))}
+        lower = -math.inf
+        if "R" in point:
+            lower, ppt = nu_lp_value(Ad, point["R"], C, rmin)
+            pt.update({"R": ppt["R"], "rho": ppt["rho"]})
+            res["R_projection"] = _dist(ppt["R"], np.asarray(point["R"], float))
+        if math.isfinite(val) and math.isfinite(lower):
+            lower = min(lower, val)
+        note = "" if "R" in point else "no multipliers: no lower bound"
+        proven = None
+        if _below_threshold(C, Ad.shape[0]):
+            note = "infeasible: " + _theorem2_hint(Ad.shape[0])
+            proven = Status.INFEASIBLE
+        return Certificate(primal_value=val, dual_value=lower, sense="minimize", point=pt,
+                           residuals=res, note=note, proven=proven)
+
+    return Formulation(
+        name="lp_svm.nu_lp_dual", problem=problem,
+        variables={"delta": delta, "z": z}, parameters={"C_rho": Cp},
+        source=f"{SOURCE}, (14)-(17)", kind="lp_svm.nu_lp_dual",
+        data={"A": A, "rho_min": rmin}, certify=certify, extract=extract,
+        dual_builder=lambda: nu_lp(A, float(Cp.value), rho_min=rmin),
+        default_solver="linprog",
+        hints={"infeasible": _theorem2_hint(A.shape[0])},
+    )
+
+
+def lp(A: Any, C_M: float = 1.0) -> Formulation:
+    """The LP SVM (10)–(13) (minimisation) as a Formulation.
+
+    ``min sum R + C_M sum xi  s.t.  R >= 0, A R >= 1 - xi, xi >= 0``.  Always feasible
+    (``R = 0, xi = 1``) and bounded below by 0.  Variables ``R``, ``xi``; parameter
+    ``C_M``; reports carry the multipliers ``x["alpha"]`` of the margin constraints.
+
+    Examples
+    --------
+    >>> import numpy as np, convexkern as ck
+    >>> A = np.array([[1.0, -1.0], [-1.0, 2.0], [0.5, 0.5]])
+    >>> r = ck.solve(ck.formulations.lp_svm.lp(A, C_M=10.0), "linprog")
+    >>> np.round(r.x["R"], 6).tolist(), round(r.primal_value, 6)
+    ([3.0, 2.0], 5.0)
+    """
+    A = _check_A(A)
+    Cv = _check_C(C_M, "C_M")
+    M, m = A.shape
+    R = cp.Variable(m, nonneg=True, name="R")
+    xi = cp.Variable(M, nonneg=True, name="xi")
+    Cp = cp.Parameter(pos=True, name="C_M", value=Cv)
+    margin = A @ R >= 1 - xi
+    problem = cp.Problem(cp.Minimize(cp.sum(R) + Cp * cp.sum(xi)), [margin])
+
+    def extract(f: Formulation) -> dict[str, np.ndarray]:
+        if R.value is None:
+            raise InvalidInputError("point", "the problem has no solution stored")
+        out = {"R": np.asarray(R.value, float)}
+        if margin.dual_value is not None:
+            out["alpha"] = np.asarray(margin.dual_value, float)
+        return out
+
+    def certify(f: Formulation, point: Mapping[str, np.ndarray]) -> Certificate:
+        C = f.param("C_M")
+        Ad = f.data["A"]
+        val, pt = lp_value(Ad, point["R"], C)
+        res = {"projection": _dist(pt["R"], np.asarray(point["R"], float))}
+        lower = -math.inf
+        if "alpha" in point:
+            lower, dpt = lp_dual_value(Ad, point["alpha"], C)
+            pt["alpha"] = dpt["alpha"]
+            res["alpha_projection"] = _dist(dpt["alpha"], np.asarray(point["alpha"], float))
+            lower = min(lower, val)
+        return Certificate(primal_value=val, dual_value=lower, sense="minimize", point=pt,
+                           residuals=res,
+                           note="" if "alpha" in point else "no multipliers: no lower bound")
+
+    return Formulation(
+        name="lp_svm.lp", problem=problem, variables={"R": R, "xi": xi},
+        parameters={"C_M": Cp}, source=f"{SOURCE}, (10)-(13)", kind="lp_svm.lp",
+        data={"A": A}, certify=certify, extract=extract,
+        dual_builder=lambda: lp_dual(A, float(Cp.value)), default_solver="linprog",
+    )
+
+
+def lp_dual(A: Any, C_M: float = 1.0) -> Formulation:
+    """The dual of the LP SVM (derived in the package docstring; not in the paper).
+
+    ``max sum alpha  s.t.  A' alpha <= e, 0 <= alpha <= C_M``.  Variable ``alpha``; the
+    multipliers of ``A' alpha <= e`` are the LP SVM's ``R`` (``x["R"]`` in reports).
+    """
+    A = _check_A(A)
+    Cv = _check_C(C_M, "C_M")
+    M, m = A.shape
+    alpha = cp.Variable(M, nonneg=True, name="alpha")
+    Cp = cp.Parameter(pos=True, name="C_M", value=Cv)
+    cover = A.T @ alpha <= 1
+    problem = cp.Problem(cp.Maximize(cp.sum(alpha)), [cover, alpha <= Cp])
+
+    def extract(f: Formulation) -> dict[str, np.ndarray]:
+        if alpha.value is None:
+            raise InvalidInputError("point", "the problem has no solution stored")
+        out = {"alpha": np.asarray(alpha.value, float)}
+        if cover.dual_value is not None:
+            out["R"] = np.asarray(cover.dual_value, float)
+        return out
+
+    def certify(f: Formulation, point: Mapping[str, np.ndarray]) -> Certificate:
+        C = f.param("C_M")
+        Ad = f.data["A"]
+        val, pt = lp_dual_value(Ad, point["alpha"], C)
+        res = {"projection": _dist(pt["alpha"], np.asarray(point["alpha"], float))}
+        upper = math.inf
+        if "R" in point:
+            upper, ppt = lp_value(Ad, point["R"], C)
+            pt["R"] = ppt["R"]
+            res["R_projection"] = _dist(ppt["R"], np.asarray(point["R"], float))
+            upper = max(upper, val)
+        return Certificate(primal_value=val, dual_value=upper, sense="maximize", point=pt,
+                           residuals=res,
+                           note="" if "R" in point else "no multipliers: no upper bound")
+
+    return Formulation(
+        name="lp_svm.lp_dual", problem=problem, variables={"alpha": alpha},
+        parameters={"C_M": Cp}, source=f"{SOURCE}, dual of (10)-(13)",
+        kind="lp_svm.lp_dual", data={"A": A}, certify=certify, extract=extract,
+        dual_builder=lambda: lp(A, float(Cp.value)), default_solver="linprog",
+    )
+
+
+def lp_from_data(X: Any, y: Any, C_M: float = 1.0) -> Formulation:
+    """:func:`lp` on ``A = triplet_matrix(X, y)`` (for TOML specs, which pass ``X``, ``y``).
+
+    ``data["X"]`` is not kept: the formulation learns a metric, not a classifier, so a
+    spec reports no test accuracy for it.
+    """
+    f = lp(triplet_matrix(X, y), C_M)
+    f.data["triplets_from"] = tuple(np.shape(X))
+    return f
+
+
+def nu_lp_from_data(X: Any, y: Any, C_rho: float = 1.0, *,
+                    rho_min: float | None = 0.0) -> Formulation:
+    """:func:`nu_lp` on ``A = triplet_matrix(X, y)`` (for TOML specs)."""
+    f = nu_lp(triplet_matrix(X, y), C_rho, rho_min=rho_min)
+    f.data["triplets_from"] = tuple(np.shape(X))
+    return f

@@ -1,0 +1,409 @@
+r"""Theorems 1–6 of Abe (ICANN 2012) as executable verdicts.
+
+Each ``check_theorem_k`` solves the LPs of :mod:`convexkern.formulations.lp_svm` (by
+default with the direct HiGHS path, solver ``"linprog"``) and returns a
+:class:`TheoremVerdict`: whether the statement holds on the given ``A``, whether the
+statement *as printed* does, and the numbers behind both.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..formulation import Formulation
+from ..formulations.lp_svm import lp, nu_lp, nu_lp_dual
+from ..math.lp_svm import _check_A, _check_C, _dist, c_min, lp_value, nu_lp_value
+from ..report import SolveReport
+
+__all__ = [
+    "TheoremVerdict",
+    "check_theorem_1",
+    "check_theorem_2",
+    "check_theorem_3",
+    "check_theorem_4",
+    "check_theorem_5",
+    "check_theorem_6",
+]
+
+
+@dataclass(frozen=True)
+class TheoremVerdict:
+    """The outcome of checking one of the paper's theorems on given data.
+
+    Attributes
+    ----------
+    theorem : int
+    statement : str
+        The statement that was checked (as printed, or as corrected: see ``as_printed``).
+    holds : bool
+        Whether the checked statement held on this data, to ``tol``.
+    as_printed : bool or None
+        Whether the statement *as printed in the paper* holds here (``None`` when the
+        check does not distinguish).
+    numbers : dict
+        The numbers behind the verdict.
+    note : str
+        Conditions, counterexamples, caveats.
+    """
+
+    theorem: int
+    statement: str
+    holds: bool
+    as_printed: bool | None
+    numbers: dict[str, Any] = field(default_factory=dict)
+    note: str = ""
+
+    def __bool__(self) -> bool:
+        return self.holds
+
+    def __str__(self) -> str:
+        nums = ", ".join(f"{k}={_short(v)}" for k, v in self.numbers.items())
+        printed = "" if self.as_printed is None else f"; as printed: {self.as_printed}"
+        return (f"Theorem {self.theorem}: {'holds' if self.holds else 'FAILS'}{printed} "
+                f"[{nums}]" + (f" -- {self.note}" if self.note else ""))
+
+
+def _short(v: Any) -> str:
+    if isinstance(v, (float, np.floating)):
+        return f"{float(v):.6g}"
+    if isinstance(v, np.ndarray):
+        return f"array{v.shape}"
+    return str(v)
+
+
+def _solve(f: Formulation, solver: str, tol: float) -> SolveReport:
+    from ..solvers import solve
+
+    return solve(f, solver, tol=tol)
+
+
+def _rel(a: float, b: float) -> float:
+    """Relative difference, scale-free (0 when equal, also when both are 0)."""
+    d = abs(a - b)
+    return 0.0 if d == 0 else d / max(abs(a), abs(b))
+
+
+def _amax(A: np.ndarray) -> float:
+    """``max |a_ir|``: the scale of margins, ``rho`` and ν-LP values (``R`` on the simplex)."""
+    return float(np.abs(A).max())
+
+
+def _fixed_R_best(A: np.ndarray, R: np.ndarray, C: float) -> float:
+    """ν-LP value of ``R`` normalised to ``sum R = 1`` with the best ``rho >= 0``."""
+    return nu_lp_value(A, R, C)[0]
+
+
+def check_theorem_1(A: Any, C_rho: float, *, C_M: float | None = None,
+                    solver: str = "linprog", tol: float = 1e-6) -> TheoremVerdict:
+    r"""Theorem 1: equivalence of the ν-LP SVM and the LP SVM, both ways.
+
+    Forward: if the ν-LP optimum :math:`\bar J_\rho = \bar\rho - C_\rho\sum\bar\xi` is
+    **positive**, then :math:`(\bar R, \bar\xi)/\bar\rho` solves the LP SVM with
+    :math:`C_M = C_\rho/\bar J_\rho` and :math:`\hat J = 1/\bar J_\rho`.  Converse: an LP
+    SVM solution :math:`\hat R \ne 0` with value :math:`\hat J` gives, scaled by
+    :math:`1/\sum\hat R`, a ν-LP solution for :math:`C_\rho = C_M/\hat J` — not for the
+    printed :math:`C_\rho = C_M\hat J` (which agrees only when :math:`\hat J = 1`).
+
+    Parameters
+    ----------
+    A : (M, m) array
+    C_rho : float > 0
+        ν-LP parameter of the forward direction.
+    C_M : float > 0, optional
+        LP SVM parameter of the converse direction; default: the forward image
+        :math:`C_\rho/\bar J_\rho` (when :math:`\bar J_\rho > 0`).  Pass it to test the
+        converse on its own, from an arbitrary LP SVM.
+    solver, tol
+        Solver of every LP, and the relative tolerance of the comparisons (``10 tol``).
+
+    Every threshold is relative, so the verdict is invariant under ``A -> s A``
+    (:math:`\bar J_\rho` and :math:`\bar\rho` scale with ``s``, ``C_M`` and :math:`\hat J`
+    with ``1/s``): :math:`\bar J_\rho` counts as positive when it exceeds
+    ``tol * (rho + C_rho sum xi)``, the size of the two terms it is the difference of.
+
+    ``holds`` is the corrected statement (forward with the condition, corrected
+    converse); ``as_printed`` is False when the printed converse fails here or when
+    :math:`\bar J_\rho \le 0` (no equivalent LP SVM exists).
+    """
+    A = _check_A(A)
+    C_rho = _check_C(C_rho, "C_rho")
+    if C_M is not None:
+        C_M = _check_C(C_M, "C_M")
+    amax = _amax(A)
+    nu = _solve(nu_lp(A, C_rho), solver, tol)
+    nums: dict[str, Any] = {"C_rho": C_rho, "J_rho": nu.primal_value, "nu_status": nu.status.value}
+    if not nu.status.has_solution:
+        return TheoremVerdict(1, "equivalence needs a finite nu-LP optimum", False, False, nums,
+                              f"nu-LP SVM status {nu.status.value} (C_rho < 1/M?)")
+    J = nu.primal_value
+    rho = float(nu.x["rho"])
+    loss = C_rho * float(np.sum(nu.x["xi"]))
+    nums["rho"] = rho
+    notes: list[str] = []
+    fwd_ok, fwd_printed = True, False
+    if J > tol * (rho + loss):
+        C_fwd = C_rho / J
+        lpr = _solve(lp(A, C_fwd), solver, tol)
+        J_hat = lpr.primal_value
+        mapped_val, _ = lp_value(A, nu.x["R"] / rho, C_fwd)
+        fwd_ok = bool(lpr.status.has_solution and _rel(J_hat, 1.0 / J) <= 10 * tol
+                      and _rel(mapped_val, J_hat) <= 10 * tol)
+        fwd_printed = fwd_ok
+        nums.update({"C_M": C_fwd, "J_hat": J_hat, "1/J_rho": 1.0 / J,
+                     "mapped_lp_value": mapped_val})
+    else:
+        C_fwd = None
+        notes.append(
+            f"J_rho = {J:.6g} <= 0 (rho = {rho:.3g}"
+            + (", the zero-margin solution" if rho <= tol * amax else "")
+            + "): C_M = C_rho/J_rho is undefined or negative and no LP SVM is equivalent; "
+            "the printed theorem omits the condition J_rho > 0")
+    C_conv = C_M if C_M is not None else C_fwd
+    if C_conv is None:
+        return TheoremVerdict(1, "forward direction needs J_rho > 0", True, False, nums,
+                              notes[0])
+    # converse from the LP SVM side, both mappings
+    lpc = _solve(lp(A, C_conv), solver, tol)
+    J_hat_c = lpc.primal_value
+    nums.update({"C_M_converse": C_conv, "J_hat_converse": J_hat_c})
+    R_hat = np.asarray(lpc.x["R"], float) if lpc.status.has_solution else np.zeros(A.shape[1])
+    t = float(R_hat.sum())
+    if not t > 0:  # C_M <= C_min (Theorem 5), or M C_rho = 1 exactly
+        notes.append("the LP SVM solution is R = 0 (C_M <= C_min?): the converse is not "
+                     "tested")
+        return TheoremVerdict(1, "converse needs an LP SVM solution R != 0", fwd_ok, None,
+                              nums, "; ".join(notes))
+    C_right = C_conv / J_hat_c
+    C_printed = C_conv * J_hat_c
+    back = _solve(nu_lp(A, C_right), solver, tol)
+    mapped_nu = _fixed_R_best(A, R_hat, C_right)
+    conv_ok = bool(back.status.has_solution
+                   and _rel(back.primal_value, 1.0 / J_hat_c) <= 10 * tol
+                   and _rel(mapped_nu, back.primal_value) <= 10 * tol)
+    printed = _solve(nu_lp(A, C_printed), solver, tol)
+    mapped_printed = _fixed_R_best(A, R_hat, C_printed)
+    printed_ok = bool(printed.status.has_solution
+                      and _rel(mapped_printed, printed.primal_value) <= 10 * tol)
+    nums.update({"C_rho_corrected": C_right, "J_rho_corrected": back.primal_value,
+                 "mapped_value_at_corrected": mapped_nu,
+                 "C_rho_printed": C_printed, "J_rho_printed": printed.primal_value,
+                 "mapped_value_at_printed": mapped_printed})
+    if conv_ok:
+        notes.append(
+            "converse with the printed C_rho = C_M*J_hat: the mapped point is "
+            + ("optimal" if printed_ok else
+               f"NOT optimal ({mapped_printed:.6g} < {printed.primal_value:.6g})"
+               if printed.status.has_solution else
+               f"NOT a solution: that C_rho = {C_printed:.6g} gives nu-LP status "
+               f"{printed.status.value} (Theorem 2 when C_rho < 1/M)")
+            + "; with C_rho = C_M/J_hat it is optimal")
+    return TheoremVerdict(
+        1, "nu-LP(C_rho) ~ LP(C_M = C_rho/J_rho) when J_rho > 0; converse C_rho = C_M/J_hat",
+        fwd_ok and conv_ok, bool(fwd_printed and printed_ok), nums, "; ".join(notes))
+
+
+def check_theorem_2(A: Any, C_rho: float | None = None, *,
+                    solvers: tuple[str, ...] = ("linprog", "highs", "clarabel", "scs", "ecos")
+                    ) -> TheoremVerdict:
+    """Theorem 2: for ``C_rho < 1/M`` the ν-LP SVM is unbounded (its dual infeasible).
+
+    ``C_rho`` defaults to ``0.5/M``.  Every installed solver of ``solvers`` is run on both
+    problems; the verdict holds when each reports ``unbounded`` / ``infeasible``.  The
+    ray ``rho = t, xi = t - AR`` (any simplex ``R``) has objective
+    ``t (1 - M C_rho) + C_rho e'AR`` -> inf, given in ``numbers["ray_slope"]``.
+    """
+    from ..solvers import available_solvers
+
+    A = _check_A(A)
+    M = A.shape[0]
+    C = 0.5 / M if C_rho is None else _check_C(C_rho, "C_rho")
+    fp, fd = nu_lp(A, C), nu_lp_dual(A, C)
+    names = [s for s in solvers if s in available_solvers(fp)]
+    statuses = {}
+    for s in names:
+        statuses[s] = (_solve(fp, s, 1e-6).status.value, _solve(fd, s, 1e-6).status.value)
+    below = C < 1.0 / M
+    ok = all(p == "unbounded" and d == "infeasible" for p, d in statuses.values())
+    nums = {"M": M, "C_rho": C, "1/M": 1.0 / M, "ray_slope": 1.0 - M * C, "statuses": statuses}
+    if not below:
+        return TheoremVerdict(2, "C_rho < 1/M => unbounded", True, True, nums,
+                              "C_rho >= 1/M: the theorem says nothing")
+    return TheoremVerdict(2, "C_rho < 1/M => nu-LP unbounded, dual infeasible", ok, ok, nums)
+
+
+def check_theorem_3(A: Any, C_values: tuple[float, ...] = (1.0, 2.0, 10.0, 100.0), *,
+                    solver: str = "linprog", tol: float = 1e-7) -> TheoremVerdict:
+    r"""Theorem 3: for :math:`C_\rho \ge 1` the ν-LP SVM solution does not depend on
+    :math:`C_\rho`.
+
+    For :math:`C_\rho \ge 1` the best ``rho`` for fixed ``R`` is :math:`\min_r (AR)_r`
+    (clamped at ``rho_min``) with ``xi = 0`` (see :mod:`convexkern.math.lp_svm`), so the objective
+    as a function of ``R`` is the same for every :math:`C_\rho \ge 1` when the optimum
+    has ``rho > 0``.  Checked: the optimal values agree, and each solver's ``R`` is
+    optimal for every other :math:`C_\rho` of the list (solutions need not be unique, so
+    the ``R`` vectors themselves are compared only through their values).
+    """
+    A = _check_A(A)
+    reps = [_solve(nu_lp(A, C), solver, tol) for C in C_values]
+    vals = [r.primal_value for r in reps]
+    cross = max(abs(nu_lp_value(A, ri.x["R"], C)[0] - vals[j])
+                for ri in reps for j, C in enumerate(C_values))
+    scale = max(abs(v) for v in vals)
+    ok = all(r.ok for r in reps) and cross <= 10 * tol * scale
+    rdiff = max(_dist(r.x["R"], reps[0].x["R"]) for r in reps)
+    rhos = [float(r.x["rho"]) for r in reps]
+    note = ""
+    amax = _amax(A)
+    if min(rhos) <= tol * amax and max(abs(v) for v in vals) > tol * amax:
+        note = ("rho = 0 at the optimum: the objective -C_rho sum xi scales with C_rho, so "
+                "the optimal value changes although the optimal R set does not")
+        ok = all(r.ok for r in reps) and max(
+            _rel(nu_lp_value(A, ri.x["R"], C)[0], vals[j])
+            for ri in reps for j, C in enumerate(C_values)) <= 10 * tol
+    return TheoremVerdict(
+        3, "C_rho >= 1 => the nu-LP solution (R, rho) is independent of C_rho", ok, ok,
+        {"C_values": list(C_values), "values": vals, "rho": rhos,
+         "max_cross_value_error": cross, "max_R_difference": rdiff}, note)
+
+
+def check_theorem_4(A: Any, C_rho: float = 1.0, *, solver: str = "linprog",
+                    tol: float = 1e-7) -> TheoremVerdict:
+    r"""Theorem 4 (zero-margin solution), as stated in the paper's abstract: when the
+    triplets cannot all be given a positive margin by a diagonal ``R``
+    (:math:`\max_{R\in\Delta}\min_r (AR)_r \le 0`), the ν-LP SVM with :math:`C_\rho \ge 1`
+    has the zero-margin solution ``rho = 0`` — which the LP SVM never has (its optimum
+    with ``R != 0`` always corresponds to ``rho = 1/sum R > 0``).
+
+    ``numbers`` give the separability margin :math:`\gamma = \max_{R}\min_r (AR)_r`
+    (an LP, solved here), the ν-LP ``rho`` and value, and the ν-property counts
+    :math:`\#\{\xi_r > 0\} \le 1/C_\rho \le \#\{\delta_r > 0\}` (which hold whenever
+    ``rho > 0``).
+
+    ``as_printed`` is always None: the paper's printed statement of Theorem 4 is not
+    available to this package (only the abstract's wording), so whether *it* holds is
+    not decided here; ``holds`` is the statement above.
+    """
+    A = _check_A(A)
+    C_rho = _check_C(C_rho, "C_rho")
+    sep = _solve(nu_lp(A, max(C_rho, 1.0), rho_min=None), solver, tol)
+    gamma = sep.primal_value
+    r = _solve(nu_lp(A, C_rho), solver, tol)
+    rho = float(r.x["rho"])
+    xi = np.asarray(r.x["xi"])
+    delta = np.asarray(r.x.get("delta", np.zeros(0)))
+    thr = tol * _amax(A)  # margins, rho, gamma and xi all scale with A
+    n_err = int(np.sum(xi > thr))
+    n_sv = int(np.sum(delta > 1e-7 * C_rho))
+    nums = {"gamma": gamma, "C_rho": C_rho, "rho": rho, "J_rho": r.primal_value,
+            "margin_errors": n_err, "1/C_rho": 1.0 / C_rho, "support_triplets": n_sv}
+    if C_rho >= 1.0 and gamma <= thr:
+        ok = abs(rho) <= thr
+        return TheoremVerdict(4, "non-separable and C_rho >= 1 => rho = 0", ok, None, nums,
+                              "zero-margin solution: no LP SVM corresponds (Theorem 1 needs "
+                              "J_rho > 0); the printed statement is not available")
+    ok = True
+    if rho > thr:
+        ok = n_err <= 1.0 / C_rho + 1e-9 and (n_sv == 0 or n_sv >= 1.0 / C_rho - 1e-9)
+    return TheoremVerdict(4, "separable or C_rho < 1: rho > 0 and the nu-property holds", ok,
+                          None, nums)
+
+
+def check_theorem_5(A: Any, *, factor: float = 1e-2, solver: str = "linprog",
+                    tol: float = 1e-8) -> TheoremVerdict:
+    r"""Theorem 5, (18): ``R = 0`` for :math:`C_M \le C_{\min}`, ``R != 0`` above it, with
+    :math:`C_{\min} = 1/\max_i\sum_r a_{ir}`.
+
+    Solved at :math:`C_{\min}(1 \mp \text{factor})`.  Below, ``R = 0`` is the unique
+    optimum (any ``R != 0`` costs :math:`\sum_i R_i(1 - C_M b_i) > 0` more, ``b`` the
+    column sums); above, ``R = eps e_{i*}`` improves on ``R = 0``.
+    """
+    A = _check_A(A)
+    c0 = c_min(A)
+    if not math.isfinite(c0):
+        return TheoremVerdict(5, "C_min = 1/max_i sum_r a_ir", True, True, {"C_min": c0},
+                              "every column sum <= 0: R = 0 for every C_M")
+    lo = _solve(lp(A, c0 * (1 - factor)), solver, tol)
+    hi = _solve(lp(A, c0 * (1 + factor)), solver, tol)
+    M = A.shape[0]
+    R_lo = float(np.abs(lo.x["R"]).max()) if lo.status.has_solution else math.nan
+    R_hi = float(np.abs(hi.x["R"]).max()) if hi.status.has_solution else math.nan
+    # R scales with 1/A: a weight counts as nonzero above 1e-7 / max|a_ir| (1e-7 of the
+    # weight one input needs to give the largest triplet margin 1); values scale with 1/A
+    r_thr = 1e-7 / _amax(A)
+    at_zero = M * c0 * (1 + factor)  # the value of R = 0 above C_min
+    ok = bool(lo.status.has_solution and hi.status.has_solution
+              and R_lo <= r_thr and R_hi > r_thr
+              and hi.primal_value < at_zero * (1 - 10 * tol)
+              and _rel(lo.primal_value, M * c0 * (1 - factor)) <= 10 * tol)
+    return TheoremVerdict(
+        5, "R = 0 iff C_M <= C_min = 1/max_i sum_r a_ir", ok, ok,
+        {"C_min": c0, "max_R_below": R_lo, "max_R_above": R_hi,
+         "value_above": hi.primal_value, "M*C_M_above": M * c0 * (1 + factor)})
+
+
+def check_theorem_6(A: Any, *, solver: str = "linprog", tol: float = 1e-8) -> TheoremVerdict:
+    r"""Theorem 6: there is a :math:`C_0` beyond which the LP SVM solution no longer changes.
+
+    Found exactly: the limit solution :math:`R_\infty` minimises :math:`\sum\xi` first and
+    :math:`\sum R` second (two LPs); it is optimal for :math:`C_M` iff some dual-feasible
+    ``alpha`` attains its value, so
+
+    .. math:: C_0 = \min\{C : 0 \le \alpha \le C,\ A^\top\alpha \le e,\
+              e^\top\alpha - C\sum\xi_\infty = \sum R_\infty\},
+
+    one more LP in :math:`(\alpha, C)`.  Checked: :math:`R_\infty` is optimal at
+    :math:`C_0`, :math:`2C_0` and :math:`100C_0` (the LP optimum equals its value) and not
+    at :math:`C_0/2`.
+    """
+    import scipy.sparse as sp
+    from scipy.optimize import linprog
+
+    A = _check_A(A)
+    M, m = A.shape
+    As = sp.csr_matrix(A)
+    # phase 1: min sum xi  s.t. A R + xi >= 1
+    c1 = np.concatenate([np.zeros(m), np.ones(M)])
+    Aub = sp.hstack([-As, -sp.identity(M)], format="csr")
+    r1 = linprog(c1, A_ub=Aub, b_ub=-np.ones(M), bounds=(0, None), method="highs")
+    s_inf = float(r1.fun)
+    # phase 2: min sum R  s.t. the same and sum xi <= s_inf (+ round-off)
+    c2 = np.concatenate([np.ones(m), np.zeros(M)])
+    Aub2 = sp.vstack([Aub, sp.csr_matrix(c1[None, :])], format="csr")
+    b2 = np.concatenate([-np.ones(M), [s_inf + 1e-9 * max(1.0, s_inf)]])
+    r2 = linprog(c2, A_ub=Aub2, b_ub=b2, bounds=(0, None), method="highs")
+    R_inf = r2.x[:m]
+    xi_inf = np.maximum(1 - A @ R_inf, 0)
+    t_inf, s_inf = float(R_inf.sum()), float(xi_inf.sum())
+    # C_0 LP in (alpha, C): min C s.t. A'alpha <= 1, alpha <= C, e'alpha - C s_inf >= t_inf
+    # (weak duality makes ">=" an equality; a relative slack of 1e-9 absorbs round-off)
+    c3 = np.concatenate([np.zeros(M), [1.0]])
+    A_ub = sp.vstack([
+        sp.hstack([As.T, sp.csr_matrix((m, 1))]),
+        sp.hstack([sp.identity(M), sp.csr_matrix(-np.ones((M, 1)))]),
+        sp.csr_matrix(np.concatenate([-np.ones(M), [s_inf]])[None, :]),
+    ], format="csr")
+    b_ub = np.concatenate([np.ones(m), np.zeros(M), [-t_inf * (1 - 1e-9)]])
+    r3 = linprog(c3, A_ub=A_ub, b_ub=b_ub, bounds=(0, None), method="highs")
+    if r3.status != 0:
+        return TheoremVerdict(6, "a C_0 exists", False, None, {"linprog_status": r3.status},
+                              "the C_0 LP failed")
+    C0 = float(r3.x[-1])
+    checks = {}
+    for label, C in (("C0/2", C0 / 2), ("C0", C0), ("2C0", 2 * C0), ("100C0", 100 * C0)):
+        if C <= 0:
+            continue
+        rep = _solve(lp(A, C), solver, tol)
+        f_inf = t_inf + C * s_inf
+        checks[label] = (rep.primal_value, f_inf)
+    ok = all(_rel(v, f) <= 100 * tol for k, (v, f) in checks.items() if k != "C0/2")
+    if "C0/2" in checks:  # strictly better than the limit point, beyond solver accuracy
+        v, f = checks["C0/2"]
+        ok = ok and v < f - 10 * tol * abs(f)
+    return TheoremVerdict(
+        6, "exists C_0: LP SVM solution constant for C_M >= C_0", ok, ok,
+        {"C_0": C0, "sum_R_inf": t_inf, "sum_xi_inf": s_inf, "separable": s_inf <= 1e-9,
+         "value_vs_limit": checks})
