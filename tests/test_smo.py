@@ -14,8 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.svm import SVC
 
-from convexkern.algorithms import smo as smo_module
-from convexkern.algorithms.smo import SMOProgress, _CachedKernelRows, pair_bounds, smo
+from convexkern.algorithms.smo import SMOProgress, pair_bounds, smo
+from convexkern.math import smo as smo_module
+from convexkern.math.smo_rows import _CachedKernelRows
 
 # --------------------------------------------------------------------------------------
 # data

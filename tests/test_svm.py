@@ -15,6 +15,7 @@ from sklearn.svm import SVC
 
 import convexkern as ck
 from convexkern.formulations import svm
+from convexkern.math import svm as svm_math
 from convexkern.projections import project_svm_feasible
 from tests.conftest import SOLVER_RTOL, conic_solvers_for
 
@@ -238,13 +239,13 @@ def test_certificate_reports_an_inverted_pair_instead_of_clamping(monkeypatch):
     K = xor_kernel()
     a = np.full(4, 0.05)
     calls = []
-    real = svm._hinge_min
-    monkeypatch.setattr(svm, "_hinge_min", lambda f, y: calls.append(1) or real(f, y))
+    real = svm_math._hinge_min
+    monkeypatch.setattr(svm_math, "_hinge_min", lambda f, y: calls.append(1) or real(f, y))
     honest = svm.certificate(K, XOR_Y, a, 1.0)
     assert honest.lower <= honest.upper and not honest.note
     assert len(calls) == 1  # one minimisation per certificate, for the bound and the bias
     assert float(honest.point["b"]) == svm.primal_bias(K @ (XOR_Y * a), XOR_Y, 1.0)
-    monkeypatch.setattr(svm, "_hinge_min", lambda f, y: (0.0, 0.0, 0.0, 0.0))
+    monkeypatch.setattr(svm_math, "_hinge_min", lambda f, y: (0.0, 0.0, 0.0, 0.0))
     cert = svm.certificate(K, XOR_Y, a, 1.0)
     q = float((XOR_Y * a) @ K @ (XOR_Y * a))
     assert cert.upper == pytest.approx(0.5 * q) and cert.upper < cert.lower

@@ -1,903 +1,151 @@
-r"""Sequential minimal optimisation (SMO) for the soft-margin SVM dual.
+r"""SMO as a solver of the SVM formulations: the adapter the solver table points to.
 
-The problem (Mansour, *SVM lecture notes*, 2013, §11.2) is the kernel dual
-
-.. math::
-
-    \max_{\alpha}\; D(\alpha) = e^\top\alpha - \tfrac12\,\alpha^\top G\alpha,
-    \qquad G = YKY,\; Y = \operatorname{diag}(y),
-    \qquad \text{s.t. } y^\top\alpha = 0,\; 0 \le \alpha_i \le C,
-
-and SMO (§11.3) improves it two coordinates at a time, each step solved in closed form.
-This module is a pure-NumPy implementation in which every iteration costs a handful of
-vectorised :math:`O(n)` operations and two kernel rows.
-
-Notation used throughout
-------------------------
-Instead of the gradient :math:`g = G\alpha - e` of :math:`-D` we keep the vector
-
-.. math::
-
-    v = -y \circ g = y - K(y\circ\alpha),
-    \qquad v_t = y_t - \sum_s \alpha_s y_s K(x_s, x_t),
-
-i.e. :math:`v_t = y_t - (f(x_t) - b)` where :math:`f(x) = \sum_s \alpha_s y_s K(x_s, x) + b`
-is the decision function.  With the index sets
-
-* :math:`I_\uparrow = \{t : y_t = +1, \alpha_t < C\} \cup \{t : y_t = -1, \alpha_t > 0\}`
-  (coordinates that may move in the direction :math:`+y_t`),
-* :math:`I_\downarrow = \{t : y_t = +1, \alpha_t > 0\} \cup \{t : y_t = -1, \alpha_t < C\}`
-  (coordinates that may move in the direction :math:`-y_t`),
-
-the KKT conditions of the dual say exactly that some :math:`b` satisfies
-:math:`v_t \le b` on :math:`I_\uparrow` and :math:`v_t \ge b` on :math:`I_\downarrow`, i.e.
-:math:`m(\alpha) = \max_{I_\uparrow} v \le M(\alpha) = \min_{I_\downarrow} v`.  The solver
-stops when the *maximal violation* :math:`m(\alpha) - M(\alpha)` is at most ``eps``, the
-criterion of LIBSVM (Fan, Chen & Lin, JMLR 6, 2005, §2).
-
-References
-----------
-Y. Mansour, *SVM lecture notes*, 2013, §11.2-11.3.
-R.-E. Fan, P.-H. Chen, C.-J. Lin, "Working set selection using second order information for
-training support vector machines", JMLR 6:1889-1918, 2005.
-P.-H. Chen, R.-E. Fan, C.-J. Lin, "A study on SMO-type decomposition methods for support
-vector machines", IEEE TNN 17(4), 2006 (convergence with the curvature guard ``tau`` for
-indefinite kernels).
+The numerics (:func:`smo`, :class:`SMOResult`, :class:`SMOProgress`, :func:`pair_bounds`)
+live in :mod:`convexkern.math.smo`, numpy only, because a certificate needs them too (the
+SMO refinement of the robust SVM bound, :mod:`convexkern.math.robust_indefinite`); they
+are re-exported here, where users and the docs have always imported them from.
+:func:`solve` runs SMO on an ``svm.dual`` or ``svm.primal`` formulation until the
+*certified* relative gap (:func:`convexkern.math.svm.dual_bounds`) meets ``tol``.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections import OrderedDict
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from .._validation import (
-    check_int,
-    check_kernel,
-    check_labels,
-    check_matrix,
-    check_positive,
-    check_same_length,
-)
-from ..errors import InvalidInputError, InvalidTypeError
-
-__all__ = ["SMOResult", "SMOProgress", "smo", "pair_bounds"]
-
-#: Default number of iterations between two ``history`` records (and callback calls).
-HISTORY_EVERY = 100
-
-#: With shrinking, the active set is revised every ``min(n, _SHRINK_EVERY)`` iterations
-#: (LIBSVM's period).
-_SHRINK_EVERY = 1000
-
-#: A revision that would keep more than this fraction of the active set is not applied
-#: (re-gathering the restricted kernel rows would cost more than it saves).
-_SHRINK_MIN_GAIN = 0.9
-
-
-@dataclass(frozen=True)
-class SMOProgress:
-    """What a ``callback`` sees every ``history_every`` iterations.
-
-    ``alpha`` is a read-only view of the solver's working array, valid only during the
-    call (copy it to keep it).
-    """
-
-    iteration: int
-    time: float
-    dual_objective: float
-    max_violation: float
-    alpha: np.ndarray
-
-
-@dataclass(frozen=True)
-class SMOResult:
-    """The outcome of :func:`smo`.
-
-    Attributes
-    ----------
-    alpha : ndarray of shape (n,)
-        The dual variables, in ``[0, C]`` exactly, with ``y @ alpha`` zero up to round-off.
-    b : float
-        The bias of the decision function ``f(x) = sum_s alpha_s y_s K(x_s, x) + b``.
-    status : str
-        ``"optimal"`` (maximal violation ``<= eps``), ``"iteration_limit"``,
-        ``"time_limit"`` or ``"interrupted"`` (the callback asked to stop).
-    iterations : int
-        Number of two-variable steps taken.
-    max_violation : float
-        ``m(alpha) - M(alpha)`` at the returned point (see the module docstring).
-    dual_objective : float
-        ``D(alpha) = e'alpha - alpha' G alpha / 2`` at the returned point, evaluated as
-        ``sum_t alpha_t (1 + y_t v_t) / 2`` from the maintained ``v = y - K(y*alpha)``.
-    solve_time : float
-        Seconds spent solving (initial gradient included, input validation excluded).
-    n_support : int
-        Number of ``alpha_t > 0``.
-    history : list of (iteration, time, dual objective, max violation)
-        Sampled every ``history_every`` iterations and at the end.  The dual objective in
-        the history is tracked incrementally (one scalar update per step); the final
-        ``dual_objective`` is recomputed from the gradient.  While variables are shrunk,
-        the recorded violation is that of the active set (a lower bound); the last entry
-        is always for the full set.
-    kernel_rows_computed : int
-        Kernel rows evaluated by the ``kernel`` callable (0 for a precomputed ``K``);
-        more rows than ``n`` means the row cache evicted and recomputed some.
-    eps : float
-        The stopping tolerance in force.
-    active_size_min : int
-        Smallest active set used (``n`` when shrinking never set a variable aside).
-    """
-
-    alpha: np.ndarray
-    b: float
-    status: str
-    iterations: int
-    max_violation: float
-    dual_objective: float
-    solve_time: float
-    n_support: int
-    history: list[tuple[int, float, float, float]] = field(default_factory=list)
-    kernel_rows_computed: int = 0
-    eps: float = 1e-3
-    active_size_min: int = 0
-
-    @property
-    def converged(self) -> bool:
-        """True when the ``eps`` criterion was met."""
-        return self.status == "optimal"
-
-
-# --------------------------------------------------------------------------------------
-# Kernel rows: one interface for a precomputed matrix and for an on-demand kernel
-# --------------------------------------------------------------------------------------
-
-
-class _KernelRows:
-    """Access to the kernel matrix by rows.
-
-    ``row(i)`` is ``K[i, :]`` (must not be modified by the caller), ``sub_row(i, cols)``
-    is ``K[i, cols]`` (a new array), ``diag`` the diagonal, and ``times(coef, cols)``
-    is ``(K @ coef)[cols]``.  ``rows_computed`` counts (full or partial) kernel-row
-    evaluations; it stays 0 for a precomputed matrix.
-    """
-
-    n: int
-    diag: np.ndarray
-    rows_computed: int = 0
-
-    def row(self, i: int) -> np.ndarray:  # pragma: no cover - interface
-        raise NotImplementedError
-
-    def prepare(self, cols: np.ndarray) -> Any:
-        """Anything ``sub_row`` can reuse for every row restricted to ``cols``."""
-        return None
-
-    def sub_row(self, i: int, cols: np.ndarray, prepared: Any = None) -> np.ndarray:
-        raise NotImplementedError  # pragma: no cover - interface
-
-    def times(self, coef: np.ndarray, cols: np.ndarray | None = None) -> np.ndarray:
-        raise NotImplementedError  # pragma: no cover - interface
-
-
-class _PrecomputedRows(_KernelRows):
-    """Rows of an explicit (C-contiguous) kernel matrix; ``row`` returns a view."""
-
-    def __init__(self, K: np.ndarray) -> None:
-        self.K = np.ascontiguousarray(K, dtype=np.float64)
-        self.n = self.K.shape[0]
-        self.diag = np.ascontiguousarray(np.diagonal(self.K), dtype=np.float64)
-        self.rows_computed = 0
-        # bound method looked up once: row(i) is the hottest call of the solver
-        self.row = self.K.__getitem__  # type: ignore[method-assign]
-
-    def sub_row(self, i: int, cols: np.ndarray, prepared: Any = None) -> np.ndarray:
-        return self.K[i].take(cols)
-
-    def times(self, coef: np.ndarray, cols: np.ndarray | None = None) -> np.ndarray:
-        nz = np.flatnonzero(coef)
-        if 3 * nz.size >= self.n:
-            out = coef @ self.K  # one pass over K; sum_s c_s K[s, :] like the row updates
-        else:
-            # sum of c_s K[s, :] over the non-zero c_s: reads only those rows and
-            # allocates nothing of size n x n
-            out = np.zeros(self.n)
-            buf = np.empty(self.n)
-            K = self.K
-            for s, c in zip(nz.tolist(), coef[nz].tolist(), strict=True):
-                np.multiply(K[s], c, out=buf)
-                out += buf
-        return out if cols is None else out[cols]
-
-
-class _CachedKernelRows(_KernelRows):
-    """Rows ``kernel(X[i:i+1], X)`` computed on demand and kept in an LRU cache.
-
-    At most ``capacity`` full rows (each ``8 n`` bytes) are held; the full ``n x n``
-    matrix is never formed.  ``rows_computed`` counts kernel row evaluations (full or
-    partial) and ``evictions`` the rows dropped from the cache.
-    """
-
-    def __init__(
-        self, kernel: Callable[[np.ndarray, np.ndarray], Any], X: np.ndarray, cache_size_mb: float
-    ) -> None:
-        self.kernel = kernel
-        self.X = X
-        self.n = X.shape[0]
-        self.capacity = max(2, int(cache_size_mb * 2**20 // (8 * self.n)))
-        self.cache: OrderedDict[int, np.ndarray] = OrderedDict()
-        self.rows_computed = 0
-        self.evictions = 0
-        self.diag = self._compute_diag()
-
-    def _block(
-        self,
-        rows: slice | np.ndarray,
-        cols: slice | np.ndarray | None = None,
-        B: np.ndarray | None = None,
-    ) -> np.ndarray:
-        A = self.X[rows]
-        if B is None:
-            B = self.X if cols is None else self.X[cols]
-        try:
-            out = np.asarray(self.kernel(A, B), dtype=np.float64)
-        except (TypeError, ValueError) as exc:
-            raise InvalidInputError(
-                "kernel", f"kernel(A, B) failed on blocks of X ({type(exc).__name__}: {exc})"
-            ) from exc
-        if out.shape != (A.shape[0], B.shape[0]):
-            raise InvalidInputError(
-                "kernel",
-                f"kernel(A, B) must return an array of shape (len(A), len(B)) = "
-                f"{(A.shape[0], B.shape[0])}, got {out.shape}",
-            )
-        if not np.all(np.isfinite(out)):
-            raise InvalidInputError("kernel", "returned non-finite values (NaN or inf)")
-        return out
-
-    def _compute_diag(self, block: int = 256) -> np.ndarray:
-        d = np.empty(self.n)
-        for s in range(0, self.n, block):
-            e = min(s + block, self.n)
-            d[s:e] = np.diagonal(self._block(slice(s, e), slice(s, e)))
-        return d
-
-    def row(self, i: int) -> np.ndarray:
-        cache = self.cache
-        r = cache.get(i)
-        if r is not None:
-            cache.move_to_end(i)
-            return r
-        r = np.ascontiguousarray(self._block(slice(i, i + 1))[0])
-        self.rows_computed += 1
-        cache[i] = r
-        if len(cache) > self.capacity:
-            cache.popitem(last=False)
-            self.evictions += 1
-        return r
-
-    def prepare(self, cols: np.ndarray) -> np.ndarray:
-        return np.ascontiguousarray(self.X[cols])
-
-    def sub_row(self, i: int, cols: np.ndarray, prepared: Any = None) -> np.ndarray:
-        r = self.cache.get(i)
-        if r is None and len(self.cache) < self.capacity:
-            r = self.row(i)  # room left: compute the full row once, it stays useful
-        if r is not None:
-            return r.take(cols)
-        # cache full: evaluate the kernel on the active columns only
-        self.rows_computed += 1
-        B = self.X[cols] if prepared is None else prepared
-        return np.ascontiguousarray(self._block(slice(i, i + 1), cols, B)[0])
-
-    def times(self, coef: np.ndarray, cols: np.ndarray | None = None) -> np.ndarray:
-        nz = np.flatnonzero(coef)
-        # rows already in the cache first, then the others by blocks (bounded by the
-        # cache budget) restricted to the wanted columns
-        cached = [s for s in nz.tolist() if s in self.cache]
-        full = np.zeros(self.n)
-        for s in cached:
-            full += coef[s] * self.cache[s]
-        out = full if cols is None else full[cols]
-        rest = np.setdiff1d(nz, cached, assume_unique=True)
-        m = self.n if cols is None else cols.size
-        B = self.X if cols is None else self.X[cols]
-        step = max(1, min(self.capacity * self.n // max(m, 1), 4096))
-        for s in range(0, rest.size, step):
-            idx = rest[s : s + step]
-            out += coef[idx] @ self._block(idx, cols, B)
-            self.rows_computed += idx.size
-        return out
-
-
-class _ActiveRows:
-    """Rows restricted to an active set ``A`` (shrinking), in local indices.
-
-    ``row(i)`` is ``K[A[i], A]``, gathered once and kept in an LRU cache of at most
-    ``cache_size_mb``.  When the active set shrinks again, a row still cached for the
-    previous (larger) set is cut down from there instead of from the full row.
-    """
-
-    def __init__(
-        self,
-        base: _KernelRows,
-        A: np.ndarray,
-        cache_size_mb: float,
-        parent: _ActiveRows | None = None,
-        pos: np.ndarray | None = None,
-    ) -> None:
-        self.base = base
-        self.A = A
-        self.capacity = max(2, int(cache_size_mb * 2**20 // (8 * max(A.size, 1))))
-        self.cache: OrderedDict[int, np.ndarray] = OrderedDict()
-        self.parent_cache = None if parent is None else parent.cache
-        self.pos = pos  # local positions of A within the parent's active set
-        self.prepared = base.prepare(A)
-
-    def row(self, i: int) -> np.ndarray:
-        cache = self.cache
-        r = cache.get(i)
-        if r is not None:
-            cache.move_to_end(i)
-            return r
-        old = None
-        if self.parent_cache is not None:
-            # the parent set is gone: hand its rows over instead of keeping both copies
-            old = self.parent_cache.pop(int(self.pos[i]), None)  # type: ignore[index]
-        if old is not None:
-            r = old.take(self.pos)
-        else:
-            r = self.base.sub_row(int(self.A[i]), self.A, self.prepared)
-        cache[i] = r
-        if len(cache) > self.capacity:
-            cache.popitem(last=False)
-        return r
-
-
-# --------------------------------------------------------------------------------------
-# The two-variable step in the notation of the lecture notes
-# --------------------------------------------------------------------------------------
-
-
-def pair_bounds(
-    alpha1: float, alpha2: float, y1: float, y2: float, C: float
-) -> tuple[float, float]:
-    r"""Feasible interval ``[L, H]`` for the new :math:`\alpha_2` of an SMO pair (§11.3).
-
-    Moving :math:`(\alpha_1, \alpha_2)` while keeping :math:`y_1\alpha_1 + y_2\alpha_2`
-    fixed and both in ``[0, C]``:
-
-    * :math:`y_1 \ne y_2` (:math:`\alpha_2 - \alpha_1` fixed):
-      :math:`L = \max(0, \alpha_2 - \alpha_1)`, :math:`H = \min(C, C + \alpha_2 - \alpha_1)`;
-    * :math:`y_1 = y_2` (:math:`\alpha_1 + \alpha_2` fixed):
-      :math:`L = \max(0, \alpha_1 + \alpha_2 - C)`, :math:`H = \min(C, \alpha_1 + \alpha_2)`.
-
-    (The lecture notes print the two bounds of the :math:`y_1 = y_2` case swapped.)
-    The solver itself uses the equivalent step-length form described in :func:`smo`;
-    this function documents, and lets the tests check, the correspondence.
-    """
-    if y1 != y2:
-        return max(0.0, alpha2 - alpha1), min(C, C + alpha2 - alpha1)
-    return max(0.0, alpha1 + alpha2 - C), min(C, alpha1 + alpha2)
-
-
-# --------------------------------------------------------------------------------------
-# The solver
-# --------------------------------------------------------------------------------------
-
-
-class _Work:
-    """The solver's arrays on the current active set (every index when nothing is shrunk).
-
-    ``idx`` holds the global indices of the active set (``None``: all of them, and then
-    ``alpha`` *is* the caller's array).  ``V[0]`` (``v_up``) holds ``v`` on ``I_up`` and
-    ``-inf`` elsewhere, ``V[1]`` (``v_low``) ``v`` on ``I_low`` and ``+inf`` elsewhere, so
-    the masked argmax/argmin need no mask and one in-place update refreshes both.
-    """
-
-    def __init__(
-        self,
-        idx: np.ndarray | None,
-        row: Callable[[int], np.ndarray],
-        y: np.ndarray,
-        alpha: np.ndarray,
-        v: np.ndarray,
-        diag: np.ndarray,
-        C: float,
-    ) -> None:
-        if idx is not None:
-            y, alpha, v, diag = y[idx], alpha[idx], v[idx], diag[idx]
-        self.idx = idx
-        self.row = row
-        self.rows: _ActiveRows | None = None  # the restricted rows, when shrunk
-        self.alpha = alpha
-        self.size = y.size
-        pos = y > 0
-        self.V = np.empty((2, self.size))
-        self.v_up, self.v_low = self.V[0], self.V[1]
-        self.v_up[:] = np.where(np.where(pos, alpha < C, alpha > 0), v, -np.inf)
-        self.v_low[:] = np.where(np.where(pos, alpha > 0, alpha < C), v, np.inf)
-        self.y_list = y.tolist()
-        self.diag_list = diag.tolist()
-        self.const_diag = bool(np.all(diag == diag[0]))
-        self.d0 = float(diag[0])
-        self.half_diag = 0.5 * diag
-
-    def v(self) -> np.ndarray:
-        return np.where(np.isfinite(self.v_up), self.v_up, self.v_low)
-
-
-def _iterate(
-    w: _Work,
-    C: float,
-    eps: float,
-    tau: float,
-    it: int,
-    it_check: float,
-    max_iter: int,
-    deadline: float,
-    check_time: bool,
-    t_start: float,
-    history_every: int,
-    history: list[tuple[int, float, float, float]],
-    notify: Callable[[int, float, float, float], bool] | None,
-    dual: float,
-) -> tuple[str, int, float, float]:
-    """Run SMO steps on ``w`` until optimal (on ``w``), a limit, or ``it_check``.
-
-    Returns ``(reason, iterations, dual objective, violation)`` with ``reason`` one of
-    ``"optimal"``, ``"iteration_limit"``, ``"time_limit"``, ``"interrupted"``, ``"check"``.
-    """
-    n = w.size
-    V, v_up, v_low, alpha = w.V, w.v_up, w.v_low, w.alpha
-    row, y_list, diag_list = w.row, w.y_list, w.diag_list
-    const_diag, d0, half_diag = w.const_diag, w.d0, w.half_diag
-    half_tau = 0.5 * tau
-    bb = np.empty(n)  # b_it = v_i - v_t on I_low, -inf elsewhere
-    aa = np.empty(n)  # a_it / 2, guarded from below by tau / 2
-    ss = np.empty(n)  # b |b| / (a / 2): 4x the predicted gain where b > 0
-    tmp = np.empty(n)
-    subtract, divide, maximum, absolute = np.subtract, np.divide, np.maximum, np.abs
-    inf = math.inf
-    perf_counter = time.perf_counter
-
-    while True:
-        i = int(v_up.argmax())
-        vi = float(v_up[i])
-        viol = vi - float(v_low[v_low.argmin()])
-        if viol <= eps:
-            return "optimal", it, dual, viol
-        if it >= max_iter:
-            return "iteration_limit", it, dual, viol
-        if it >= it_check:
-            return "check", it, dual, viol
-        if it % history_every == 0:
-            now = perf_counter()
-            if now >= deadline:
-                return "time_limit", it, dual, viol
-            if not history or history[-1][0] != it:
-                history.append((it, now - t_start, dual, viol))
-                if notify is not None and notify(it, now - t_start, dual, viol):
-                    return "interrupted", it, dual, viol
-        elif check_time and perf_counter() >= deadline:
-            return "time_limit", it, dual, viol
-
-        # -- second-order choice of j over I_low: largest b_it^2 / a_it with b_it > 0 --
-        Ki = row(i)
-        Kii = diag_list[i]
-        subtract(vi, v_low, out=bb)
-        if const_diag:
-            subtract(d0, Ki, out=aa)  # (K_ii + K_tt)/2 - K_it
-        else:
-            subtract(half_diag, Ki, out=aa)
-            aa += 0.5 * Kii
-        maximum(aa, half_tau, out=aa)
-        absolute(bb, out=ss)
-        ss *= bb  # b|b| < 0 (never chosen) where v_t >= v_i; -inf off I_low
-        divide(ss, aa, out=ss)
-        j = int(ss.argmax())
-
-        # -- analytic two-variable step along +y_i e_i - y_j e_j --
-        a_true = Kii + diag_list[j] - 2.0 * float(Ki[j])
-        a = a_true if a_true > tau else tau
-        b = vi - float(v_low[j])
-        delta = b / a
-        ai0 = ai = float(alpha[i])
-        aj0 = aj = float(alpha[j])
-        yi = y_list[i]
-        yj = y_list[j]
-        # alpha_i moves by +y_i delta (i in I_up), alpha_j by -y_j delta (j in I_low)
-        cap_i = C - ai if yi > 0 else ai
-        cap_j = aj if yj > 0 else C - aj
-        hit_i = hit_j = False
-        if delta >= cap_i:
-            delta, hit_i = cap_i, True
-        if delta >= cap_j:
-            hit_i = hit_i and cap_j == cap_i
-            delta, hit_j = cap_j, True
-        # a variable that reaches its bound is set to it exactly; the others are kept in
-        # [0, C] against round-off
-        if yi > 0:
-            ai = C if hit_i else (ai + delta if ai + delta < C else C)
-        else:
-            ai = 0.0 if hit_i else (ai - delta if ai - delta > 0.0 else 0.0)
-        if yj > 0:
-            aj = 0.0 if hit_j else (aj - delta if aj - delta > 0.0 else 0.0)
-        else:
-            aj = C if hit_j else (aj + delta if aj + delta < C else C)
-        alpha[i] = ai
-        alpha[j] = aj
-        dual += delta * b - 0.5 * a_true * delta * delta
-
-        # -- gradient update: v -= delta (K_i - K_j), on both masked copies --
-        Kj = row(j)
-        subtract(Ki, Kj, out=tmp)
-        tmp *= delta
-        V -= tmp  # both rows at once
-        # membership changes: i may leave I_up (reached the bound it moved to) and enter
-        # I_low (left the opposite bound); j may leave I_low and enter I_up
-        if yi > 0:
-            leave, enter = ai == C, ai0 == 0.0 and ai > 0.0
-        else:
-            leave, enter = ai == 0.0, ai0 == C and ai < C
-        if leave or enter:
-            vi_new = float(v_up[i])
-            if leave:
-                v_up[i] = -inf
-            if enter:
-                v_low[i] = vi_new
-        if yj > 0:
-            leave, enter = aj == 0.0, aj0 == C and aj < C
-        else:
-            leave, enter = aj == C, aj0 == 0.0 and aj > 0.0
-        if leave or enter:
-            vj_new = float(v_low[j])
-            if leave:
-                v_low[j] = inf
-            if enter:
-                v_up[j] = vj_new
-        it += 1
-
-
-def _check_alpha0(alpha0: Any, y: np.ndarray, C: float) -> np.ndarray:
-    a = check_matrix(alpha0, "alpha0", ndim=1)
-    if a.shape[0] != y.shape[0]:
-        raise InvalidInputError("alpha0", f"has {a.shape[0]} entries but y has {y.shape[0]}")
-    if np.any(a < 0) or np.any(a > C):
-        raise InvalidInputError(
-            "alpha0",
-            f"is not feasible: entries must lie in [0, C] = [0, {C:g}], got min "
-            f"{a.min():.6g} and max {a.max():.6g}",
-        )
-    total = float(np.sum(a))
-    resid = abs(float(y @ a))
-    if resid > 1e-10 * total:
-        raise InvalidInputError(
-            "alpha0",
-            f"is not feasible: |y' alpha0| = {resid:.3g} exceeds 1e-10 * sum(alpha0) "
-            f"= {1e-10 * total:.3g}",
-        )
-    return np.array(a, dtype=np.float64)  # own copy
-
-
-def smo(
-    K: Any,
-    y: Any,
-    C: float,
+from ..formulation import Formulation
+from ..math.smo import HISTORY_EVERY, SMOProgress, SMOResult, pair_bounds, smo
+from ..math.svm import dual_bounds, primal_bias
+from ..projections import project_svm_feasible
+from ..report import SolveReport, Status, relative_gap
+from ..solvers.certify import certified_report
+from ..solvers.status import algorithm_status
+
+__all__ = ["SMOResult", "SMOProgress", "smo", "pair_bounds", "HISTORY_EVERY", "solve"]
+
+
+def _separable(K: np.ndarray, y: np.ndarray) -> bool:
+    """Whether some ``(beta, b)`` has ``y_i ((K beta)_i + b) >= 1`` for all ``i``: the
+    hard-margin primal is feasible in the span of the data (every ``w`` can be reduced
+    to it), i.e. the hard-margin dual is bounded.  An LP feasibility problem, solved by
+    HiGHS to its default tolerances (1e-7)."""
+    from scipy.optimize import linprog
+
+    n = y.size
+    A = -(y[:, None] * np.hstack([K, np.ones((n, 1))]))
+    res = linprog(np.zeros(n + 1), A_ub=A, b_ub=-np.ones(n), bounds=(None, None),
+                  method="highs")
+    return res.status != 2  # 2: infeasible; anything else (found, limit) is no proof
+
+
+def _smo_for(f: Formulation) -> tuple[np.ndarray, np.ndarray, float]:
+    if "K" in f.data:  # svm.dual, and any formulation that is an SVM dual in a kernel K
+        K, y = f.data["K"], f.data["y"]
+    else:
+        X, y = f.data["X"], f.data["y"]
+        K = X @ X.T
+    C = math.inf if f.data["hard"] else f.param("C")
+    return K, y, C
+
+
+def solve(
+    f: Formulation,
     *,
-    eps: float = 1e-3,
-    max_iter: int | None = None,
-    time_limit: float | None = None,
+    tol: float,
+    max_iter: int | None,
+    time_limit: float | None,
+    verbose: bool = False,
+    x0: Mapping[str, np.ndarray] | None = None,
+    eps: float | None = None,
     tau: float = 1e-12,
-    alpha0: Any = None,
-    kernel: Callable[[np.ndarray, np.ndarray], Any] | None = None,
-    X: Any = None,
-    cache_size_mb: float = 200.0,
-    shrinking: bool = True,
-    history_every: int = HISTORY_EVERY,
-    callback: Callable[[SMOProgress], Any] | None = None,
-    check_input: bool = True,
-) -> SMOResult:
-    r"""Solve the soft-margin SVM dual by SMO with second-order working-set selection.
+    **options: Any,
+) -> SolveReport:
+    """SMO until the *certified* relative gap is below ``tol``.
 
-    Maximises :math:`D(\alpha) = e^\top\alpha - \frac12\alpha^\top YKY\alpha` subject to
-    :math:`y^\top\alpha = 0` and :math:`0 \le \alpha \le C` (Mansour 2013, §11.2) and
-    returns the dual variables, the bias and the certificate-relevant numbers.
+    SMO stops on its KKT violation ``eps``; the certificate is then computed, and while
+    the certified gap misses ``tol`` SMO is restarted warm with ``eps / 10``.
 
-    Parameters
-    ----------
-    K : array_like of shape (n, n) or None
-        Precomputed symmetric kernel matrix (finite; checked to be symmetric).  A
-        C-contiguous float64 array is used in place; anything else is copied once.  Pass
-        ``None`` together with ``kernel`` and ``X`` to compute rows on demand.
-    y : array_like of shape (n,)
-        Labels in {-1, +1} (both classes present).
-    C : float
-        Box constraint, ``C > 0``.  ``C = inf`` is the hard-margin dual (only
-        ``alpha >= 0``); if the classes cannot be separated in feature space that dual is
-        unbounded and the solver ends on ``max_iter``/``time_limit``, never "optimal".
-    eps : float, default 1e-3
-        Stop when the maximal KKT violation :math:`m(\alpha) - M(\alpha)` is ``<= eps``
-        (LIBSVM's ``-e``, scikit-learn's ``tol``).
-    max_iter : int, optional
-        Iteration budget; reaching it returns status ``"iteration_limit"``.  ``None``
-        means ``max(10**7, 100 n)`` (a safeguard, as in LIBSVM).
-    time_limit : float, optional
-        Wall-clock budget in seconds; reaching it returns status ``"time_limit"``.
-    tau : float, default 1e-12
-        Curvature guard: a pair curvature :math:`a_{ij} \le \tau` is replaced by ``tau``
-        (so indefinite or singular kernels never divide by zero).
-    alpha0 : array_like of shape (n,), optional
-        Feasible warm start (``0 <= alpha0 <= C`` and ``|y'alpha0| <= 1e-10 sum(alpha0)``);
-        anything else raises ``ValueError`` naming ``alpha0``.  The gradient is recomputed
-        from it.  Default: zeros.
-    kernel : callable, optional
-        ``kernel(A, B)`` returning the ``(len(A), len(B))`` Gram block, e.g.
-        ``lambda A, B: np.exp(-g * sqdist(A, B))``.  Only with ``K=None`` and ``X``.
-    X : array_like of shape (n, d), optional
-        The points ``kernel`` is evaluated on.
-    cache_size_mb : float, default 200
-        Memory for the LRU cache of kernel rows in ``kernel`` mode (at least two rows are
-        always kept), and, with shrinking, for the separate cache of rows restricted to the
-        active set (so memory use can reach about twice this).
-    shrinking : bool, default True
-        Set aside variables that sit at a bound and look settled (LIBSVM's heuristic, see
-        Notes); the final answer is always checked on the full set.
-    history_every : int, default 100
-        Record ``(iteration, time, dual objective, max violation)`` and call ``callback``
-        every this many iterations.
-    callback : callable, optional
-        Called as ``callback(progress)`` with an :class:`SMOProgress`; returning ``True``
-        stops the solver with status ``"interrupted"``.
-    check_input : bool, default True
-        Validate ``K`` fully (finite, symmetric).  ``False`` skips those two full passes
-        over an ``n x n`` matrix (for callers that validated ``K`` already, e.g. a
-        formulation builder); shapes, labels and scalars are always checked.
-
-    Returns
-    -------
-    SMOResult
-
-    Notes
-    -----
-    **Working set** (second-order rule "WSS 3" of Fan, Chen & Lin 2005, in our words).
-    The first index :math:`i` is the most violating coordinate that may still move up:
-    :math:`i = \arg\max_{t \in I_\uparrow} v_t`.  For every candidate partner
-    :math:`t \in I_\downarrow` with :math:`v_t < v_i` we look at the exact one-dimensional
-    problem along the feasible direction that moves :math:`\alpha_i` by :math:`+y_i\delta`
-    and :math:`\alpha_t` by :math:`-y_t\delta` (it keeps :math:`y^\top\alpha` fixed).
-    Along it the dual rises by :math:`\delta b_{it} - \frac12 a_{it}\delta^2` with slope
-    :math:`b_{it} = v_i - v_t > 0` and curvature
-    :math:`a_{it} = K_{ii} + K_{tt} - 2K_{it}`, so ignoring the box the best gain is
-    :math:`b_{it}^2 / (2a_{it})`; the partner :math:`j` is the candidate with the largest
-    predicted gain.  Where :math:`a_{it} \le \tau` (an indefinite kernel, or two identical
-    points) the curvature is replaced by :math:`\tau` (we use :math:`\max(a_{it}, \tau)`,
-    which differs from LIBSVM's replacement only for :math:`0 < a_{it} < \tau`), making
-    such a pair look very attractive and the step run to the box, as LIBSVM does.  The
-    whole selection is a few vectorised operations on length-``n`` arrays.
-
-    **Two-variable step.**  With :math:`a = \max(a_{ij}, \tau)`, the step length is
-    :math:`\delta = \min(b_{ij}/a,\; \Delta_i,\; \Delta_j)`, where
-    :math:`\Delta_i` (:math:`C - \alpha_i` if :math:`y_i = 1`, else :math:`\alpha_i`) and
-    :math:`\Delta_j` (:math:`\alpha_j` if :math:`y_j = 1`, else :math:`C - \alpha_j`) are
-    the distances to the box; a variable that reaches its bound is set to it exactly.
-    This is the notes' update written with :math:`(\alpha_1, \alpha_2) = (\alpha_j,
-    \alpha_i)`: since :math:`E_k = f(x_k) - y_k = b - v_k`, the unclipped
-    :math:`\alpha_2 + y_2(E_1 - E_2)/\eta` equals :math:`\alpha_i + y_i b_{ij}/a_{ij}`, and
-    clipping it to :math:`[L, H]` (:func:`pair_bounds`) is clipping :math:`\delta`.  Two
-    errata in the notes: the curvature is
-    :math:`\eta = K(x_1,x_1) + K(x_2,x_2) - 2K(x_1,x_2)` (the notes write
-    :math:`K(x_1,x_2)` where :math:`K(x_1,x_1)` belongs), and for :math:`y_1 = y_2` the
-    bounds are :math:`L = \max(0, \alpha_1+\alpha_2-C)`,
-    :math:`H = \min(C, \alpha_1+\alpha_2)` (the notes swap them); for
-    :math:`y_1 \ne y_2`, :math:`L = \max(0, \alpha_2-\alpha_1)`,
-    :math:`H = \min(C, C+\alpha_2-\alpha_1)`.
-
-    **Gradient.**  The step changes :math:`v` by :math:`-\delta(K_{i\cdot} - K_{j\cdot})`:
-    two kernel rows and :math:`O(n)` work per iteration.  A warm start recomputes
-    :math:`v = y - K(y\circ\alpha_0)` from the rows of the non-zero :math:`\alpha_0`.
-
-    **Bias.**  For a free support vector (:math:`0 < \alpha_t < C`) the KKT conditions give
-    :math:`y_t f(x_t) = 1`, i.e. :math:`b = v_t`; we return the mean of :math:`v_t` over
-    the free vectors.  Without free vectors every :math:`b \in [m(\alpha), M(\alpha)]`
-    satisfies the KKT conditions and we return the midpoint.  (The notes' rule of
-    averaging the :math:`b_1, b_2` of the last pair is right only when both are at bounds;
-    when one is free, its own :math:`b` is the exact one.)
-
-    **Shrinking.**  Every ``min(n, 1000)`` iterations, a variable at a bound that may
-    only move up (in :math:`I_\uparrow` only) with :math:`v_t < M(\alpha)`, or only down
-    (in :math:`I_\downarrow` only) with :math:`v_t > m(\alpha)`, is removed from the
-    active set (the rule of LIBSVM); the loop then runs on shorter arrays and on kernel
-    rows restricted to the active set.  When the violation first drops below
-    ``10 eps``, and again whenever the active set is optimal, :math:`v` is recomputed
-    exactly on the removed variables (:math:`O(n\,n_{SV})`) and the whole set is
-    re-examined, so ``"optimal"`` always refers to all ``n`` variables.  While shrunk,
-    the violations recorded in ``history`` are those of the active set.
-
-    **Dual objective.**  From :math:`G\alpha = e + g = e - y\circ v`:
-    :math:`D(\alpha) = e^\top\alpha - \frac12\alpha^\top(e - y\circ v)
-    = \frac12\sum_t \alpha_t(1 + y_t v_t)`, an :math:`O(n)` evaluation.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> X = np.array([[1.0, 1.0], [-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0]])
-    >>> y = np.array([1.0, 1.0, -1.0, -1.0])           # XOR
-    >>> K = (1.0 + X @ X.T) ** 2
-    >>> res = smo(K, y, C=1e6, eps=1e-10)
-    >>> res.status, np.round(res.alpha, 6).tolist(), round(res.b, 9) + 0.0
-    ('optimal', [0.125, 0.125, 0.125, 0.125], 0.0)
+    Hard margin (``C=None``): on classes that cannot be separated in feature space the
+    dual is unbounded and SMO would run to its iteration cap with growing ``alpha``.
+    After ``10_000 + 100 n`` iterations without a separating ``w(alpha)`` (the
+    certificate's margin is not positive), the linear feasibility problem
+    ``y_i ((K beta)_i + b) >= 1`` is solved once (HiGHS, via scipy); if it is infeasible
+    the report is ``unbounded``, as the conic solvers say, else SMO continues warm.
     """
-    # ---- validation ------------------------------------------------------------------
-    C = check_positive(C, "C", allow_inf=True)
-    eps = check_positive(eps, "eps")
-    tau = check_positive(tau, "tau")
-    if time_limit is not None:
-        time_limit = check_positive(time_limit, "time_limit")
-    if max_iter is not None:
-        max_iter = check_int(max_iter, "max_iter", minimum=0)
-    history_every = check_int(history_every, "history_every", minimum=1)
-    cache_size_mb = check_positive(cache_size_mb, "cache_size_mb")
-    for flag, name in ((shrinking, "shrinking"), (check_input, "check_input")):
-        if not isinstance(flag, (bool, np.bool_)):
-            raise InvalidTypeError(name, f"expected True or False, got {flag!r}")
-    if callback is not None and not callable(callback):
-        raise InvalidTypeError("callback", f"expected a callable, got {type(callback).__name__}")
-
-    rows: _KernelRows
-    if K is not None:
-        if kernel is not None or X is not None:
-            raise InvalidInputError(
-                "kernel", "give either a precomputed K or kernel and X (with K=None), not both"
-            )
-        yv = check_labels(y, "y")
-        if check_input:
-            Kv = check_kernel(K, "K", n=yv.shape[0])
-        else:
-            Kv = np.asarray(K, dtype=np.float64)
-            if Kv.shape != (yv.shape[0], yv.shape[0]):
-                raise InvalidInputError(
-                    "K", f"must be {yv.shape[0]} x {yv.shape[0]} to match y, got {Kv.shape}"
-                )
-        rows = _PrecomputedRows(Kv)
-    else:
-        if kernel is None:
-            raise InvalidInputError("kernel", "K is None: pass a kernel callable and X")
-        if not callable(kernel):
-            raise InvalidTypeError("kernel", f"expected a callable, got {type(kernel).__name__}")
-        if X is None:
-            raise InvalidInputError("X", "K is None: pass the data X the kernel is evaluated on")
-        yv = check_labels(y, "y")
-        Xv = check_matrix(X, "X")
-        check_same_length(yv, Xv, "y", "X")
-        rows = _CachedKernelRows(kernel, np.ascontiguousarray(Xv), cache_size_mb)
-    n = yv.shape[0]
-    if max_iter is None:
-        max_iter = max(10**7, 100 * n)
-    alpha = np.zeros(n) if alpha0 is None else _check_alpha0(alpha0, yv, C)
-
-    t_start = time.perf_counter()
-    deadline = math.inf if time_limit is None else t_start + time_limit
-
-    # ---- initial state ---------------------------------------------------------------
-    v = yv.copy() if not np.any(alpha) else yv - rows.times(yv * alpha)
-    dual = 0.5 * float(np.sum(alpha) + (alpha * yv) @ v)
-    history: list[tuple[int, float, float, float]] = []
-    w = _Work(None, rows.row, yv, alpha, v, rows.diag, C)
-    shrink_every = min(n, _SHRINK_EVERY)
-    active_min = n
-    next_check: float = shrink_every if shrinking else math.inf
-    unshrunk = False  # the one-time full reconstruction near convergence was done
-    it = 0
-
-    def sync() -> None:
-        """Write the active set's alpha and v back into the global arrays."""
-        if w.idx is None:
-            v[:] = w.v()
-        else:
-            alpha[w.idx] = w.alpha
-            v[w.idx] = w.v()
-
-    def unshrink() -> _Work:
-        """Recompute v exactly on the inactive set; return the full-set workspace."""
-        sync()
-        if w.idx is not None:
-            inactive = np.ones(n, dtype=bool)
-            inactive[w.idx] = False
-            cols = np.flatnonzero(inactive)
-            v[cols] = yv[cols] - rows.times(yv * alpha, cols)
-        return _Work(None, rows.row, yv, alpha, v, rows.diag, C)
-
-    def notify(it_: int, t_: float, dual_: float, viol_: float) -> bool:
-        if w.idx is not None:
-            alpha[w.idx] = w.alpha
-        alpha.flags.writeable = False
-        try:
-            return callback(SMOProgress(it_, t_, dual_, viol_, alpha)) is True  # type: ignore[misc]
-        finally:
-            alpha.flags.writeable = True
-
-    # ---- main loop: SMO steps on the active set, shrinking checks in between ------------
+    K, y, C = _smo_for(f)
+    alpha0 = None
+    if x0 is not None and "alpha" in x0:
+        alpha0 = project_svm_feasible(np.asarray(x0["alpha"], float), y, C)
+    eps_k = 1e-3 if eps is None else float(eps)
+    t0 = time.perf_counter()
+    total_it = 0
+    history: list[tuple[float, float, float, float]] = []
+    status = Status.OPTIMAL
+    message = ""
+    probe = None if math.isfinite(C) else 10_000 + 100 * y.size  # separability check
     while True:
-        reason, it, dual, viol = _iterate(
-            w,
-            C,
-            eps,
-            tau,
-            it,
-            next_check,
-            max_iter,
-            deadline,
-            time_limit is not None,
-            t_start,
-            history_every,
-            history,
-            notify if callback is not None else None,
-            dual,
-        )
-        if reason == "check":
-            next_check = it + shrink_every
-            if not unshrunk and viol <= 10.0 * eps:
-                # close to the end: bring every variable back once, with exact gradients
-                unshrunk = True
-                if w.idx is not None:
-                    w = unshrink()
-            # LIBSVM's rule: a variable at a bound that may only move up (only in I_up)
-            # and sits below M, or only down (only in I_low) above m, is set aside
-            m = float(w.v_up.max())
-            M = float(w.v_low.min())
-            only_up = np.isinf(w.v_low)
-            only_low = np.isinf(w.v_up)
-            drop = (only_up & (w.v_up < M)) | (only_low & (w.v_low > m))
-            n_keep = w.size - int(np.count_nonzero(drop))
-            if n_keep <= _SHRINK_MIN_GAIN * w.size:
-                sync()
-                pos = np.flatnonzero(~drop)
-                if w.idx is None:
-                    active = _ActiveRows(rows, pos, cache_size_mb)
-                else:
-                    active = _ActiveRows(rows, w.idx[pos], cache_size_mb, w.rows, pos)
-                w = _Work(active.A, active.row, yv, alpha, v, rows.diag, C)
-                w.rows = active
-                active_min = min(active_min, w.size)
+        left_it = None if max_iter is None else max_iter - total_it
+        left_t = None if time_limit is None else time_limit - (time.perf_counter() - t0)
+        if (left_it is not None and left_it <= 0) or (left_t is not None and left_t <= 0):
+            status = Status.ITERATION_LIMIT if left_it is not None and left_it <= 0 \
+                else Status.TIME_LIMIT
+            break
+        call_it = left_it
+        probing = probe is not None and (left_it is None or probe < left_it)
+        if probing:
+            call_it = probe
+        res = smo(K, y, C, eps=eps_k, max_iter=call_it, time_limit=left_t, tau=tau,
+                  alpha0=alpha0, check_input=False, **options)  # the builder validated K
+        total_it += int(res.iterations)
+        alpha0 = res.alpha
+        cert = dual_bounds(K, y, res.alpha, C, f.data.get("psd_eps", 0.0))
+        rel_gap = relative_gap(cert.lower, cert.upper)
+        history.append((total_it, time.perf_counter() - t0, cert.lower, cert.upper))
+        if verbose:
+            print(f"smo: eps={eps_k:.1e} it={total_it} lower={cert.lower:.10g} "
+                  f"upper={cert.upper:.10g} rel_gap={rel_gap:.3g}")
+        if probing and res.status == "iteration_limit":
+            probe = None  # checked once
+            if not math.isfinite(cert.upper) and not _separable(K, y):
+                hint = f.hints.get(Status.UNBOUNDED.value, "use a soft margin (C > 0)")
+                return SolveReport(
+                    status=Status.UNBOUNDED, solver="smo", formulation=f.name,
+                    primal_value=math.inf, solve_time=time.perf_counter() - t0,
+                    iterations=total_it, tol=tol, params=f.param_values(),
+                    history=tuple(tuple(float(v) for v in h) for h in history),
+                    message="the problem is unbounded: the classes cannot be separated in "
+                            "feature space (y_i((K beta)_i + b) >= 1 is infeasible, HiGHS); "
+                            + hint,
+                )
+            alpha0 = project_svm_feasible(res.alpha, y, C)  # round-off in y'alpha
             continue
-        if reason == "optimal" and w.idx is not None:
-            # optimal on the active set: check the whole set with exact gradients
-            w = unshrink()
-            continue
-        break
-    status = reason
-
-    # ---- results ---------------------------------------------------------------------
-    if w.idx is not None:  # stopped by a limit while shrunk: make v exact everywhere
-        w = unshrink()
-        viol = float(w.v_up.max()) - float(w.v_low.min())
-    else:
-        sync()
-    dual_exact = 0.5 * float(np.sum(alpha) + (alpha * yv) @ v)
-    free = (alpha > 0) & (alpha < C)
-    if np.any(free):
-        bias = float(np.mean(v[free]))
-    else:
-        bias = 0.5 * (float(w.v_up.max()) + float(w.v_low.min()))
-    solve_time = time.perf_counter() - t_start
-    history.append((it, solve_time, dual_exact, viol))
-    return SMOResult(
-        alpha=alpha,
-        b=bias,
-        status=status,
-        iterations=it,
-        max_violation=float(viol),
-        dual_objective=dual_exact,
-        solve_time=solve_time,
-        n_support=int(np.count_nonzero(alpha)),
-        history=history,
-        kernel_rows_computed=rows.rows_computed,
-        eps=eps,
-        active_size_min=active_min,
+        if res.status != "optimal":
+            status = algorithm_status(res.status)  # "interrupted" (callback) -> ERROR
+            message = f"SMO stopped: {res.status}"
+            break
+        if rel_gap <= tol:
+            break
+        if eps_k <= 1e-13:
+            status = Status.OPTIMAL_INACCURATE
+            message = "SMO reached its finest KKT tolerance before the certified gap met tol"
+            break
+        eps_k /= 10.0
+    elapsed = time.perf_counter() - t0
+    point: dict[str, np.ndarray] = {"alpha": alpha0}
+    if f.kind == "svm.primal":
+        X = f.data["X"]
+        point = {
+            "w": X.T @ (y * alpha0),
+            "b": np.asarray(primal_bias(K @ (y * alpha0), y,
+                                        None if not math.isfinite(C) else C)),
+            "alpha": alpha0,
+        }
+    return certified_report(
+        f, point, solver="smo", status=status, tol=tol, solve_time=elapsed,
+        iterations=total_it, history=history, message=message,
+        solver_stats={"final_eps": eps_k},
     )

@@ -25,12 +25,16 @@ the hard margin, :math:`(w, b)/\gamma` with
 :math:`\gamma = \max_b \min_i y_i(f_i + b) > 0` is primal feasible, so
 :math:`P(\alpha) = \tfrac12\alpha^\top G\alpha/\gamma^2`.  Both bounds are recomputed
 from ``K`` and ``y`` for any solver's answer.
+
+The mathematics (PSD check, hinge minimiser, biases, the bounds and the PSD slack) lives
+in :mod:`convexkern.math.svm` and is re-exported here; this module builds the problems and
+wraps the bounds into a :class:`~convexkern.report.Certificate`.  The SMO solver and its
+adapter are in :mod:`convexkern.algorithms.smo`.
 """
 
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -38,12 +42,20 @@ import cvxpy as cp
 import numpy as np
 
 from .._validation import check_kernel, check_labels, check_matrix, check_positive
-from ..errors import InvalidInputError, NotPSDError
+from ..errors import InvalidInputError
 from ..formulation import Formulation
+from ..math import svm as _svm
+from ..math.svm import (
+    PSD_TOL,
+    best_hinge_bias,
+    bias,
+    check_psd,
+    decision_function,
+    dual_objective,
+    primal_bias,
+)
 from ..projections import project_svm_feasible, svm_infeasibility
-from ..report import Certificate, SolveReport, Status
-from ..solvers.certify import certified_report
-from ..solvers.status import algorithm_status
+from ..report import Certificate
 
 __all__ = [
     "dual",
@@ -55,194 +67,16 @@ __all__ = [
     "primal_bias",
     "decision_function",
     "check_psd",
+    "PSD_TOL",
 ]
 
 SOURCE = "Mansour, SVM lecture notes (2013), §11.2"
-#: Relative tolerance of the PSD check on the kernel (eigenvalues above -tol * max|K_ii|).
-PSD_TOL = 1e-8
-#: Relative round-off within which the certificate's upper bound may fall below its lower
-#: bound and is clamped to it (beyond this the inversion is reported, see certificate()).
-_ROUND_OFF = 1e-12
-
-
-# --------------------------------------------------------------------------- checks
-#: Jitters tried by :func:`check_psd`, as fractions of ``tol * max|K_ii|``: none first (an
-#: exactly PSD kernel, ``eps = 0``), then round-off sizes (a computed Gram matrix of a
-#: singular or ill-conditioned kernel is PSD only to about ``n u max K_ii``), then ``tol``.
-_PSD_LADDER = (0.0, 1e-6, 1e-3, 1.0)
-
-
-def check_psd(K: np.ndarray, name: str = "K", tol: float = PSD_TOL) -> float:
-    """Raise unless ``K`` is positive semidefinite to ``tol * max|diag(K)|``; return the
-    ``eps >= 0`` it proves, ``lambda_min(K) >= -eps``.
-
-    A Cholesky factorisation of ``K + j I`` succeeds exactly when no eigenvalue lies below
-    ``-j`` (up to round-off), at a third of the cost of an eigendecomposition.  It is tried
-    with ``j = 0`` first (success: ``eps = 0``), then with ``j = tol * max|K_ii|`` times
-    1e-6, 1e-3 and 1; the first success gives ``eps = j``.  A kernel that is PSD only up
-    to round-off thus costs two to four factorisations, an exactly PSD one a single one.
-    The certificate of :func:`dual` adds the slack that ``eps > 0`` calls for (see
-    :func:`certificate`).  On failure the smallest eigenvalue is computed for the message.
-
-    Raises
-    ------
-    NotPSDError
-        (an :class:`~convexkern.errors.InvalidInputError`) naming ``name``, with the
-        smallest eigenvalue in ``lambda_min``.
-    """
-    scale = max(float(np.max(np.abs(np.diag(K)))), 1e-300)
-    eye = None
-    for frac in _PSD_LADDER:
-        jitter = frac * tol * scale
-        try:
-            if jitter == 0.0:
-                np.linalg.cholesky(K)
-            else:
-                eye = np.eye(K.shape[0]) if eye is None else eye
-                np.linalg.cholesky(K + jitter * eye)
-            return jitter
-        except np.linalg.LinAlgError:
-            continue
-    lam = float(np.linalg.eigvalsh(K)[0])
-    raise NotPSDError(
-        name,
-        f"is not positive semidefinite (smallest eigenvalue {lam:.4g}); the SVM dual is then "
-        "not concave. Repair the spectrum explicitly (convexkern.spectral.denoise, flip or "
-        "shift), or use a formulation for indefinite kernels "
-        "(formulations.robust_indefinite, formulations.krein)",
-        lambda_min=lam,
-    )
 
 
 def _check_C(C: Any) -> float:
     if C is None:
         return math.inf
     return check_positive(C, "C")
-
-
-# --------------------------------------------------------------------------- pieces
-def dual_objective(K: np.ndarray, y: np.ndarray, alpha: np.ndarray) -> float:
-    """:math:`D(\\alpha) = e^\\top\\alpha - \\tfrac12 (y\\circ\\alpha)^\\top K (y\\circ\\alpha)`
-    (notes §11.2)."""
-    ya = y * alpha
-    return float(alpha.sum() - 0.5 * ya @ (K @ ya))
-
-
-def _hinge_min(f: np.ndarray, y: np.ndarray) -> tuple[float, float, float, float]:
-    """Minimise ``h(b) = sum_i max(0, 1 - y_i (f_i + b))`` exactly: ``(b, lo, hi, min)``.
-
-    Term ``i`` equals ``max(0, y_i (t_i - b))`` with ``t_i = y_i - f_i``: for a positive
-    point it is ``(t_i - b)_+``, for a negative one ``(b - t_i)_+``.  The sum is convex and
-    piecewise linear with kinks at the ``t_i``, so the minimum is attained at a kink: all
-    kinks are evaluated at once with sorted prefix sums, in O(n log n).  ``b`` is the
-    first kink attaining the smallest value; ``[lo, hi]`` is the interval of minimisers
-    (its end points are kinks), where kinks within 1e-12 relative round-off of the
-    minimum count as minimisers.  The one routine behind :func:`best_hinge_bias`,
-    :func:`primal_bias` and :func:`certificate` (which calls it once).
-    """
-    t = y - f
-    tp = np.sort(t[y > 0])
-    tn = np.sort(t[y < 0])
-    cand = np.concatenate([tp, tn])
-    cp_sum = np.concatenate([[0.0], np.cumsum(tp)])
-    cn_sum = np.concatenate([[0.0], np.cumsum(tn)])
-    # positives with t > b: sum (t - b); negatives with t < b: sum (b - t)
-    kp = np.searchsorted(tp, cand, side="right")  # count of positives with t <= b
-    kn = np.searchsorted(tn, cand, side="left")  # count of negatives with t < b
-    total = (cp_sum[-1] - cp_sum[kp]) - cand * (tp.size - kp) + cand * kn - cn_sum[kn]
-    i = int(np.argmin(total))
-    best = float(total[i])
-    ties = cand[total <= best + 1e-12 * max(1.0, float(np.abs(t).sum()))]
-    return float(cand[i]), float(ties.min()), float(ties.max()), max(best, 0.0)
-
-
-def best_hinge_bias(f: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    """Exact ``argmin_b sum_i max(0, 1 - y_i (f_i + b))`` and the minimum.
-
-    Term ``i`` equals ``max(0, y_i (t_i - b))`` with ``t_i = y_i - f_i``: for a positive
-    point it is ``(t_i - b)_+``, for a negative one ``(b - t_i)_+``.  The sum is convex and
-    piecewise linear with kinks at the ``t_i``, so the minimum is attained at a kink: all
-    kinks are evaluated at once with sorted prefix sums, in O(n log n).
-    """
-    b, _, _, best = _hinge_min(f, y)
-    return b, best
-
-
-def primal_bias(f: Any, y: Any, C: float | None = 1.0) -> float:
-    """The bias of the primal point that :func:`certificate` certifies (notes §11.2).
-
-    With decision values ``f = K (y * alpha)`` (no bias), the certificate's primal point is
-    ``(w(alpha), b, xi = hinge)``.  Soft margin: ``b`` minimises the hinge sum (so the
-    primal objective at it is the certified upper bound ``P(alpha)``); when the minimisers
-    form an interval (no free support vector), its midpoint is returned.  Hard margin
-    (``C=None``): the bias of the largest margin for this ``w``,
-    ``b = -(min_{y_i=1} f_i + max_{y_i=-1} f_i) / 2``.
-
-    At an optimal ``alpha`` this is an optimal bias: for a free support vector
-    (``0 < alpha_i < C``) it equals ``y_i - f_i`` (the KKT rule of :func:`bias`).  For an
-    inexact ``alpha`` it is a better estimate than averaging over coefficients classified
-    as free by a threshold: the threshold misclassifies near-bound coefficients of an
-    interior-point or first-order solver, and one wrong ``t_i`` moves the average, while
-    the minimiser moves only with the decision values (by the solver's error).
-    """
-    f = np.asarray(f, dtype=float)
-    y = np.asarray(y, dtype=float)
-    if C is None or not math.isfinite(float(C)):
-        return -0.5 * (float(f[y > 0].min()) + float(f[y < 0].max()))
-    _, lo, hi, _ = _hinge_min(f, y)
-    return 0.5 * (lo + hi)
-
-
-def bias(
-    K: np.ndarray | None,
-    y: np.ndarray,
-    alpha: np.ndarray,
-    C: float | None = None,
-    *,
-    f: np.ndarray | None = None,
-    rel_tol: float = 1e-8,
-) -> float:
-    """Bias from the free support vectors (notes §11.2, KKT conditions).
-
-    For a free support vector (``0 < alpha_i < C``) the margin constraint is tight,
-    ``y_i (f_i + b) = 1``, so ``b = y_i - f_i``; the average over free vectors is returned.
-    With no free vector, every ``b`` in the interval allowed by the KKT conditions of the
-    bounded and zero coefficients is optimal, and its midpoint is returned.
-
-    Parameters
-    ----------
-    K : (n, n) array or None
-        Kernel matrix (unused when the decision values ``f = K (y * alpha)`` are given).
-    y, alpha : (n,) arrays
-    C : float or None (hard margin)
-    rel_tol : float
-        ``alpha_i`` within ``rel_tol * C`` (or ``rel_tol * max alpha``) of a bound counts as
-        at the bound.
-    """
-    Cf = math.inf if C is None else float(C)
-    if f is None:
-        f = K @ (y * alpha)
-    scale = Cf if math.isfinite(Cf) else max(float(np.max(alpha)), 1e-300)
-    lo_thr, hi_thr = rel_tol * scale, Cf - rel_tol * scale
-    free = (alpha > lo_thr) & (alpha < hi_thr)
-    if np.any(free):
-        return float(np.mean(y[free] - f[free]))
-    t = y - f
-    at_zero = alpha <= lo_thr
-    at_c = ~at_zero
-    # alpha_i = 0: y_i (f_i + b) >= 1; alpha_i = C: y_i (f_i + b) <= 1.
-    lower_set = (at_zero & (y > 0)) | (at_c & (y < 0))
-    upper_set = (at_zero & (y < 0)) | (at_c & (y > 0))
-    lo = float(np.max(t[lower_set])) if np.any(lower_set) else -math.inf
-    hi = float(np.min(t[upper_set])) if np.any(upper_set) else math.inf
-    if math.isfinite(lo) and math.isfinite(hi):
-        return 0.5 * (lo + hi)
-    return lo if math.isfinite(lo) else hi if math.isfinite(hi) else 0.0
-
-
-def decision_function(K_eval: np.ndarray, y: np.ndarray, alpha: np.ndarray, b: float) -> np.ndarray:
-    """``f(x) = sum_i alpha_i y_i k(x_i, x) + b`` for rows of ``K_eval`` = k(x, x_train)."""
-    return K_eval @ (y * alpha) + b
 
 
 def certificate(
@@ -327,57 +161,11 @@ def _certificate(K: Any, y: Any, alpha: Any, C: float | None, *, feas_tol: float
             f"violates y'alpha = 0, 0 <= alpha <= C by {viol:.3g} (> feas_tol = {feas_tol:g}); "
             "project it first with convexkern.projections.project_svm_feasible",
         )
-    a = project_svm_feasible(alpha, y, Cf) if viol > 0 else alpha
-    proj = float(np.max(np.abs(a - alpha)))
-    ya = y * a
-    f = K @ ya
-    quad = max(float(ya @ f), 0.0)
-    lower = float(a.sum() - 0.5 * quad)
-    if math.isfinite(Cf):
-        _, lo, hi, hinge = _hinge_min(f, y)
-        upper = 0.5 * quad + Cf * hinge
-        b = 0.5 * (lo + hi)  # primal_bias(f, y, Cf), from the same minimisation
-    else:
-        f_pos, f_neg = float(f[y > 0].min()), float(f[y < 0].max())
-        b = -0.5 * (f_pos + f_neg)  # primal_bias(f, y, None): the largest-margin bias
-        gamma = 0.5 * (f_pos - f_neg)  # the margin of w(alpha) with that bias
-        upper = 0.5 * quad / gamma**2 if gamma > 0 else math.inf
-    residuals = {"projection": proj}
-    notes = [] if math.isfinite(upper) else ["no primal-feasible point: the margin is not positive"]
-    # For a feasible alpha, P(alpha) >= D(alpha) holds identically (docs/svm.md), whatever
-    # the kernel; only round-off can invert the pair.  Inversions within that round-off
-    # (relative 1e-12 of the largest term) are clamped; a larger one means a broken
-    # assumption (K not PSD, non-finite data) and is reported, never hidden.
-    inversion = lower - upper
-    if inversion > 0:
-        scale = max(1.0, float(a.sum()), quad, abs(upper))
-        if inversion <= _ROUND_OFF * scale:
-            upper = lower
-        else:
-            residuals["bound_inversion"] = inversion
-            notes.append(
-                f"upper bound {upper:.10g} below the dual value {lower:.10g} by {inversion:.3g}: "
-                "beyond round-off, so these bounds are not valid (non-finite data?)"
-            )
-    if psd_eps > 0 and math.isfinite(upper):
-        if math.isfinite(Cf):
-            n_min = min(int(np.sum(y > 0)), int(np.sum(y < 0)))
-            slack = 0.5 * psd_eps * (float(a @ a) + 2.0 * n_min * Cf**2)
-            upper += slack
-            residuals["psd_slack"] = slack
-        else:  # hard margin, gamma > 0 as upper is finite
-            u_psd = upper + 0.5 * psd_eps * float(a @ a) / gamma**2  # >= P'(alpha)
-            if psd_eps * u_psd < 1.0:
-                slack = u_psd / (1.0 - psd_eps * u_psd) - upper
-                upper += slack
-                residuals["psd_slack"] = slack
-            else:
-                upper = math.inf
-                notes.append(f"K is PSD only to eps = {psd_eps:.3g} and eps * P'(alpha) >= 1: "
-                             "no upper bound is certified for the hard margin")
+    b = _svm.dual_bounds(K, y, alpha, Cf, psd_eps)
     return Certificate(
-        primal_value=lower, dual_value=upper, sense="maximize",
-        point={"alpha": a, "b": np.asarray(b)}, residuals=residuals, note="; ".join(notes),
+        primal_value=b.lower, dual_value=b.upper, sense="maximize",
+        point={"alpha": b.alpha, "b": np.asarray(b.b)}, residuals=b.residuals,
+        note="; ".join(b.notes),
     )
 
 
@@ -535,130 +323,4 @@ def primal(X: Any, y: Any, C: float | None = 1.0) -> Formulation:
         extract=extract,
         dual_builder=lambda: dual(X @ X.T, y, None if hard else Cv, psd_check=False),
         default_solver="clarabel",
-    )
-
-
-# --------------------------------------------------------------------------- SMO glue
-def _separable(K: np.ndarray, y: np.ndarray) -> bool:
-    """Whether some ``(beta, b)`` has ``y_i ((K beta)_i + b) >= 1`` for all ``i``: the
-    hard-margin primal is feasible in the span of the data (every ``w`` can be reduced
-    to it), i.e. the hard-margin dual is bounded.  An LP feasibility problem, solved by
-    HiGHS to its default tolerances (1e-7)."""
-    from scipy.optimize import linprog
-
-    n = y.size
-    A = -(y[:, None] * np.hstack([K, np.ones((n, 1))]))
-    res = linprog(np.zeros(n + 1), A_ub=A, b_ub=-np.ones(n), bounds=(None, None),
-                  method="highs")
-    return res.status != 2  # 2: infeasible; anything else (found, limit) is no proof
-
-
-def _smo_for(f: Formulation) -> tuple[np.ndarray, np.ndarray, float]:
-    if "K" in f.data:  # svm.dual, and any formulation that is an SVM dual in a kernel K
-        K, y = f.data["K"], f.data["y"]
-    else:
-        X, y = f.data["X"], f.data["y"]
-        K = X @ X.T
-    C = math.inf if f.data["hard"] else f.param("C")
-    return K, y, C
-
-
-def _solve_smo(
-    f: Formulation,
-    *,
-    tol: float,
-    max_iter: int | None,
-    time_limit: float | None,
-    verbose: bool = False,
-    x0: Mapping[str, np.ndarray] | None = None,
-    eps: float | None = None,
-    tau: float = 1e-12,
-    **options: Any,
-) -> SolveReport:
-    """SMO until the *certified* relative gap is below ``tol``.
-
-    SMO stops on its KKT violation ``eps``; the certificate is then computed, and while
-    the certified gap misses ``tol`` SMO is restarted warm with ``eps / 10``.
-
-    Hard margin (``C=None``): on classes that cannot be separated in feature space the
-    dual is unbounded and SMO would run to its iteration cap with growing ``alpha``.
-    After ``10_000 + 100 n`` iterations without a separating ``w(alpha)`` (the
-    certificate's margin is not positive), the linear feasibility problem
-    ``y_i ((K beta)_i + b) >= 1`` is solved once (HiGHS, via scipy); if it is infeasible
-    the report is ``unbounded``, as the conic solvers say, else SMO continues warm.
-    """
-    from ..algorithms.smo import smo
-
-    K, y, C = _smo_for(f)
-    alpha0 = None
-    if x0 is not None and "alpha" in x0:
-        alpha0 = project_svm_feasible(np.asarray(x0["alpha"], float), y, C)
-    eps_k = 1e-3 if eps is None else float(eps)
-    t0 = time.perf_counter()
-    total_it = 0
-    history: list[tuple[float, float, float, float]] = []
-    status = Status.OPTIMAL
-    message = ""
-    probe = None if math.isfinite(C) else 10_000 + 100 * y.size  # separability check
-    while True:
-        left_it = None if max_iter is None else max_iter - total_it
-        left_t = None if time_limit is None else time_limit - (time.perf_counter() - t0)
-        if (left_it is not None and left_it <= 0) or (left_t is not None and left_t <= 0):
-            status = Status.ITERATION_LIMIT if left_it is not None and left_it <= 0 \
-                else Status.TIME_LIMIT
-            break
-        call_it = left_it
-        probing = probe is not None and (left_it is None or probe < left_it)
-        if probing:
-            call_it = probe
-        res = smo(K, y, C, eps=eps_k, max_iter=call_it, time_limit=left_t, tau=tau,
-                  alpha0=alpha0, check_input=False, **options)  # the builder validated K
-        total_it += int(res.iterations)
-        alpha0 = res.alpha
-        cert = _certificate(K, y, res.alpha, None if not math.isfinite(C) else C,
-                            feas_tol=None, check=False, psd_eps=f.data.get("psd_eps", 0.0))
-        history.append((total_it, time.perf_counter() - t0, cert.lower, cert.upper))
-        if verbose:
-            print(f"smo: eps={eps_k:.1e} it={total_it} lower={cert.lower:.10g} "
-                  f"upper={cert.upper:.10g} rel_gap={cert.rel_gap:.3g}")
-        if probing and res.status == "iteration_limit":
-            probe = None  # checked once
-            if not math.isfinite(cert.upper) and not _separable(K, y):
-                hint = f.hints.get(Status.UNBOUNDED.value, "use a soft margin (C > 0)")
-                return SolveReport(
-                    status=Status.UNBOUNDED, solver="smo", formulation=f.name,
-                    primal_value=math.inf, solve_time=time.perf_counter() - t0,
-                    iterations=total_it, tol=tol, params=f.param_values(),
-                    history=tuple(tuple(float(v) for v in h) for h in history),
-                    message="the problem is unbounded: the classes cannot be separated in "
-                            "feature space (y_i((K beta)_i + b) >= 1 is infeasible, HiGHS); "
-                            + hint,
-                )
-            alpha0 = project_svm_feasible(res.alpha, y, C)  # round-off in y'alpha
-            continue
-        if res.status != "optimal":
-            status = algorithm_status(res.status)  # "interrupted" (callback) -> ERROR
-            message = f"SMO stopped: {res.status}"
-            break
-        if cert.rel_gap <= tol:
-            break
-        if eps_k <= 1e-13:
-            status = Status.OPTIMAL_INACCURATE
-            message = "SMO reached its finest KKT tolerance before the certified gap met tol"
-            break
-        eps_k /= 10.0
-    elapsed = time.perf_counter() - t0
-    point: dict[str, np.ndarray] = {"alpha": alpha0}
-    if f.kind == "svm.primal":
-        X = f.data["X"]
-        point = {
-            "w": X.T @ (y * alpha0),
-            "b": np.asarray(primal_bias(K @ (y * alpha0), y,
-                                        None if not math.isfinite(C) else C)),
-            "alpha": alpha0,
-        }
-    return certified_report(
-        f, point, solver="smo", status=status, tol=tol, solve_time=elapsed,
-        iterations=total_it, history=history, message=message,
-        solver_stats={"final_eps": eps_k},
     )

@@ -1,0 +1,296 @@
+r"""The SVM mathematics shared by the builders of :mod:`convexkern.formulations.svm` and
+the SMO adapter (Mansour, SVM lecture notes, 2013, §11.2).
+
+numpy only: the PSD check, the dual objective, the exact hinge minimiser behind the best
+bias, the KKT bias, and :func:`dual_bounds`, the certified pair ``D(alpha) <= OPT <=
+P(alpha)`` (with the slack of a kernel PSD only to ``eps``) that
+:func:`convexkern.formulations.svm.certificate` wraps into a ``Certificate`` (its
+docstring and ``docs/svm.md`` derive the bounds).  Notation as there: ``G = YKY``,
+decision values ``f = K Y alpha``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..errors import NotPSDError
+from ..projections import project_svm_feasible, svm_infeasibility
+
+__all__ = [
+    "PSD_TOL",
+    "check_psd",
+    "dual_objective",
+    "best_hinge_bias",
+    "primal_bias",
+    "bias",
+    "decision_function",
+    "SVMBounds",
+    "dual_bounds",
+]
+
+#: Relative tolerance of the PSD check on the kernel (eigenvalues above -tol * max|K_ii|).
+PSD_TOL = 1e-8
+#: Relative round-off within which the certificate's upper bound may fall below its lower
+#: bound and is clamped to it (beyond this the inversion is reported, see certificate()).
+_ROUND_OFF = 1e-12
+
+
+# --------------------------------------------------------------------------- checks
+#: Jitters tried by :func:`check_psd`, as fractions of ``tol * max|K_ii|``: none first (an
+#: exactly PSD kernel, ``eps = 0``), then round-off sizes (a computed Gram matrix of a
+#: singular or ill-conditioned kernel is PSD only to about ``n u max K_ii``), then ``tol``.
+_PSD_LADDER = (0.0, 1e-6, 1e-3, 1.0)
+
+
+def check_psd(K: np.ndarray, name: str = "K", tol: float = PSD_TOL) -> float:
+    """Raise unless ``K`` is positive semidefinite to ``tol * max|diag(K)|``; return the
+    ``eps >= 0`` it proves, ``lambda_min(K) >= -eps``.
+
+    A Cholesky factorisation of ``K + j I`` succeeds exactly when no eigenvalue lies below
+    ``-j`` (up to round-off), at a third of the cost of an eigendecomposition.  It is tried
+    with ``j = 0`` first (success: ``eps = 0``), then with ``j = tol * max|K_ii|`` times
+    1e-6, 1e-3 and 1; the first success gives ``eps = j``.  A kernel that is PSD only up
+    to round-off thus costs two to four factorisations, an exactly PSD one a single one.
+    The certificate of :func:`convexkern.formulations.svm.dual` adds the slack that
+    ``eps > 0`` calls for (see :func:`convexkern.formulations.svm.certificate`).  On
+    failure the smallest eigenvalue is computed for the message.
+
+    Raises
+    ------
+    NotPSDError
+        (an :class:`~convexkern.errors.InvalidInputError`) naming ``name``, with the
+        smallest eigenvalue in ``lambda_min``.
+    """
+    scale = max(float(np.max(np.abs(np.diag(K)))), 1e-300)
+    eye = None
+    for frac in _PSD_LADDER:
+        jitter = frac * tol * scale
+        try:
+            if jitter == 0.0:
+                np.linalg.cholesky(K)
+            else:
+                eye = np.eye(K.shape[0]) if eye is None else eye
+                np.linalg.cholesky(K + jitter * eye)
+            return jitter
+        except np.linalg.LinAlgError:
+            continue
+    lam = float(np.linalg.eigvalsh(K)[0])
+    raise NotPSDError(
+        name,
+        f"is not positive semidefinite (smallest eigenvalue {lam:.4g}); the SVM dual is then "
+        "not concave. Repair the spectrum explicitly (convexkern.spectral.denoise, flip or "
+        "shift), or use a formulation for indefinite kernels "
+        "(formulations.robust_indefinite, formulations.krein)",
+        lambda_min=lam,
+    )
+
+
+def dual_objective(K: np.ndarray, y: np.ndarray, alpha: np.ndarray) -> float:
+    """:math:`D(\\alpha) = e^\\top\\alpha - \\tfrac12 (y\\circ\\alpha)^\\top K (y\\circ\\alpha)`
+    (notes §11.2)."""
+    ya = y * alpha
+    return float(alpha.sum() - 0.5 * ya @ (K @ ya))
+
+
+def _hinge_min(f: np.ndarray, y: np.ndarray) -> tuple[float, float, float, float]:
+    """Minimise ``h(b) = sum_i max(0, 1 - y_i (f_i + b))`` exactly: ``(b, lo, hi, min)``.
+
+    Term ``i`` equals ``max(0, y_i (t_i - b))`` with ``t_i = y_i - f_i``: for a positive
+    point it is ``(t_i - b)_+``, for a negative one ``(b - t_i)_+``.  The sum is convex and
+    piecewise linear with kinks at the ``t_i``, so the minimum is attained at a kink: all
+    kinks are evaluated at once with sorted prefix sums, in O(n log n).  ``b`` is the
+    first kink attaining the smallest value; ``[lo, hi]`` is the interval of minimisers
+    (its end points are kinks), where kinks within 1e-12 relative round-off of the
+    minimum count as minimisers.  The one routine behind :func:`best_hinge_bias`,
+    :func:`primal_bias` and :func:`dual_bounds` (which calls it once).
+    """
+    t = y - f
+    tp = np.sort(t[y > 0])
+    tn = np.sort(t[y < 0])
+    cand = np.concatenate([tp, tn])
+    cp_sum = np.concatenate([[0.0], np.cumsum(tp)])
+    cn_sum = np.concatenate([[0.0], np.cumsum(tn)])
+    # positives with t > b: sum (t - b); negatives with t < b: sum (b - t)
+    kp = np.searchsorted(tp, cand, side="right")  # count of positives with t <= b
+    kn = np.searchsorted(tn, cand, side="left")  # count of negatives with t < b
+    total = (cp_sum[-1] - cp_sum[kp]) - cand * (tp.size - kp) + cand * kn - cn_sum[kn]
+    i = int(np.argmin(total))
+    best = float(total[i])
+    ties = cand[total <= best + 1e-12 * max(1.0, float(np.abs(t).sum()))]
+    return float(cand[i]), float(ties.min()), float(ties.max()), max(best, 0.0)
+
+
+def best_hinge_bias(f: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """Exact ``argmin_b sum_i max(0, 1 - y_i (f_i + b))`` and the minimum.
+
+    Term ``i`` equals ``max(0, y_i (t_i - b))`` with ``t_i = y_i - f_i``: for a positive
+    point it is ``(t_i - b)_+``, for a negative one ``(b - t_i)_+``.  The sum is convex and
+    piecewise linear with kinks at the ``t_i``, so the minimum is attained at a kink: all
+    kinks are evaluated at once with sorted prefix sums, in O(n log n).
+    """
+    b, _, _, best = _hinge_min(f, y)
+    return b, best
+
+
+def primal_bias(f: Any, y: Any, C: float | None = 1.0) -> float:
+    """The bias of the primal point that :func:`convexkern.formulations.svm.certificate`
+    certifies (notes §11.2).
+
+    With decision values ``f = K (y * alpha)`` (no bias), the certificate's primal point is
+    ``(w(alpha), b, xi = hinge)``.  Soft margin: ``b`` minimises the hinge sum (so the
+    primal objective at it is the certified upper bound ``P(alpha)``); when the minimisers
+    form an interval (no free support vector), its midpoint is returned.  Hard margin
+    (``C=None``): the bias of the largest margin for this ``w``,
+    ``b = -(min_{y_i=1} f_i + max_{y_i=-1} f_i) / 2``.
+
+    At an optimal ``alpha`` this is an optimal bias: for a free support vector
+    (``0 < alpha_i < C``) it equals ``y_i - f_i`` (the KKT rule of :func:`bias`).  For an
+    inexact ``alpha`` it is a better estimate than averaging over coefficients classified
+    as free by a threshold: the threshold misclassifies near-bound coefficients of an
+    interior-point or first-order solver, and one wrong ``t_i`` moves the average, while
+    the minimiser moves only with the decision values (by the solver's error).
+    """
+    f = np.asarray(f, dtype=float)
+    y = np.asarray(y, dtype=float)
+    if C is None or not math.isfinite(float(C)):
+        return -0.5 * (float(f[y > 0].min()) + float(f[y < 0].max()))
+    _, lo, hi, _ = _hinge_min(f, y)
+    return 0.5 * (lo + hi)
+
+
+def bias(
+    K: np.ndarray | None,
+    y: np.ndarray,
+    alpha: np.ndarray,
+    C: float | None = None,
+    *,
+    f: np.ndarray | None = None,
+    rel_tol: float = 1e-8,
+) -> float:
+    """Bias from the free support vectors (notes §11.2, KKT conditions).
+
+    For a free support vector (``0 < alpha_i < C``) the margin constraint is tight,
+    ``y_i (f_i + b) = 1``, so ``b = y_i - f_i``; the average over free vectors is returned.
+    With no free vector, every ``b`` in the interval allowed by the KKT conditions of the
+    bounded and zero coefficients is optimal, and its midpoint is returned.
+
+    Parameters
+    ----------
+    K : (n, n) array or None
+        Kernel matrix (unused when the decision values ``f = K (y * alpha)`` are given).
+    y, alpha : (n,) arrays
+    C : float or None (hard margin)
+    rel_tol : float
+        ``alpha_i`` within ``rel_tol * C`` (or ``rel_tol * max alpha``) of a bound counts as
+        at the bound.
+    """
+    Cf = math.inf if C is None else float(C)
+    if f is None:
+        f = K @ (y * alpha)
+    scale = Cf if math.isfinite(Cf) else max(float(np.max(alpha)), 1e-300)
+    lo_thr, hi_thr = rel_tol * scale, Cf - rel_tol * scale
+    free = (alpha > lo_thr) & (alpha < hi_thr)
+    if np.any(free):
+        return float(np.mean(y[free] - f[free]))
+    t = y - f
+    at_zero = alpha <= lo_thr
+    at_c = ~at_zero
+    # alpha_i = 0: y_i (f_i + b) >= 1; alpha_i = C: y_i (f_i + b) <= 1.
+    lower_set = (at_zero & (y > 0)) | (at_c & (y < 0))
+    upper_set = (at_zero & (y < 0)) | (at_c & (y > 0))
+    lo = float(np.max(t[lower_set])) if np.any(lower_set) else -math.inf
+    hi = float(np.min(t[upper_set])) if np.any(upper_set) else math.inf
+    if math.isfinite(lo) and math.isfinite(hi):
+        return 0.5 * (lo + hi)
+    return lo if math.isfinite(lo) else hi if math.isfinite(hi) else 0.0
+
+
+def decision_function(K_eval: np.ndarray, y: np.ndarray, alpha: np.ndarray, b: float) -> np.ndarray:
+    """``f(x) = sum_i alpha_i y_i k(x_i, x) + b`` for rows of ``K_eval`` = k(x, x_train)."""
+    return K_eval @ (y * alpha) + b
+
+
+
+@dataclass(frozen=True)
+class SVMBounds:
+    """The certified pair of :func:`dual_bounds` at one (projected) ``alpha``.
+
+    ``lower = D(alpha)`` and ``upper = P(alpha)`` (plus the PSD slack) bound the maximum of
+    the SVM dual; ``b`` is the bias of the certified primal point; ``residuals`` holds
+    ``projection`` (and ``bound_inversion``, ``psd_slack`` when they occur), ``notes`` the
+    reasons a bound is missing or invalid.
+    """
+
+    lower: float
+    upper: float
+    alpha: np.ndarray
+    b: float
+    residuals: dict[str, float] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+def dual_bounds(K: np.ndarray, y: np.ndarray, alpha: np.ndarray, C: float,
+                psd_eps: float = 0.0) -> SVMBounds:
+    """``D(alpha) <= OPT <= P(alpha)`` for the SVM dual on a kernel with
+    ``lambda_min(K) >= -psd_eps`` (``C = inf``: hard margin); no input checks.
+
+    ``alpha`` is projected onto ``{y'a = 0, 0 <= a <= C}`` first (the distance in
+    ``residuals["projection"]``).  The bounds, the clamping of a round-off inversion and
+    the PSD slack are derived in :func:`convexkern.formulations.svm.certificate`.
+    """
+    Cf = float(C)
+    viol = svm_infeasibility(alpha, y, Cf)
+    a = project_svm_feasible(alpha, y, Cf) if viol > 0 else alpha
+    proj = float(np.max(np.abs(a - alpha)))
+    ya = y * a
+    f = K @ ya
+    quad = max(float(ya @ f), 0.0)
+    lower = float(a.sum() - 0.5 * quad)
+    if math.isfinite(Cf):
+        _, lo, hi, hinge = _hinge_min(f, y)
+        upper = 0.5 * quad + Cf * hinge
+        b = 0.5 * (lo + hi)  # primal_bias(f, y, Cf), from the same minimisation
+    else:
+        f_pos, f_neg = float(f[y > 0].min()), float(f[y < 0].max())
+        b = -0.5 * (f_pos + f_neg)  # primal_bias(f, y, None): the largest-margin bias
+        gamma = 0.5 * (f_pos - f_neg)  # the margin of w(alpha) with that bias
+        upper = 0.5 * quad / gamma**2 if gamma > 0 else math.inf
+    residuals = {"projection": proj}
+    notes = [] if math.isfinite(upper) else ["no primal-feasible point: the margin is not positive"]
+    # For a feasible alpha, P(alpha) >= D(alpha) holds identically (docs/svm.md), whatever
+    # the kernel; only round-off can invert the pair.  Inversions within that round-off
+    # (relative 1e-12 of the largest term) are clamped; a larger one means a broken
+    # assumption (K not PSD, non-finite data) and is reported, never hidden.
+    inversion = lower - upper
+    if inversion > 0:
+        scale = max(1.0, float(a.sum()), quad, abs(upper))
+        if inversion <= _ROUND_OFF * scale:
+            upper = lower
+        else:
+            residuals["bound_inversion"] = inversion
+            notes.append(
+                f"upper bound {upper:.10g} below the dual value {lower:.10g} by {inversion:.3g}: "
+                "beyond round-off, so these bounds are not valid (non-finite data?)"
+            )
+    if psd_eps > 0 and math.isfinite(upper):
+        if math.isfinite(Cf):
+            n_min = min(int(np.sum(y > 0)), int(np.sum(y < 0)))
+            slack = 0.5 * psd_eps * (float(a @ a) + 2.0 * n_min * Cf**2)
+            upper += slack
+            residuals["psd_slack"] = slack
+        else:  # hard margin, gamma > 0 as upper is finite
+            u_psd = upper + 0.5 * psd_eps * float(a @ a) / gamma**2  # >= P'(alpha)
+            if psd_eps * u_psd < 1.0:
+                slack = u_psd / (1.0 - psd_eps * u_psd) - upper
+                upper += slack
+                residuals["psd_slack"] = slack
+            else:
+                upper = math.inf
+                notes.append(f"K is PSD only to eps = {psd_eps:.3g} and eps * P'(alpha) >= 1: "
+                             "no upper bound is certified for the hard margin")
+    return SVMBounds(lower=lower, upper=upper, alpha=a, b=float(b), residuals=residuals,
+                     notes=notes)
