@@ -30,6 +30,7 @@ import time
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from ._tables import csv_text, text_table
 from ._validation import check_open_unit
 from .errors import (
     InvalidInputError,
@@ -38,7 +39,6 @@ from .errors import (
     SolverNotFoundError,
     SpecError,
 )
-from .report import csv_text, text_table
 
 __all__ = ["main", "build_parser"]
 

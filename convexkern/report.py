@@ -9,8 +9,6 @@ the distance to the optimum.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
@@ -20,17 +18,9 @@ from typing import Any, overload
 
 import numpy as np
 
-__all__ = [
-    "Status",
-    "Certificate",
-    "SolveReport",
-    "ReportTable",
-    "relative_gap",
-    "text_table",
-    "markdown_table",
-    "flatten",
-    "csv_text",
-]
+from ._tables import csv_text, text_table
+
+__all__ = ["Status", "Certificate", "SolveReport", "ReportTable", "relative_gap"]
 
 
 class Status(str, Enum):
@@ -326,63 +316,6 @@ class ReportTable(Sequence[SolveReport]):
         return text_table(header, body)
 
     __repr__ = __str__
-
-
-# ---------------------------------------------------------------------------------------
-# the one table printer and the one CSV writer (ReportTable, the command line, the
-# reproductions' Markdown reports)
-# ---------------------------------------------------------------------------------------
-
-
-def text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """Columns left-aligned to their widest cell, two spaces apart, a dashed rule under
-    the header, trailing blanks stripped."""
-    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(header)]
-
-    def line(cells: Sequence[str]) -> str:
-        return "  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip()
-
-    return "\n".join([line(header), "  ".join("-" * w for w in widths),
-                      *(line(r) for r in rows)])
-
-
-def markdown_table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
-    """A GitHub-flavoured Markdown table; floats printed with 4 significant digits, NaN
-    as ``-``."""
-
-    def cell(v: Any) -> str:
-        if isinstance(v, (float, np.floating)):
-            return "-" if np.isnan(v) else f"{v:.4g}"
-        return str(v)
-
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
-def flatten(row: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    """``{"a": {"b": 1}}`` -> ``{"a.b": 1}``, recursively, keys in order."""
-    out: dict[str, Any] = {}
-    for k, v in row.items():
-        if isinstance(v, Mapping):
-            out.update(flatten(v, f"{prefix}{k}."))
-        else:
-            out[f"{prefix}{k}"] = v
-    return out
-
-
-def csv_text(rows: Iterable[Mapping[str, Any]]) -> str:
-    """CSV of dict rows, nested fields flattened; the columns are every key, in order of
-    first appearance (a row without a key leaves its cell empty); ``\\n`` line ends."""
-    flat = [flatten(r) for r in rows]
-    fields: list[str] = []
-    for r in flat:
-        fields.extend(k for k in r if k not in fields)
-    buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(flat)
-    return buf.getvalue()
 
 
 def _num(v: Any) -> float | None:

@@ -30,8 +30,8 @@ from typing import Any
 
 import numpy as np
 
+from .._tables import markdown_table
 from ..errors import InvalidInputError
-from ..report import markdown_table
 from ..splits import seeded_splits
 from .table import REPRODUCTIONS, register
 
