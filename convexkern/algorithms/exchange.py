@@ -24,9 +24,9 @@ rows of size :math:`\theta^{\star 2}`: the master QP then fails, or with normali
 method crawls, each cut barely differing from the one at infinity.)
 
 The master's multipliers :math:`\beta` give moments :math:`\mu_i = \sum_c \beta_c v_c`, a
-discrete measure (atoms at infinity included): the certificate of
-:mod:`convexkern.formulations.sdpm` turns :math:`(w, \mu)` into a certified gap, and the
-iteration stops when that gap meets ``tol``.
+discrete measure (atoms at infinity included): the formulation's certificate (the
+``Formulation`` the adapter is handed, ``f.certificate``) turns :math:`(w, \mu)` into a
+certified gap, and the iteration stops when that gap meets ``tol``.
 """
 
 from __future__ import annotations
@@ -256,17 +256,18 @@ def solve_formulation(
     f: Any, *, tol: float, max_iter: int | None, time_limit: float | None,
     verbose: bool = False, x0: Mapping[str, np.ndarray] | None = None, **options: Any,
 ) -> SolveReport:
-    """The solver table's adapter for ``sdpm.primal``: :func:`exchange`, then certify."""
-    from ..formulations import sdpm
+    """The solver table's adapter for ``sdpm.primal``: :func:`exchange`, then certify.
 
+    The bounds that stop the iteration are the formulation's own certificate at
+    ``(w, mu)`` (``f.certificate``), the same that certifies the final report.
+    """
     d = f.data
     C = math.inf if d["hard"] else f.param("C")
     if options.keys() - {"init"}:
         raise InvalidInputError("options", f"unknown options {sorted(options)}")
 
     def certify(w: np.ndarray, mu: np.ndarray):
-        return sdpm.certificate(d["X_traj"], d["y"], segment=d["segment"],
-                                C=None if d["hard"] else C, bias=d["bias"], w=w, mu=mu)
+        return f.certificate({"w": w, "mu": mu})
 
     t0 = time.perf_counter()
     res = exchange(d["X_traj"], d["y"], d["segment"], C, d["bias"], certify, tol=tol,

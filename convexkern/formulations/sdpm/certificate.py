@@ -1,0 +1,244 @@
+r"""Certified bounds on the SDPM primal (6) optimum (see :mod:`convexkern.formulations.sdpm`).
+
+Upper bound: exact worst-case margins of ``w`` (polynomial roots), then the best bias
+(soft margin: exact hinge slack; hard margin: a rescaling).  Lower bound: moments moved
+into the dual feasible set and the dual objective (8) evaluated.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ... import sos
+from ..._validation import check_labels
+from ...errors import InvalidInputError
+from ...formulation import Formulation
+from ...report import Certificate
+from ..svm import best_hinge_bias
+from ._common import DEFAULT_SEGMENT, _check_C
+
+
+def worst_case(
+    F: np.ndarray, y: np.ndarray, segment: float | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """``c_i = min_{theta in S} y_i f_i(theta)`` and the minimiser, ``f_i`` with coefficients
+    ``F[i]`` (e.g. ``F = X_traj @ w``)."""
+    return sos.poly_min(y[:, None] * F, segment)
+
+
+def _upper(F: np.ndarray, quad: float, y: np.ndarray, segment: float | None, C: float,
+           bias: bool) -> tuple[float, dict[str, Any]]:
+    """Primal value of the repaired point (see the module docstring) and its parts."""
+    c, th = worst_case(F, y, segment)
+    return _upper_margins(c, quad, y, C, bias, {"theta_worst": th, "margin_worst": c})
+
+
+def _upper_margins(c: np.ndarray, quad: float, y: np.ndarray, C: float, bias: bool,
+                   info: dict[str, Any]) -> tuple[float, dict[str, Any]]:
+    """Primal value from exact worst-case margins ``c_i`` (without bias) of ``w`` with
+    ``quad = ||w||^2``: best bias, exact hinge slack (soft margin) or the rescaling
+    ``(w, b) / gamma`` (hard margin)."""
+    quad = max(float(quad), 0.0)
+    if not np.all(np.isfinite(c)):
+        info.update(scale=math.nan, b=0.0, xi=np.full(y.size, math.inf))
+        return math.inf, info
+    if math.isinf(C):
+        if bias:
+            pos, neg = c[y > 0].min(), c[y < 0].min()
+            b = 0.5 * (neg - pos)
+            gamma = 0.5 * (pos + neg)
+        else:
+            b, gamma = 0.0, float(c.min())
+        info.update(b=b, gamma=gamma)
+        if gamma <= 0:
+            info.update(scale=math.nan, xi=np.zeros(y.size))
+            return math.inf, info
+        info.update(scale=1.0 / gamma, xi=np.zeros(y.size))
+        return 0.5 * quad / gamma**2, info
+    if bias:
+        b, hinge = best_hinge_bias(y * c, y)
+    else:
+        b, hinge = 0.0, float(np.maximum(0.0, 1.0 - c).sum())
+    xi = np.maximum(0.0, 1.0 - c - y * b)
+    info.update(b=b, scale=1.0, xi=xi)
+    return 0.5 * quad + C * float(hinge), info
+
+
+def _feasible_moments(mu: np.ndarray, y: np.ndarray, segment: float | None, C: float,
+                      bias: bool) -> tuple[np.ndarray, float]:
+    """Move ``mu`` into the dual feasible set; returns it and the max change."""
+    mu0 = np.array(mu, dtype=float)
+    m = sos.moment_repair(mu0, segment) if mu0.shape[1] > 1 else np.maximum(mu0, 0.0)
+    if math.isfinite(C):
+        s = np.minimum(1.0, C / np.maximum(m[:, 0], 1e-300))
+        m = m * s[:, None]
+    if bias:
+        P = float(m[y > 0, 0].sum())
+        N = float(m[y < 0, 0].sum())
+        if P > N and P > 0:
+            m[y > 0] *= N / P
+        elif N > P and N > 0:
+            m[y < 0] *= P / N
+    return m, float(np.max(np.abs(m - mu0))) if mu0.size else 0.0
+
+
+def dual_objective(mu: np.ndarray, y: np.ndarray, X_traj: np.ndarray | None = None, *,
+                   G: np.ndarray | None = None) -> float:
+    """:math:`\\sum_i\\mu_{i0} - \\tfrac12\\|\\sum_i y_i\\tilde X_i^\\top\\mu_i\\|^2` (dual (8));
+    with ``G`` (the trajectory Gram, ``(m, r+1, m, r+1)``) instead of ``X_traj`` for kernels."""
+    v = y[:, None] * mu
+    if G is not None:
+        m, R = v.shape
+        vv = v.reshape(-1)
+        quad = float(vv @ (G.reshape(m * R, m * R) @ vv))
+    else:
+        wv = np.einsum("ik,ikn->n", v, X_traj)
+        quad = float(wv @ wv)
+    return float(mu[:, 0].sum() - 0.5 * max(quad, 0.0))
+
+
+def certificate(
+    X_traj: Any,
+    y: Any,
+    *,
+    segment: float | None = DEFAULT_SEGMENT,
+    C: float | None = None,
+    bias: bool = True,
+    w: Any = None,
+    mu: Any = None,
+    G: np.ndarray | None = None,
+) -> Certificate:
+    """Certified bounds on the primal (6) optimum from a weight vector and/or moments.
+
+    Parameters
+    ----------
+    X_traj, y, segment, C, bias : as in :func:`primal` (``X_traj`` may be None with ``G``)
+    w : (n,) array, optional
+        A primal candidate; default ``w = sum_i y_i X_i' mu_i`` from ``mu``.
+    mu : (m, r+1) array, optional
+        A dual candidate (moment vectors); without it there is no lower bound.
+    G : (m, r+1, m, r+1) array, optional
+        Gram of the trajectory coefficients (kernel SDPM); then ``w`` is implicit.
+
+    Returns
+    -------
+    Certificate
+        ``sense="minimize"``: ``primal_value`` is the objective at the repaired primal point
+        (``inf`` when no feasible rescaling exists), ``dual_value`` the dual objective at the
+        repaired moments (``-inf`` without ``mu``).  ``point`` holds ``w`` (rescaled), ``b``,
+        ``xi``, ``mu`` (repaired), ``theta_worst``.
+    """
+    y = check_labels(y, "y")
+    Cf = _check_C(C)
+    residuals: dict[str, float] = {}
+    point: dict[str, np.ndarray] = {}
+    mu_f = None
+    if mu is not None:
+        mu = np.asarray(mu, float)
+        mu_f, moved = _feasible_moments(mu, y, segment, Cf, bias)
+        residuals["moment_repair"] = moved
+        point["mu"] = mu_f
+    if G is not None:
+        if mu is None:
+            raise InvalidInputError("mu", "a kernel certificate needs the moments mu")
+        m, R = mu.shape
+        Gm = G.reshape(m * R, m * R)
+        v = (y[:, None] * mu).reshape(-1)
+        F = (Gm @ v).reshape(m, R)
+        quad = float(v @ Gm @ v)
+        wv = None
+    else:
+        X = np.asarray(X_traj, float)
+        if w is None:
+            if mu is None:
+                raise InvalidInputError("w", "give w or mu")
+            wv = np.einsum("ik,ikn->n", y[:, None] * mu, X)
+        else:
+            wv = np.asarray(w, float).reshape(-1)
+        F = X @ wv
+        quad = float(wv @ wv)
+        if segment is None:
+            wv, F, quad, moved = _repair_leading(X, y, wv, F)
+            if moved:
+                residuals["leading_repair"] = moved
+    upper, info = _upper(F, quad, y, segment, Cf, bias)
+    scale = info.get("scale", math.nan)
+    if wv is not None:
+        point["w"] = wv * (scale if math.isfinite(scale) else 1.0)
+    point["b"] = np.asarray(info.get("b", 0.0) * (scale if math.isfinite(scale) else 1.0))
+    point["xi"] = np.asarray(info.get("xi", np.zeros(y.size)))
+    point["theta_worst"] = info["theta_worst"]
+    point["scale"] = np.asarray(scale if math.isfinite(scale) else 1.0)
+    if math.isinf(Cf):
+        residuals["margin_violation"] = max(0.0, 1.0 - float(info.get("gamma", math.nan)))
+    lower = -math.inf
+    if mu_f is not None:
+        lower = dual_objective(mu_f, y, None if G is not None else X, G=G)
+    note = ""
+    if not math.isfinite(upper):
+        note = ("no feasible rescaling of w: the worst-case margin is not positive"
+                + (" (hard margin: the data may not be separable; try C > 0)" if math.isinf(Cf)
+                   else ""))
+    return Certificate(
+        primal_value=float(upper), dual_value=float(lower), sense="minimize",
+        point=point, residuals=residuals, note=note,
+    )
+
+
+def _repair_leading(X: np.ndarray, y: np.ndarray, w: np.ndarray, F: np.ndarray):
+    """On the real line a trajectory whose leading coefficient ``y_i w'x_ir`` is zero or
+    negative has ``min_theta = -inf`` unless the top two coefficients vanish.  At the optimum
+    such ("active") trajectories have ``w`` orthogonal to ``x_{i,r-1}`` and ``x_{i,r}``;
+    the solver's ``w`` is so only to its accuracy.  Project ``w`` onto the orthogonal
+    complement of those rows; the coefficients that are then zero in exact arithmetic are
+    set to zero (they are at the round-off level, ~1e-16 relative)."""
+    r = X.shape[1] - 1
+    if r == 0:
+        return w, F, float(w @ w), 0.0
+    norms = np.linalg.norm(X[:, r, :], axis=1)
+    active = np.zeros(X.shape[0], dtype=bool)
+    w2, F2 = w, F
+    for _ in range(X.shape[0] + 1):  # the active set only grows; usually 1-2 rounds
+        lead = y * F2[:, r]
+        new = (lead <= 1e-9 * np.linalg.norm(w2) * np.maximum(norms, 1e-300)) & ~active
+        if not np.any(new & (lead <= 0)) and _:
+            break
+        if not np.any(new):
+            break
+        active |= new
+        V = X[active, r - 1:, :].reshape(-1, X.shape[2])
+        _U, s, Vt = np.linalg.svd(V, full_matrices=False)
+        keep = s > 1e-12 * max(float(s.max()), 1e-300)
+        Q = Vt[keep].T
+        w2 = w - Q @ (Q.T @ w)
+        F2 = X @ w2
+        F2[np.ix_(np.flatnonzero(active), np.arange(r - 1, r + 1))] = 0.0
+    if not np.any(active):
+        return w, F, float(w @ w), 0.0
+    return w2, F2, float(w2 @ w2), float(np.max(np.abs(w2 - w)))
+
+
+def certify_point(f: Formulation, point: Mapping[str, np.ndarray]) -> Certificate:
+    """The Formulation ``certify`` hook shared by :func:`primal`, :func:`dual` and the
+    exchange method."""
+    d = f.data
+    C = None if d["hard"] else f.param("C")
+    mu = point.get("mu")
+    if f.kind == "sdpm.dual" and mu is None:
+        raise InvalidInputError("point", "the dual needs 'mu'")
+    w = point.get("w") if f.kind != "sdpm.dual" else None
+    cert = certificate(
+        d.get("X_traj"), d["y"], segment=d["segment"], C=C, bias=d["bias"],
+        w=w, mu=mu, G=d.get("G"),
+    )
+    if f.kind == "sdpm.dual":
+        return Certificate(
+            primal_value=cert.dual_value, dual_value=cert.primal_value, sense="maximize",
+            point=cert.point, residuals=cert.residuals, note=cert.note,
+        )
+    return cert
+
