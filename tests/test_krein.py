@@ -1,5 +1,6 @@
 """Kreĭn-space SVM (Loosli, ESANN 2019): decompositions, stabilization builder, projection
-back to the Kreĭn space, verdicts and the estimator, on real data with indefinite kernels.
+back to the Kreĭn space, verdicts (convexkern.verify.krein) and the estimator, on real
+data with indefinite kernels.
 
 Tolerances: conic (Clarabel) and SMO solutions are certified to a relative gap of 1e-6
 (SMO's default), the active set solves the KKT system directly (certified gap ~1e-12), so
@@ -20,6 +21,7 @@ from convexkern.errors import InvalidInputError
 from convexkern.estimators import KreinSVC
 from convexkern.formulations import krein
 from convexkern.kernels import Sigmoid, Simpson
+from convexkern.verify import krein as verdicts
 
 
 def _subset(X, y, n, seed):
@@ -140,7 +142,7 @@ def test_stabilization_conic_smo_trik_agree(pima_tanh, decomposition):
 
 def test_krein_variant_never_above_optimum(pima_tanh):
     K, y = pima_tanh[0], pima_tanh[1]
-    v = krein.krein_stopping(K, y, C=1.0)
+    v = verdicts.krein_stopping(K, y, C=1.0)
     assert v["hilbert_matches"]  # Hilbert-space checks reproduce the conic optimum
     assert v["hilbert_rel_diff"] <= 1e-6
     # the raw alpha~ of the Kreĭn variant, before the certificate projects it: feasible
@@ -179,9 +181,9 @@ def test_verdicts_count_least_squares_fallbacks():
     y[1] = y[0]
     K = np.tanh(X @ X.T - 1.0)
     with pytest.warns(RuntimeWarning, match="singular"):  # trik's own eq. 6 warns
-        v = krein.pipeline_blowup(K, y, 1.0)
+        v = verdicts.pipeline_blowup(K, y, 1.0)
     assert v["pipeline_singular_fallbacks"] >= 1
-    s = krein.lambda_invariance(K, y, 1.0, factors=(1, 2))["summary"]
+    s = verdicts.lambda_invariance(K, y, 1.0, factors=(1, 2))["summary"]
     assert s["pipeline_singular_fallbacks"] >= 1
     with pytest.warns(RuntimeWarning, match="singular"):
         r = ck.solve(krein.stabilization(K, y, 1.0), "trik")
@@ -209,7 +211,7 @@ def test_flip_projection_f_equals_ftilde_everywhere(pima_tanh):
     f = krein.stabilization(K, y, 1.0, "flip")
     r = ck.solve(f, "clarabel", tol=1e-9)
     sol = krein.to_krein(f, y, r.x["alpha"], float(r.x["b"]))
-    v = krein.check_equivalence(f.data["decomposition"], y, r.x["alpha"], sol.alpha, sol.b)
+    v = verdicts.check_equivalence(f.data["decomposition"], y, r.x["alpha"], sol.alpha, sol.b)
     assert v["points"] == y.size and v["holds"], v
     assert sol.n_support == y.size  # P is dense: the flip solution is not sparse
 
@@ -221,20 +223,20 @@ def test_shift_projection_f_equals_ftilde_on_free_svs(pima_tanh):
     at, b = r.x["alpha"], float(r.x["b_krein"])
     dec = f.data["decomposition"]
     active = krein.to_krein(f, y, at, b)  # eq. 6
-    v = krein.check_equivalence(dec, y, at, active.alpha, b, C=1.0)
+    v = verdicts.check_equivalence(dec, y, at, active.alpha, b, C=1.0)
     assert v["points"] > 0 and v["holds"], v
     # the solver's own alpha is the same eq. 6 projection
     np.testing.assert_allclose(r.x["alpha_krein"], active.alpha, rtol=1e-6,
                                atol=1e-8 * np.abs(active.alpha).max())
     full = krein.to_krein(f, y, at, b, method="full")  # P = I - 2 lam K^-1 on all points
-    vf = krein.check_equivalence(dec, y, at, full.alpha, b, method="full")
+    vf = verdicts.check_equivalence(dec, y, at, full.alpha, b, method="full")
     assert vf["points"] == y.size and vf["holds"], vf
 
 
 # ------------------------------------------------------------------ verdicts
 def test_lambda_invariance_verdict(pima_tanh):
     K, y, Kte, yte = pima_tanh[:4]
-    v = krein.lambda_invariance(K, y, 1.0, factors=(1, 5, 20), K_test=Kte, y_test=yte)
+    v = verdicts.lambda_invariance(K, y, 1.0, factors=(1, 5, 20), K_test=Kte, y_test=yte)
     s = v["summary"]
     # alpha~ scales like 1/|lam| while the RKKS alpha barely moves (Figure 1 left)
     assert s["active_alpha_tilde_ratio_last"] == pytest.approx(1 / 20, rel=0.1)
@@ -244,7 +246,7 @@ def test_lambda_invariance_verdict(pima_tanh):
 
 def test_sparsity_verdict(usps_simpson):
     K, y = usps_simpson
-    v = krein.sparsity(K, y, 1.0)
+    v = verdicts.sparsity(K, y, 1.0)
     assert v["flip_nnz"] == v["n"]  # P = U sign(D) U' is dense: every alpha_i nonzero
     assert v["flip_n_sv_tilde"] < v["n"]  # ... although alpha~ itself is sparse
     # eq. 6 keeps the support of alpha~ (nonzero exactly on its support vectors)
@@ -258,7 +260,7 @@ def test_sparsity_verdict(usps_simpson):
 
 def test_pipeline_blowup_numbers(pima_tanh):
     K, y, Kte, yte = pima_tanh[:4]
-    v = krein.pipeline_blowup(K, y, 1.0, K_test=Kte, y_test=yte)
+    v = verdicts.pipeline_blowup(K, y, 1.0, K_test=Kte, y_test=yte)
     # the pipeline (SMO to 1e-6, then eq. 6) is the same QP optimum and the same
     # projection as the active set with the Hilbert check: identical up to SMO's accuracy
     assert v["pipeline_n_support"] == v["active_hilbert_n_support"]

@@ -12,16 +12,10 @@ import numpy as np
 import pytest
 
 import convexkern as ck
-from convexkern.algorithms.trik import (
-    _block_exchange,
-    _chol_append,
-    _chol_delete,
-    _Columns,
-    _IndefiniteInverse,
-    krein_coefficients,
-    min_eigenvalue,
-    trik,
-)
+from convexkern.algorithms.trik import krein_coefficients, min_eigenvalue, trik
+from convexkern.algorithms.trik.block_exchange import _block_exchange
+from convexkern.algorithms.trik.columns import _Columns, _IndefiniteInverse
+from convexkern.algorithms.trik.factor import _chol_append, _chol_delete
 from convexkern.data import load_binary
 from convexkern.errors import InvalidInputError
 from convexkern.kernels import Sigmoid, Simpson
@@ -215,7 +209,7 @@ def _rank4_indefinite():
 
 
 def test_singular_flipped_kernel_is_not_reported_optimal(monkeypatch):
-    import convexkern.algorithms.trik as T
+    import convexkern.algorithms.trik.factor as T  # the pivot test lives there
 
     K, y = _rank4_indefinite()
     f = ck.formulations.krein.stabilization(K, y, 1.0, "flip")
@@ -261,7 +255,7 @@ def test_lambda_min_is_computed_at_most_once_per_solve(monkeypatch):
     lam was to blame, although it had been computed (lam=None) or checked (check_lam)
     on entry.  Now: once on entry, or once at the first failed pivot with
     check_lam=False, and the failed pivots still never blame a valid lam."""
-    import convexkern.algorithms.trik as T
+    import convexkern.algorithms.trik.solver as T  # where trik() looks lambda_min up
 
     rng = np.random.default_rng(0)
     A = rng.normal(size=(30, 3))

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from ..errors import InvalidInputError
+from ..errors import InvalidInputError, SolverError
 from ..formulations.krein import stabilization, to_krein
 from ..report import Status
 from ._base import _BinaryKernelClassifier
@@ -47,10 +47,12 @@ class KreinSVC(_BinaryKernelClassifier):
     intercept_ : float
     report_ : the certified :class:`~convexkern.SolveReport` of the Hilbert problem
 
-    Notes
-    -----
-    It lives here rather than in :mod:`convexkern.estimators` only for file ownership; it
-    uses that module's ``_BinaryKernelClassifier`` and can be re-exported from it.
+    Raises
+    ------
+    InvalidInputError
+        Bad parameters or data (``lam`` with flip, a solver that cannot solve the problem).
+    SolverError
+        The solver returned no solution (a status without a point).
 
     Examples
     --------
@@ -103,7 +105,11 @@ class KreinSVC(_BinaryKernelClassifier):
                                     f"{available_solvers(f)}")
         rep = solve(f, name, tol=self.tol, max_iter=self.max_iter)
         if not rep.status.has_solution:
-            raise RuntimeError(f"KreinSVC: {name} returned '{rep.status}': {rep.message}")
+            others = [s for s in available_solvers(f) if s != name]
+            raise SolverError(
+                f"KreinSVC: solver {name!r} returned status '{rep.status}' and no solution "
+                f"({rep.message or 'no message'}); try another solver (solver=...) among "
+                f"{others}")
         if rep.status in (Status.ITERATION_LIMIT, Status.TIME_LIMIT) or (
                 rep.status is Status.OPTIMAL_INACCURATE and name != "trik-krein"):
             warnings.warn(f"KreinSVC: solver {name!r} stopped with status '{rep.status}' "

@@ -8,7 +8,8 @@ Kreĭn spaces" (ESANN 2019): TrIK (shift) vs KSVM (flip).
   paper); KSVM = full ``eigh`` + LIBSVM (scikit-learn's ``SVC(kernel="precomputed")``) on
   the flipped kernel + the transition ``P``.  Every method runs with one BLAS thread.
 * **Figure 1 (left)**: the lambda sweep (``lam`` from ``lambda_min`` to ``20 lambda_min``):
-  ``alpha~`` scales, the RKKS ``alpha`` does not (:func:`krein.lambda_invariance`).
+  ``alpha~`` scales, the RKKS ``alpha`` does not
+  (:func:`convexkern.verify.krein.lambda_invariance`).
 * Real data with indefinite kernels: the Simpson score on USPS 3 vs 5, the sigmoid kernel
   on Pima; plus the verdicts on sparsity, on where the Kreĭn-space active set stops, and on
   the pipeline blow-up.
@@ -203,7 +204,7 @@ def _plot_sweep(sweep: dict[str, Any], path: Any) -> None:
 
 
 def reproduce(ctx: Context) -> ReproductionResult:
-    from ..formulations import krein
+    from ..verify import krein
 
     if ctx.quick:
         sizes = [100, 200, 400]

@@ -162,7 +162,7 @@ _CONIC_ENTRIES = (
 
 _LP_KINDS = ("lp_svm.nu_lp", "lp_svm.nu_lp_dual", "lp_svm.lp", "lp_svm.lp_dual")
 _ROBUST = "convexkern.algorithms.robust_svm"
-_KREIN = "convexkern.formulations.krein"
+_KREIN = "convexkern.algorithms.trik.adapter"
 
 _ALGORITHM_ENTRIES = (
     AlgorithmSpec(

@@ -1,0 +1,249 @@
+r"""Kreĭn-space mathematics shared by the stabilization builder and the TrIK active set.
+
+Sources: G. Loosli, "TrIK-SVM: an alternative decomposition for kernel methods in Kreĭn
+spaces", ESANN 2019; KSVM: G. Loosli, S. Canu, C. S. Ong, "Learning SVM in Kreĭn spaces",
+IEEE TPAMI 38(6), 2016.
+
+An indefinite kernel matrix splits as :math:`K = K_+ - K_-`; the associated Hilbert kernel
+is :math:`\tilde K = K_+ + K_-` and the transition matrix :math:`P` (:math:`KP = \tilde K`)
+maps a Hilbert-space solution back to the Kreĭn space:
+
+* **flip** (KSVM): :math:`K = UDU^\top`, :math:`\tilde K = U|D|U^\top`,
+  :math:`P = U\,\mathrm{sign}(D)\,U^\top` (:math:`\mathrm{sign}(0) := +1`, so :math:`P` is
+  an involution);
+* **shift** (TrIK): for :math:`\lambda \le \lambda_{\min}(K)`, :math:`K_+ = K - \lambda I`,
+  :math:`K_- = -\lambda I`, :math:`\tilde K = K - 2\lambda I`, :math:`P = I - 2\lambda
+  K^{-1}`; on the free support vectors only (paper eq. 6):
+  :math:`\alpha_W = (I - 2\lambda G_{WW}^{-1})\tilde\alpha_W`, :math:`G = YKY`.
+
+Coefficient vectors are *unlabelled* (see :mod:`convexkern.formulations.krein`): the
+transition acts on the labelled ones, :math:`Y\alpha = P\,Y\tilde\alpha`.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import scipy.linalg as sla
+
+from .._validation import check_kernel
+from ..errors import InvalidInputError, InvalidTypeError
+from ..spectral import eigh
+from ..spectral import min_eigenvalue as _spectral_min_eigenvalue
+
+__all__ = [
+    "ALPHA_RTOL",
+    "Decomposition",
+    "flip",
+    "shift",
+    "decompose",
+    "check_lam",
+    "transition_matrix",
+    "full_coefficients",
+    "krein_coefficients",
+    "min_eigenvalue",
+    "solve_symmetric",
+]
+
+#: free / bounded threshold on alpha~, relative to C
+ALPHA_RTOL = 1e-9
+
+
+# ----------------------------------------------------------------------------- decompositions
+@dataclass(frozen=True)
+class Decomposition:
+    """A Kreĭn decomposition ``K = K_+ - K_-`` and its Hilbert kernel ``K~ = K_+ + K_-``.
+
+    Attributes
+    ----------
+    kind : {"flip", "shift"}
+    K : ndarray
+        The original (indefinite) kernel matrix.
+    K_tilde : ndarray
+        ``K_+ + K_-`` (positive semidefinite for flip, positive definite for shift).
+    lam : float or None
+        The shift (``K~ = K - 2 lam I``); None for flip.
+    eigvals, eigvecs : ndarray or None
+        ``K = U diag(D) U'`` (flip only).
+    """
+
+    kind: str
+    K: np.ndarray
+    K_tilde: np.ndarray
+    lam: float | None = None
+    eigvals: np.ndarray | None = None
+    eigvecs: np.ndarray | None = None
+
+    @property
+    def K_plus(self) -> np.ndarray:
+        if self.kind == "flip":
+            return (self.eigvecs * np.maximum(self.eigvals, 0.0)) @ self.eigvecs.T
+        return self.K - self.lam * np.eye(self.K.shape[0])
+
+    @property
+    def K_minus(self) -> np.ndarray:
+        if self.kind == "flip":
+            return (self.eigvecs * np.maximum(-self.eigvals, 0.0)) @ self.eigvecs.T
+        return -self.lam * np.eye(self.K.shape[0])
+
+
+def min_eigenvalue(K: np.ndarray) -> float:
+    """Smallest eigenvalue of a symmetric ``K`` by Lanczos (no full decomposition):
+    :func:`convexkern.spectral.min_eigenvalue` (dense for ``n <= 200``, LAPACK fallback
+    when ARPACK does not converge)."""
+    return float(_spectral_min_eigenvalue(K))
+
+
+def flip(K: Any) -> Decomposition:
+    """KSVM's flip: ``K~ = U|D|U'`` and ``P = U sign(D) U'`` (full eigendecomposition)."""
+    K = check_kernel(K, "K")
+    D, U = eigh(K)
+    Kt = (U * np.abs(D)) @ U.T
+    Kt = 0.5 * (Kt + Kt.T)  # round-off only: U|D|U' is symmetric in exact arithmetic
+    return Decomposition("flip", K, Kt, None, D, U)
+
+
+def check_lam(K: np.ndarray, lam: Any) -> float:
+    """The shift ``lam`` of :func:`shift`: ``min(lambda_min(K), 0)`` when None, else checked
+    to be a finite number ``<= min(lambda_min(K), 0)`` (``ValueError`` naming ``lam``)."""
+    lmin = min_eigenvalue(K)
+    if lam is None:
+        return min(lmin, 0.0)
+    if isinstance(lam, bool) or not isinstance(lam, (int, float, np.integer, np.floating)):
+        raise InvalidTypeError("lam", f"expected a number, got {lam!r}")
+    lam = float(lam)
+    if not math.isfinite(lam):
+        raise InvalidInputError("lam", f"must be finite, got {lam!r}")
+    if lam > min(lmin, 0.0) + 1e-9 * max(1.0, abs(lmin)):
+        raise InvalidInputError(
+            "lam", f"= {lam:.6g} is above min(lambda_min(K), 0) = {min(lmin, 0.0):.6g}: the "
+            "shift decomposition K+ = K - lam I needs lam <= lambda_min(K) (and lam <= 0) "
+            "so that K+ and K~ = K - 2 lam I are positive semidefinite")
+    return lam
+
+
+def shift(K: Any, lam: float | None = None) -> Decomposition:
+    """TrIK's shift: ``K+ = K - lam I``, ``K- = -lam I``, ``K~ = K - 2 lam I``.
+
+    ``lam`` defaults to ``min(lambda_min(K), 0)``, found by Lanczos (no full
+    eigendecomposition); a ``lam`` above it raises ``ValueError``.
+    """
+    K = check_kernel(K, "K")
+    lam = check_lam(K, lam)
+    Kt = K - 2.0 * lam * np.eye(K.shape[0])
+    return Decomposition("shift", K, Kt, lam)
+
+
+def decompose(K: Any, decomposition: str = "shift", lam: float | None = None) -> Decomposition:
+    """``flip(K)`` or ``shift(K, lam)`` by name."""
+    if decomposition == "flip":
+        if lam is not None:
+            raise InvalidInputError("lam", "is only used by the shift decomposition")
+        return flip(K)
+    if decomposition == "shift":
+        return shift(K, lam)
+    raise InvalidInputError("decomposition", f"must be 'flip' or 'shift', got {decomposition!r}")
+
+
+# ----------------------------------------------------------------------------- transitions
+def transition_matrix(dec: Decomposition, *, singular: str = "raise") -> np.ndarray:
+    """``P`` with ``K P = K~``: ``U sign(D) U'`` (flip) or ``I - 2 lam K^{-1}`` (shift).
+
+    For shift ``K`` must be invertible: ``singular="raise"`` (default) raises a
+    ``ValueError`` if it is not; ``"pinv"`` uses the pseudo-inverse with a
+    ``RuntimeWarning`` (``K P = K~`` then holds only on the range of ``K``).
+    """
+    n = dec.K.shape[0]
+    if dec.kind == "flip":
+        S = np.where(dec.eigvals >= 0, 1.0, -1.0)
+        return (dec.eigvecs * S) @ dec.eigvecs.T
+    if dec.lam == 0.0:
+        return np.eye(n)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", sla.LinAlgWarning)
+            Kinv = sla.solve(dec.K, np.eye(n), assume_a="sym")
+    except (np.linalg.LinAlgError, sla.LinAlgWarning):
+        if singular == "raise":
+            raise InvalidInputError(
+                "K", "is singular, so P = I - 2 lam K^-1 does not exist; use the active-set "
+                "projection (to_krein(..., method='active')), regularise K explicitly "
+                "(K + delta I), or pass singular='pinv'") from None
+        if singular != "pinv":
+            raise InvalidInputError(
+                "singular", f"must be 'raise' or 'pinv', got {singular!r}") from None
+        warnings.warn("K is singular: P uses the pseudo-inverse of K", RuntimeWarning,
+                      stacklevel=2)
+        Kinv = np.linalg.pinv(dec.K, hermitian=True)
+    return np.eye(n) - 2.0 * dec.lam * Kinv
+
+
+def full_coefficients(dec: Decomposition, y: np.ndarray, alpha_tilde: np.ndarray, *,
+                      singular: str = "raise") -> np.ndarray:
+    """Kreĭn coefficients by the full transition: ``Y alpha = P Y alpha~`` on all points."""
+    P = transition_matrix(dec, singular=singular)
+    return y * (P @ (y * alpha_tilde))
+
+
+def solve_symmetric(A: np.ndarray, rhs: np.ndarray) -> tuple[np.ndarray, bool]:
+    """Solve a symmetric (indefinite) system; least squares with a warning if singular.
+
+    Returns the solution and whether the least-squares fallback was used.
+    """
+    if A.shape[0] == 0:
+        return np.zeros(0), False
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", sla.LinAlgWarning)
+            return sla.solve(A, rhs, assume_a="sym", check_finite=False), False
+    except (np.linalg.LinAlgError, sla.LinAlgWarning):
+        warnings.warn(
+            "K restricted to the free support vectors is numerically singular: the Kreĭn "
+            "coefficients (I - 2 lam G_WW^-1) alpha~_W are computed by least squares "
+            "(minimum-norm solution)", RuntimeWarning, stacklevel=3)
+        return np.linalg.lstsq(A, rhs, rcond=None)[0], True
+
+
+def krein_coefficients(
+    K: np.ndarray, y: np.ndarray, alpha_tilde: np.ndarray, lam: float, C: float | None = None,
+    *, rel_tol: float = 1e-9, singular: str = "raise",
+) -> np.ndarray:
+    r"""Kreĭn coefficients from Hilbert ones, on the free support vectors (paper eq. 6).
+
+    ``alpha_W = (I - 2 lam G_WW^{-1}) alpha~_W`` on the free support vectors
+    ``W = {rel_tol*s < alpha~ < C - rel_tol*s}`` (``s = C``, or ``max alpha~`` for the hard
+    margin), ``alpha = C`` on bounded ones, 0 elsewhere.
+
+    ``singular`` says what to do when ``K_WW`` is singular: ``"raise"`` (default) or
+    ``"lstsq"`` (minimum-norm least squares, with a ``RuntimeWarning``).
+    """
+    Cf = math.inf if C is None else float(C)
+    scale = Cf if math.isfinite(Cf) else max(float(np.max(alpha_tilde)), 1e-300)
+    free = (alpha_tilde > rel_tol * scale) & (alpha_tilde < Cf - rel_tol * scale)
+    alpha = np.where(alpha_tilde >= Cf - rel_tol * scale, Cf, 0.0) if math.isfinite(Cf) \
+        else np.zeros_like(alpha_tilde)
+    W = np.flatnonzero(free)
+    if W.size:
+        u = y[W] * alpha_tilde[W]
+        Kww = K[np.ix_(W, W)]
+        if singular == "raise":
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("error", sla.LinAlgWarning)
+                    z = sla.solve(Kww, u, assume_a="sym")
+            except (np.linalg.LinAlgError, sla.LinAlgWarning):
+                raise InvalidInputError(
+                    "K", f"K restricted to the {W.size} free support vectors is singular, so "
+                    "G_WW^-1 in (I - 2 lam G_WW^-1) alpha~ does not exist; pass "
+                    "singular='lstsq' to use the minimum-norm least-squares solution "
+                    "(with a warning)") from None
+        elif singular == "lstsq":
+            z, _ = solve_symmetric(Kww, u)
+        else:
+            raise InvalidInputError("singular", f"must be 'raise' or 'lstsq', got {singular!r}")
+        alpha[W] = y[W] * (u - 2.0 * lam * z)
+    return alpha
