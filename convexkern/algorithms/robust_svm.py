@@ -6,7 +6,8 @@ All three maximise the concave, continuously differentiable
           \quad v = Y\alpha,\qquad \nabla f(\alpha) = e - Y K^\star(\alpha) v,
 
 over :math:`\mathcal{A} = \{y^\top\alpha = 0, 0 \le \alpha \le C\}` (see
-:mod:`convexkern.formulations.robust_indefinite`):
+:mod:`convexkern.formulations.robust_indefinite`; the objective, gradient and bounds are
+those of :mod:`convexkern.math.robust_indefinite`):
 
 * :func:`accelerated_gradient` -- FISTA with backtracking on the Lipschitz constant and
   gradient-based adaptive restart, on the exact gradient (the objective is smooth; the
@@ -38,6 +39,7 @@ import numpy as np
 import scipy.linalg as sla
 
 from ..formulation import Formulation
+from ..math.robust_indefinite import evaluate, frank_wolfe_bound, svm_bound
 from ..projections import project_svm_feasible
 from ..report import SolveReport, relative_gap
 from ..solvers.certify import certified_report
@@ -87,8 +89,6 @@ class RobustOracle:
         self.calls = 0
 
     def __call__(self, alpha: np.ndarray, *, bounds: bool = True) -> OracleValue:
-        from ..formulations.robust_indefinite import evaluate, frank_wolfe_bound, svm_bound
-
         self.calls += 1
         y, rho, s = self.y, self.rho, self.sigma
         v = y * alpha
