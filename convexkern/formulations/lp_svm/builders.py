@@ -46,10 +46,47 @@ def _check_rho_min(rho_min: Any) -> float | None:
     return v
 
 
-
 def _theorem2_hint(M: int) -> str:
     return (f"by Theorem 2 (Abe 2012) this happens exactly when C_rho < 1/M = {1.0 / M:.6g} "
             f"(M = {M} triplets); raise C_rho")
+
+
+def _extractor(var: cp.Variable, name: str, con: Any, dual: str) -> Any:
+    """The ``extract`` of a builder: ``var``'s value as ``name`` and the multipliers of
+    ``con`` (when the solver gave them) as ``dual``."""
+
+    def extract(f: Formulation) -> dict[str, np.ndarray]:
+        if var.value is None:
+            raise InvalidInputError("point", "the problem has no solution stored")
+        out = {name: np.asarray(var.value, float)}
+        if con.dual_value is not None:
+            out[dual] = np.asarray(con.dual_value, float)
+        return out
+
+    return extract
+
+
+def _two_sided(point: Mapping[str, np.ndarray], main: str, own: Any, dual: str, other: Any,
+               carry: tuple[str, ...], sense: str
+               ) -> tuple[float, float, dict[str, np.ndarray], dict[str, float], str]:
+    """The two bounds of a certificate: ``own`` (the closed-form value of this problem) at
+    ``point[main]`` and, when the multipliers ``point[dual]`` are given, ``other`` (the
+    partner's value) at them, kept on the right side of ``own``'s value; ``carry`` names
+    the partner's completed point entries added to the point.
+
+    Returns ``(value, bound, point, residuals, note)``."""
+    val, pt = own(point[main])
+    res = {"projection": _dist(pt[main], np.asarray(point[main], float))}
+    bound = math.inf if sense == "maximize" else -math.inf
+    if dual in point:
+        bound, opt = other(point[dual])
+        pt.update({k: opt[k] for k in carry})
+        res[f"{dual}_projection"] = _dist(opt[dual], np.asarray(point[dual], float))
+    if math.isfinite(val) and math.isfinite(bound):
+        bound = max(bound, val) if sense == "maximize" else min(bound, val)
+    side = "upper" if sense == "maximize" else "lower"
+    note = "" if dual in point else f"no multipliers: no {side} bound"
+    return val, bound, pt, res, note
 
 
 
@@ -95,27 +132,14 @@ def nu_lp(A: Any, C_rho: float = 1.0, *, rho_min: float | None = 0.0) -> Formula
         cons.append(rho >= rmin)
     problem = cp.Problem(cp.Maximize(rho - Cp * cp.sum(xi)), cons)
 
-    def extract(f: Formulation) -> dict[str, np.ndarray]:
-        if R.value is None:
-            raise InvalidInputError("point", "the problem has no solution stored")
-        out = {"R": np.asarray(R.value, float)}
-        if margin.dual_value is not None:
-            out["delta"] = np.asarray(margin.dual_value, float)
-        return out
+    extract = _extractor(R, "R", margin, "delta")
 
     def certify(f: Formulation, point: Mapping[str, np.ndarray]) -> Certificate:
         C = f.param("C_rho")
         Ad = f.data["A"]
-        val, pt = nu_lp_value(Ad, point["R"], C, rmin)
-        res = {"projection": _dist(pt["R"], np.asarray(point["R"], float))}
-        upper = math.inf
-        if "delta" in point:
-            upper, dpt = nu_lp_dual_value(Ad, point["delta"], C, rmin)
-            pt["delta"] = dpt["delta"]
-            res["delta_projection"] = _dist(dpt["delta"], np.asarray(point["delta"], float))
-        if math.isfinite(val) and math.isfinite(upper):
-            upper = max(upper, val)
-        note = "" if "delta" in point else "no multipliers: no upper bound"
+        val, upper, pt, res, note = _two_sided(
+            point, "R", lambda R_: nu_lp_value(Ad, R_, C, rmin),
+            "delta", lambda d: nu_lp_dual_value(Ad, d, C, rmin), ("delta",), "maximize")
         proven = None
         if _below_threshold(C, Ad.shape[0]):
             note = "unbounded: " + _theorem2_hint(Ad.shape[0])
@@ -161,27 +185,14 @@ def nu_lp_dual(A: Any, C_rho: float = 1.0, *, rho_min: float | None = 0.0) -> Fo
             obj = z + rmin * (1 - cp.sum(delta))
     problem = cp.Problem(cp.Minimize(obj), cons)
 
-    def extract(f: Formulation) -> dict[str, np.ndarray]:
-        if delta.value is None:
-            raise InvalidInputError("point", "the problem has no solution stored")
-        out = {"delta": np.asarray(delta.value, float)}
-        if cover.dual_value is not None:
-            out["R"] = np.asarray(cover.dual_value, float)
-        return out
+    extract = _extractor(delta, "delta", cover, "R")
 
     def certify(f: Formulation, point: Mapping[str, np.ndarray]) -> Certificate:
         C = f.param("C_rho")
         Ad = f.data["A"]
-        val, pt = nu_lp_dual_value(Ad, point["delta"], C, rmin)
-        res = {"projection": _dist(pt["delta"], np.asarray(point["delta"], float))}
-        lower = -math.inf
-        if "R" in point:
-            lower, ppt = nu_lp_value(Ad, point["R"], C, rmin)
-            pt.update({"R": ppt["R"], "rho": ppt["rho"]})
-            res["R_projection"] = _dist(ppt["R"], np.asarray(point["R"], float))
-        if math.isfinite(val) and math.isfinite(lower):
-            lower = min(lower, val)
-        note = "" if "R" in point else "no multipliers: no lower bound"
+        val, lower, pt, res, note = _two_sided(
+            point, "delta", lambda d: nu_lp_dual_value(Ad, d, C, rmin),
+            "R", lambda R_: nu_lp_value(Ad, R_, C, rmin), ("R", "rho"), "minimize")
         proven = None
         if _below_threshold(C, Ad.shape[0]):
             note = "infeasible: " + _theorem2_hint(Ad.shape[0])
@@ -224,28 +235,16 @@ def lp(A: Any, C_M: float = 1.0) -> Formulation:
     margin = A @ R >= 1 - xi
     problem = cp.Problem(cp.Minimize(cp.sum(R) + Cp * cp.sum(xi)), [margin])
 
-    def extract(f: Formulation) -> dict[str, np.ndarray]:
-        if R.value is None:
-            raise InvalidInputError("point", "the problem has no solution stored")
-        out = {"R": np.asarray(R.value, float)}
-        if margin.dual_value is not None:
-            out["alpha"] = np.asarray(margin.dual_value, float)
-        return out
+    extract = _extractor(R, "R", margin, "alpha")
 
     def certify(f: Formulation, point: Mapping[str, np.ndarray]) -> Certificate:
         C = f.param("C_M")
         Ad = f.data["A"]
-        val, pt = lp_value(Ad, point["R"], C)
-        res = {"projection": _dist(pt["R"], np.asarray(point["R"], float))}
-        lower = -math.inf
-        if "alpha" in point:
-            lower, dpt = lp_dual_value(Ad, point["alpha"], C)
-            pt["alpha"] = dpt["alpha"]
-            res["alpha_projection"] = _dist(dpt["alpha"], np.asarray(point["alpha"], float))
-            lower = min(lower, val)
+        val, lower, pt, res, note = _two_sided(
+            point, "R", lambda R_: lp_value(Ad, R_, C),
+            "alpha", lambda a: lp_dual_value(Ad, a, C), ("alpha",), "minimize")
         return Certificate(primal_value=val, dual_value=lower, sense="minimize", point=pt,
-                           residuals=res,
-                           note="" if "alpha" in point else "no multipliers: no lower bound")
+                           residuals=res, note=note)
 
     return Formulation(
         name="lp_svm.lp", problem=problem, variables={"R": R, "xi": xi},
@@ -269,28 +268,16 @@ def lp_dual(A: Any, C_M: float = 1.0) -> Formulation:
     cover = A.T @ alpha <= 1
     problem = cp.Problem(cp.Maximize(cp.sum(alpha)), [cover, alpha <= Cp])
 
-    def extract(f: Formulation) -> dict[str, np.ndarray]:
-        if alpha.value is None:
-            raise InvalidInputError("point", "the problem has no solution stored")
-        out = {"alpha": np.asarray(alpha.value, float)}
-        if cover.dual_value is not None:
-            out["R"] = np.asarray(cover.dual_value, float)
-        return out
+    extract = _extractor(alpha, "alpha", cover, "R")
 
     def certify(f: Formulation, point: Mapping[str, np.ndarray]) -> Certificate:
         C = f.param("C_M")
         Ad = f.data["A"]
-        val, pt = lp_dual_value(Ad, point["alpha"], C)
-        res = {"projection": _dist(pt["alpha"], np.asarray(point["alpha"], float))}
-        upper = math.inf
-        if "R" in point:
-            upper, ppt = lp_value(Ad, point["R"], C)
-            pt["R"] = ppt["R"]
-            res["R_projection"] = _dist(ppt["R"], np.asarray(point["R"], float))
-            upper = max(upper, val)
+        val, upper, pt, res, note = _two_sided(
+            point, "alpha", lambda a: lp_dual_value(Ad, a, C),
+            "R", lambda R_: lp_value(Ad, R_, C), ("R",), "maximize")
         return Certificate(primal_value=val, dual_value=upper, sense="maximize", point=pt,
-                           residuals=res,
-                           note="" if "R" in point else "no multipliers: no upper bound")
+                           residuals=res, note=note)
 
     return Formulation(
         name="lp_svm.lp_dual", problem=problem, variables={"alpha": alpha},
