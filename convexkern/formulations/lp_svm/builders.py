@@ -66,28 +66,37 @@ def _extractor(var: cp.Variable, name: str, con: Any, dual: str) -> Any:
     return extract
 
 
-def _two_sided(point: Mapping[str, np.ndarray], main: str, own: Any, dual: str, other: Any,
-               carry: tuple[str, ...], sense: str
-               ) -> tuple[float, float, dict[str, np.ndarray], dict[str, float], str]:
-    """The two bounds of a certificate: ``own`` (the closed-form value of this problem) at
-    ``point[main]`` and, when the multipliers ``point[dual]`` are given, ``other`` (the
-    partner's value) at them, kept on the right side of ``own``'s value; ``carry`` names
-    the partner's completed point entries added to the point.
+def _certifier(param: str, main: str, own: Any, dual: str, other: Any,
+               carry: tuple[str, ...], sense: str, proven: Status | None = None) -> Any:
+    """The ``certify`` of a builder: ``own(A, point[main], C)`` (the closed-form value of
+    this problem, ``C = f.param(param)``) and, when the multipliers ``point[dual]`` are
+    given, ``other(A, point[dual], C)`` (the partner's value) as the bound from the other
+    side, kept on the right side of the value; ``carry`` names the partner's completed
+    point entries added to the point.  ``proven``: the status Theorem 2 proves when
+    ``C_rho < 1/M`` (the ν-LP pair), with the hint as the note."""
 
-    Returns ``(value, bound, point, residuals, note)``."""
-    val, pt = own(point[main])
-    res = {"projection": _dist(pt[main], np.asarray(point[main], float))}
-    bound = math.inf if sense == "maximize" else -math.inf
-    if dual in point:
-        bound, opt = other(point[dual])
-        pt.update({k: opt[k] for k in carry})
-        res[f"{dual}_projection"] = _dist(opt[dual], np.asarray(point[dual], float))
-    if math.isfinite(val) and math.isfinite(bound):
-        bound = max(bound, val) if sense == "maximize" else min(bound, val)
-    side = "upper" if sense == "maximize" else "lower"
-    note = "" if dual in point else f"no multipliers: no {side} bound"
-    return val, bound, pt, res, note
+    def certify(f: Formulation, point: Mapping[str, np.ndarray]) -> Certificate:
+        C = f.param(param)
+        Ad = f.data["A"]
+        val, pt = own(Ad, point[main], C)
+        res = {"projection": _dist(pt[main], np.asarray(point[main], float))}
+        bound = math.inf if sense == "maximize" else -math.inf
+        if dual in point:
+            bound, opt = other(Ad, point[dual], C)
+            pt.update({k: opt[k] for k in carry})
+            res[f"{dual}_projection"] = _dist(opt[dual], np.asarray(point[dual], float))
+        if math.isfinite(val) and math.isfinite(bound):
+            bound = max(bound, val) if sense == "maximize" else min(bound, val)
+        side = "upper" if sense == "maximize" else "lower"
+        note = "" if dual in point else f"no multipliers: no {side} bound"
+        status = None
+        if proven is not None and _below_threshold(C, Ad.shape[0]):
+            note = f"{proven.value}: " + _theorem2_hint(Ad.shape[0])
+            status = proven
+        return Certificate(primal_value=val, dual_value=bound, sense=sense, point=pt,
+                           residuals=res, note=note, proven=status)
 
+    return certify
 
 
 def nu_lp(A: Any, C_rho: float = 1.0, *, rho_min: float | None = 0.0) -> Formulation:
@@ -134,18 +143,10 @@ def nu_lp(A: Any, C_rho: float = 1.0, *, rho_min: float | None = 0.0) -> Formula
 
     extract = _extractor(R, "R", margin, "delta")
 
-    def certify(f: Formulation, point: Mapping[str, np.ndarray]) -> Certificate:
-        C = f.param("C_rho")
-        Ad = f.data["A"]
-        val, upper, pt, res, note = _two_sided(
-            point, "R", lambda R_: nu_lp_value(Ad, R_, C, rmin),
-            "delta", lambda d: nu_lp_dual_value(Ad, d, C, rmin), ("delta",), "maximize")
-        proven = None
-        if _below_threshold(C, Ad.shape[0]):
-            note = "unbounded: " + _theorem2_hint(Ad.shape[0])
-            proven = Status.UNBOUNDED
-        return Certificate(primal_value=val, dual_value=upper, sense="maximize", point=pt,
-                           residuals=res, note=note, proven=proven)
+    certify = _certifier(
+        "C_rho", "R", lambda Ad, R_, C: nu_lp_value(Ad, R_, C, rmin),
+        "delta", lambda Ad, d, C: nu_lp_dual_value(Ad, d, C, rmin), ("delta",), "maximize",
+        proven=Status.UNBOUNDED)
 
     return Formulation(
         name="lp_svm.nu_lp", problem=problem,
@@ -187,18 +188,10 @@ def nu_lp_dual(A: Any, C_rho: float = 1.0, *, rho_min: float | None = 0.0) -> Fo
 
     extract = _extractor(delta, "delta", cover, "R")
 
-    def certify(f: Formulation, point: Mapping[str, np.ndarray]) -> Certificate:
-        C = f.param("C_rho")
-        Ad = f.data["A"]
-        val, lower, pt, res, note = _two_sided(
-            point, "delta", lambda d: nu_lp_dual_value(Ad, d, C, rmin),
-            "R", lambda R_: nu_lp_value(Ad, R_, C, rmin), ("R", "rho"), "minimize")
-        proven = None
-        if _below_threshold(C, Ad.shape[0]):
-            note = "infeasible: " + _theorem2_hint(Ad.shape[0])
-            proven = Status.INFEASIBLE
-        return Certificate(primal_value=val, dual_value=lower, sense="minimize", point=pt,
-                           residuals=res, note=note, proven=proven)
+    certify = _certifier(
+        "C_rho", "delta", lambda Ad, d, C: nu_lp_dual_value(Ad, d, C, rmin),
+        "R", lambda Ad, R_, C: nu_lp_value(Ad, R_, C, rmin), ("R", "rho"), "minimize",
+        proven=Status.INFEASIBLE)
 
     return Formulation(
         name="lp_svm.nu_lp_dual", problem=problem,
@@ -237,14 +230,7 @@ def lp(A: Any, C_M: float = 1.0) -> Formulation:
 
     extract = _extractor(R, "R", margin, "alpha")
 
-    def certify(f: Formulation, point: Mapping[str, np.ndarray]) -> Certificate:
-        C = f.param("C_M")
-        Ad = f.data["A"]
-        val, lower, pt, res, note = _two_sided(
-            point, "R", lambda R_: lp_value(Ad, R_, C),
-            "alpha", lambda a: lp_dual_value(Ad, a, C), ("alpha",), "minimize")
-        return Certificate(primal_value=val, dual_value=lower, sense="minimize", point=pt,
-                           residuals=res, note=note)
+    certify = _certifier("C_M", "R", lp_value, "alpha", lp_dual_value, ("alpha",), "minimize")
 
     return Formulation(
         name="lp_svm.lp", problem=problem, variables={"R": R, "xi": xi},
@@ -270,14 +256,7 @@ def lp_dual(A: Any, C_M: float = 1.0) -> Formulation:
 
     extract = _extractor(alpha, "alpha", cover, "R")
 
-    def certify(f: Formulation, point: Mapping[str, np.ndarray]) -> Certificate:
-        C = f.param("C_M")
-        Ad = f.data["A"]
-        val, upper, pt, res, note = _two_sided(
-            point, "alpha", lambda a: lp_dual_value(Ad, a, C),
-            "R", lambda R_: lp_value(Ad, R_, C), ("R",), "maximize")
-        return Certificate(primal_value=val, dual_value=upper, sense="maximize", point=pt,
-                           residuals=res, note=note)
+    certify = _certifier("C_M", "alpha", lp_dual_value, "R", lp_value, ("R",), "maximize")
 
     return Formulation(
         name="lp_svm.lp_dual", problem=problem, variables={"alpha": alpha},
