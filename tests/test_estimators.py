@@ -22,7 +22,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 import convexkern as ck
 from convexkern.data import load_binary
 from convexkern.errors import InvalidInputError, NotPSDError
-from convexkern.estimators import KERNELS, KreinSVC, SVMClassifier
+from convexkern.estimators import KERNELS, KreinSVC, SDPMClassifier, SVMClassifier
 from convexkern.kernels import RBF, Sigmoid
 
 #: (solver, tol) pairs that solve the dual tightly enough to match LIBSVM at tol=1e-8
@@ -90,7 +90,8 @@ def _expected_failed_checks(estimator):
 
 @parametrize_with_checks(
     [SVMClassifier(), SVMClassifier(solver="clarabel"), SVMClassifier(kernel="precomputed"),
-     KreinSVC(), KreinSVC(decomposition="flip")],
+     KreinSVC(), KreinSVC(decomposition="flip"),
+     SDPMClassifier(), SDPMClassifier(kernel=RBF(gamma=0.1))],
     expected_failed_checks=_expected_failed_checks,
 )
 def test_sklearn_compatible(estimator, check):
