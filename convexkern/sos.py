@@ -625,6 +625,8 @@ def atoms(
       of atoms escaping to infinity; the SDPM reaches them when a trajectory's leading
       coefficient :math:`y_i w^\\top\\tilde x_{ir}` is zero at the optimum).
 
+    Degree 0 (one moment, the mass): one atom at ``theta = 0`` carrying it.
+
     Higher degrees: when the moment matrix has numerical rank ``k <= l`` (flat), the ``k``
     support points are the generalised eigenvalues of the shifted Hankel pair (Prony); and
     from ``candidates`` (per row: support points to try, e.g. the minimisers of the optimal
@@ -659,6 +661,11 @@ def atoms(
                 out.append((np.array([math.inf]), np.array([m[d]])))
             else:
                 out.append((np.zeros(0), np.zeros(0)))
+            continue
+        if d == 0:
+            # degree 0 (a constant trajectory): one atom carrying the whole mass; its
+            # position does not matter, theta = 0 is taken
+            out.append((np.zeros(1), np.array([m[0]])))
             continue
         if d == 2 and candidates is None:
             out.append(_atoms2(m, segment, rtol))

@@ -430,7 +430,8 @@ def test_estimator_fits_real_digits(usps19, kernel):
     keep = (ds.y == 1) | (ds.y == 9)
     _, y, imgs = usps19
     labels = np.where(y > 0, 1, 9)
-    clf = SDPMClassifier(segment=TAU, C=1.0, kernel=kernel).fit(imgs, labels)
+    clf = SDPMClassifier(invariance="rotation", segment=TAU, C=1.0,
+                         kernel=kernel).fit(imgs, labels)
     assert clf.report_.status.has_solution and clf.report_.rel_gap <= 1e-6
     acc = clf.score(ds.X[keep][:200], ds.y[keep][:200])
     assert acc >= 0.9  # 1 vs 9 is an easy pair; 20 training images suffice

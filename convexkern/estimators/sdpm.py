@@ -2,116 +2,152 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
 
 from ..errors import InvalidInputError
-from ..formulations.sdpm import (
-    DEFAULT_SEGMENT,
-    check_trajectories,
-    dual,
-    primal,
-    trajectory_kernel,
-    virtual_support_vectors,
-)
+from ..formulations.sdpm import DEFAULT_SEGMENT, dual, primal, virtual_support_vectors
+from ..kernels import RBF, Linear, Polynomial
+from ..math.sdpm import check_trajectories, trajectory_kernel
+from ._base import _BinaryKernelClassifier
+from ._compat import Interval, StrOptions
 
-__all__ = ["SDPMClassifier"]
+__all__ = ["SDPMClassifier", "INVARIANCES"]
 
 
-class SDPMClassifier(ClassifierMixin, BaseEstimator):
-    """Scikit-learn compatible SDPM: images plus a transformation in, a classifier out.
+def _no_invariance(X: np.ndarray) -> np.ndarray:
+    """Degree-0 trajectories ``(m, 1, p)``: each input is its own (constant) trajectory."""
+    return X[:, None, :]
+
+
+def _rotation(sigma2: float) -> Callable[[np.ndarray], np.ndarray]:
+    from .. import transforms
+
+    return lambda X: transforms.rotation_trajectories(X, sigma2=sigma2)
+
+
+#: The invariances provided by name (``invariance=...``): ``None`` (no invariance, the
+#: plain SVM) and ``"rotation"`` (16x16 images).  Any callable ``(m, p) -> (m, r+1, p)``
+#: may be given instead.
+INVARIANCES: tuple[str | None, ...] = (None, "rotation")
+
+
+class SDPMClassifier(_BinaryKernelClassifier):
+    """Scikit-learn compatible SDPM: inputs plus an invariance in, a classifier out.
+
+    The invariance is a parameter: a function mapping the ``(m, p)`` inputs to polynomial
+    trajectories ``(m, r+1, p)`` (row ``k`` = coefficient of ``theta^k``), on which the SDPM
+    asks the margin for every ``theta`` in the segment.  Without one (the default), the
+    trajectories are the inputs themselves (degree 0) and the SDPM is the ordinary soft-
+    margin SVM on ``X``; this works on any ``X``.
 
     Parameters
     ----------
-    transform : "rotation" or callable
+    invariance : None, "rotation" or callable, default None
+        ``None``: no invariance, trajectories of degree 0 (shape ``(m, 1, p)``).
         ``"rotation"``: :func:`convexkern.transforms.rotation_trajectories` (16x16 images,
-        Gaussian smoothing ``sigma2``); a callable maps ``(m, p)`` inputs to ``(m, r+1, p)``
-        trajectories.
+        so ``p = 256``; Gaussian smoothing ``sigma2``; test inputs are smoothed the same
+        way).  A callable maps ``(m, p)`` inputs to ``(m, r+1, p)`` trajectories (test
+        inputs are used as they are).  (Not named ``transform``: scikit-learn reads an
+        attribute of that name as a transformer's method.)
     segment : float > 0 or None
-        Half-width of the parameter segment (radians for rotations); None: all of R.
+        Half-width of the parameter segment (radians for rotations); None: all of R (an
+        even degree ``r`` is then needed).  Irrelevant for degree 0.
     C : float > 0 or None
-        Soft margin (None: hard margin; an infeasible problem raises with a hint).
-    kernel : "linear" or a convexkern Kernel (Polynomial, RBF)
-        Non-linear kernels use the kernel on derivative pairs (:func:`trajectory_kernel`)
+        Soft margin (None: hard margin; an infeasible problem raises
+        :class:`convexkern.SolverError`).
+    kernel : "linear" or a convexkern Kernel (Linear, Polynomial, RBF/Gaussian)
+        A Kernel instance uses the kernel on derivative pairs (:func:`trajectory_kernel`)
         and the dual (8).
     solver : str
         ``"clarabel"`` (default), ``"scs"`` or ``"exchange"`` (linear kernel only).
-    sigma2 : float
-        Smoothing variance for ``transform="rotation"``.
+    sigma2 : float >= 0
+        Smoothing variance for ``invariance="rotation"``.
+    tol, max_iter : passed to :func:`convexkern.solve`.
 
     Attributes
     ----------
-    classes_, coef_ (linear), intercept_, report_ (the certified SolveReport),
+    classes_, coef_ (linear), intercept_, report_ (the certified SolveReport), n_iter_,
     virtual_support_ (:class:`VirtualSupport`, linear kernel), mu_ (dual moments).
 
     Examples
     --------
+    >>> import numpy as np
+    >>> from sklearn.datasets import make_blobs
+    >>> X, y = make_blobs(40, n_features=3, centers=2, random_state=0)
+    >>> clf = SDPMClassifier(C=1.0).fit(X, y)   # no invariance: the linear SVM on X
+    >>> bool(clf.score(X, y) > 0.9)
+    True
     >>> from convexkern.data import load_usps                      # doctest: +SKIP
     >>> ds = load_usps("train"); keep = (ds.y == 1) | (ds.y == 9)   # doctest: +SKIP
-    >>> clf = SDPMClassifier(C=1.0).fit(ds.X[keep][:40], ds.y[keep][:40])  # doctest: +SKIP
+    >>> clf = SDPMClassifier(invariance="rotation", C=1.0).fit(      # doctest: +SKIP
+    ...     ds.X[keep][:40], ds.y[keep][:40])
     """
 
-    def __init__(self, transform: Any = "rotation", segment: float | None = DEFAULT_SEGMENT,
+    _parameter_constraints: dict[str, list[Any]] = {
+        "invariance": [StrOptions({"rotation"}), callable, None],
+        "segment": [Interval(Real, 0, None, closed="neither"), None],
+        "C": [Interval(Real, 0, None, closed="neither"), None],
+        "kernel": [StrOptions({"linear"}), Linear, Polynomial, RBF],
+        "solver": [str],
+        "sigma2": [Interval(Real, 0, None, closed="left")],
+        "tol": [Interval(Real, 0, 1, closed="neither"), None],
+        "max_iter": [Interval(Integral, 1, None, closed="left"), None],
+    }
+
+    def __init__(self, invariance: Any = None, segment: float | None = DEFAULT_SEGMENT,
                  C: float | None = 1.0, kernel: Any = "linear", solver: str = "clarabel",
-                 sigma2: float = 0.09, tol: float | None = None) -> None:
-        self.transform = transform
+                 sigma2: float = 0.09, tol: float | None = None,
+                 max_iter: int | None = None) -> None:
+        self.invariance = invariance
         self.segment = segment
         self.C = C
         self.kernel = kernel
         self.solver = solver
         self.sigma2 = sigma2
         self.tol = tol
+        self.max_iter = max_iter
 
-    def __sklearn_tags__(self):  # noqa: D105
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
+    def _invariance_function(self) -> Callable[[np.ndarray], np.ndarray]:
+        if self.invariance is None:
+            return _no_invariance
+        if isinstance(self.invariance, str):  # "rotation" (the only name the checks allow)
+            return _rotation(self.sigma2)
+        return self.invariance
 
     def _trajectories(self, X: np.ndarray) -> np.ndarray:
-        if self.transform == "rotation":
-            from .. import transforms
-            return transforms.rotation_trajectories(X, sigma2=self.sigma2)
-        if callable(self.transform):
-            return check_trajectories(self.transform(X))
-        raise InvalidInputError("transform", f"expected 'rotation' or a callable, got "
-                                             f"{self.transform!r}")
+        T = check_trajectories(self._invariance_function()(X), "invariance(X)")
+        if T.shape[0] != X.shape[0] or T.shape[2] != X.shape[1]:
+            raise InvalidInputError(
+                "invariance", f"must map (m, p) = {X.shape} inputs to (m, r+1, p) trajectories, "
+                             f"got shape {T.shape}")
+        return T
 
     def _inputs(self, X: np.ndarray) -> np.ndarray:
-        if self.transform == "rotation":
+        if isinstance(self.invariance, str):  # "rotation": the smoothed images
             from .. import transforms
+
             return transforms.smooth(X, sigma2=self.sigma2)
         return X
 
     def fit(self, X: Any, y: Any) -> SDPMClassifier:
-        from ..errors import SolverError
-        from ..solvers import solve
-
-        X = np.asarray(X, dtype=float)
-        if X.ndim != 2:
-            raise InvalidInputError("X", f"expected (m, p) inputs, got shape {X.shape}")
-        if not np.all(np.isfinite(X)):
-            raise InvalidInputError("X", "contains non-finite values (NaN or inf)")
-        y = np.asarray(y)
-        self.classes_ = np.unique(y)
-        if self.classes_.size != 2:
-            raise InvalidInputError("y", f"needs exactly two classes, got {self.classes_.tolist()}")
-        ypm = np.where(y == self.classes_[1], 1.0, -1.0)
+        """Train on inputs ``X`` (m, p) and labels ``y`` (two classes)."""
+        self._validate_params()
+        X, ypm = self._validate_train(X, y)
         T = self._trajectories(X)
-        self.n_features_in_ = X.shape[1]
-        linear = isinstance(self.kernel, str) and self.kernel == "linear"
+        linear = isinstance(self.kernel, str)
+        for stale in ("coef_", "virtual_support_", "_T", "_ymu"):  # from an earlier fit
+            self.__dict__.pop(stale, None)
         if linear:
             f = primal(T, ypm, self.segment, self.C)
         else:
-            G = trajectory_kernel(self.kernel, T)
+            G = trajectory_kernel(self.kernel, T, degree=T.shape[1] - 1)
             f = dual(None, ypm, self.segment, self.C, G=G)
             self._T = T
-        r = solve(f, self.solver, tol=self.tol)
-        if not r.status.has_solution:
-            hint = " (hard margin: use a soft margin, C > 0)" if self.C is None else ""
-            raise SolverError(f"SDPMClassifier: status '{r.status}'{hint}: {r.message}")
-        self.report_ = r
+        r = self._solve(f)
         self.mu_ = np.asarray(r.x.get("mu")) if "mu" in r.x else None
         self.intercept_ = float(r.x["b"])
         if linear:
@@ -124,18 +160,11 @@ class SDPMClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     def decision_function(self, X: Any) -> np.ndarray:
-        if not hasattr(self, "report_"):
-            from sklearn.exceptions import NotFittedError
-            raise NotFittedError("SDPMClassifier is not fitted yet")
-        X = np.asarray(X, dtype=float)
-        if X.ndim != 2 or X.shape[1] != self.n_features_in_:
-            raise InvalidInputError("X", f"expected (n, {self.n_features_in_}) inputs")
+        """``w'x + b`` (linear) or the kernel expansion on the support trajectories."""
+        X = self._validate_test(X)
         Z = self._inputs(X)
         if hasattr(self, "coef_"):
             return Z @ self.coef_ + self.intercept_
         Kx = trajectory_kernel(self.kernel, self._T, Z[:, None, :],
                                degree=self._T.shape[1] - 1, degree_b=0)[:, :, :, 0]
         return np.einsum("iu,iuj->j", self._ymu, Kx) + self.intercept_
-
-    def predict(self, X: Any) -> np.ndarray:
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
