@@ -445,6 +445,43 @@ def test_estimator_fits_real_digits(usps19, kernel):
     assert c2.get_params()["segment"] == TAU and not hasattr(c2, "report_")
 
 
+
+def test_estimator_without_invariance_is_the_linear_svm(usps19):
+    """The default (no invariance) fits degree-0 trajectories: the soft-margin linear SVM on
+    the raw images, as LIBSVM's; each support vector is its own virtual support vector."""
+    from sklearn.svm import SVC
+
+    _, y, imgs = usps19
+    ds = load_usps("test")
+    test = ds.X[(ds.y == 1) | (ds.y == 9)][:100]
+    clf = SDPMClassifier(C=0.01, tol=1e-8).fit(imgs, y)
+    ref = SVC(kernel="linear", C=0.01, tol=1e-10).fit(imgs, y)
+    assert clf.report_.status is ck.Status.OPTIMAL and clf.report_.rel_gap <= 1e-8
+    assert clf.report_.formulation.endswith("r=0, SOCP)")
+    d, d_ref = clf.decision_function(test), ref.decision_function(test)
+    np.testing.assert_allclose(d, d_ref, rtol=1e-5, atol=1e-5 * np.abs(d_ref).max())
+    np.testing.assert_allclose(clf.coef_, ref.coef_[0], atol=1e-5 * np.abs(ref.coef_).max())
+    vs = clf.virtual_support_
+    np.testing.assert_array_equal(vs.theta, 0.0)
+    np.testing.assert_array_equal(vs.points, imgs[vs.index])
+    np.testing.assert_array_equal(np.sort(vs.index), np.sort(ref.support_))
+    np.testing.assert_allclose(vs.alpha, clf.mu_[vs.index, 0])
+    # a callable returning the same degree-0 trajectories is the same model
+    same = SDPMClassifier(invariance=lambda X: X[:, None, :], C=0.01, tol=1e-8).fit(imgs, y)
+    np.testing.assert_array_equal(same.decision_function(test), d)
+
+
+def test_estimator_invariance_errors(usps19):
+    _, y, imgs = usps19
+    with pytest.raises(InvalidInputError, match="invariance: must map .* got shape"):
+        SDPMClassifier(invariance=lambda X: X[:, None, :-1]).fit(imgs, y)
+    with pytest.raises(InvalidInputError, match=r"invariance\(X\): expected shape"):
+        SDPMClassifier(invariance=lambda X: X).fit(imgs, y)
+    with pytest.raises(InvalidInputError, match="images: expected shape"):
+        SDPMClassifier(invariance="rotation").fit(imgs[:, :100], y)
+    with pytest.raises(ValueError, match="'invariance' parameter"):
+        SDPMClassifier(invariance="scaling").fit(imgs, y)
+
 def test_reproduction_fits_check_the_status(usps19, monkeypatch):
     """A failed solve inside the reproduction is an error naming the status, not a
     KeyError on a missing variable."""

@@ -207,6 +207,14 @@ def test_atoms_on_real_line_with_mass_at_infinity():
     np.testing.assert_allclose(w4, wt, atol=1e-12)
 
 
+
+def test_atoms_of_degree_zero():
+    """One moment (the mass): one atom at theta = 0; a zero row is the zero measure."""
+    at = sos.atoms(np.array([[0.5], [0.0]]), 0.3)
+    np.testing.assert_array_equal(at[0][0], [0.0])
+    np.testing.assert_array_equal(at[0][1], [0.5])
+    assert at[1][0].size == 0 and at[1][1].size == 0
+
 def test_bad_input():
     with pytest.raises(InvalidInputError, match="even degree"):
         sos.nonneg_on_R(np.ones((2, 4)))
