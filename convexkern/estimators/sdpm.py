@@ -15,7 +15,7 @@ from ..math.sdpm import check_trajectories, trajectory_kernel
 from ._base import _BinaryKernelClassifier
 from ._compat import Interval, StrOptions
 
-__all__ = ["SDPMClassifier", "INVARIANCES"]
+__all__ = ["SDPMClassifier"]
 
 
 def _no_invariance(X: np.ndarray) -> np.ndarray:
@@ -27,12 +27,6 @@ def _rotation(sigma2: float) -> Callable[[np.ndarray], np.ndarray]:
     from .. import transforms
 
     return lambda X: transforms.rotation_trajectories(X, sigma2=sigma2)
-
-
-#: The invariances provided by name (``invariance=...``): ``None`` (no invariance, the
-#: plain SVM) and ``"rotation"`` (16x16 images).  Any callable ``(m, p) -> (m, r+1, p)``
-#: may be given instead.
-INVARIANCES: tuple[str | None, ...] = (None, "rotation")
 
 
 class SDPMClassifier(_BinaryKernelClassifier):
