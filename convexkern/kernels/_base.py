@@ -266,6 +266,7 @@ class SumKernel(_Composite):
     Examples
     --------
     >>> import numpy as np
+    >>> from convexkern.kernels import Linear
     >>> X = np.array([[1.0], [2.0]])
     >>> (Linear() + Linear())(X)
     array([[2., 4.],
@@ -304,6 +305,7 @@ class ProductKernel(_Composite):
     Examples
     --------
     >>> import numpy as np
+    >>> from convexkern.kernels import Linear
     >>> X = np.array([[1.0], [2.0]])
     >>> (Linear() * Linear())(X)
     array([[ 1.,  4.],
@@ -343,6 +345,7 @@ class ScaledKernel(_Composite):
     Examples
     --------
     >>> import numpy as np
+    >>> from convexkern.kernels import Linear
     >>> (3 * Linear())(np.array([[1.0], [2.0]]))
     array([[ 3.,  6.],
            [ 6., 12.]])
@@ -381,6 +384,7 @@ class ShiftedKernel(_Composite):
     Examples
     --------
     >>> import numpy as np
+    >>> from convexkern.kernels import Linear
     >>> (Linear() + 1)(np.array([[1.0], [2.0]]))
     array([[2., 3.],
            [3., 5.]])
