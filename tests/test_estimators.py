@@ -22,7 +22,14 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 import convexkern as ck
 from convexkern.data import load_binary
 from convexkern.errors import InvalidInputError, NotPSDError
-from convexkern.estimators import KERNELS, KreinSVC, SDPMClassifier, SVMClassifier
+from convexkern.estimators import (
+    KERNELS,
+    KreinSVC,
+    LPMahalanobis,
+    RobustSVMClassifier,
+    SDPMClassifier,
+    SVMClassifier,
+)
 from convexkern.kernels import RBF, Sigmoid
 
 #: (solver, tol) pairs that solve the dual tightly enough to match LIBSVM at tol=1e-8
@@ -68,7 +75,7 @@ def usps_small():
 
 # --------------------------------------------------------------------------- sklearn checks
 def _expected_failed_checks(estimator):
-    if estimator.kernel != "precomputed":
+    if getattr(estimator, "kernel", None) != "precomputed":  # LPMahalanobis has no kernel
         return {}
     # With kernel="precomputed" the checks feed linear-kernel Gram matrices as X.  The SVM
     # dual needs a positive semidefinite kernel and svm.dual rejects any other (the house
@@ -91,7 +98,8 @@ def _expected_failed_checks(estimator):
 @parametrize_with_checks(
     [SVMClassifier(), SVMClassifier(solver="clarabel"), SVMClassifier(kernel="precomputed"),
      KreinSVC(), KreinSVC(decomposition="flip"),
-     SDPMClassifier(), SDPMClassifier(kernel=RBF(gamma=0.1))],
+     SDPMClassifier(), SDPMClassifier(kernel=RBF(gamma=0.1)),
+     RobustSVMClassifier(), LPMahalanobis()],
     expected_failed_checks=_expected_failed_checks,
 )
 def test_sklearn_compatible(estimator, check):
