@@ -17,7 +17,7 @@ import pytest
 
 import convexkern as ck
 from convexkern.data import load_binary
-from convexkern.errors import InvalidInputError
+from convexkern.errors import InvalidInputError, SolverError
 from convexkern.estimators import KreinSVC
 from convexkern.formulations import krein
 from convexkern.kernels import Sigmoid, Simpson
@@ -293,6 +293,17 @@ def test_estimator(pima_tanh, decomposition):
         assert clf.support_.size == y.size
     with pytest.raises(ValueError):
         KreinSVC(decomposition="eigen").fit(Xtr, y)
+
+
+def test_estimator_solver_without_solution_raises_solver_error(pima_tanh):
+    """trik-krein checks optimality through eq. 6, which the flip decomposition does not
+    have: its report has no solution, and the estimator says so with the library's
+    SolverError (a RuntimeError), naming the solver and the alternatives."""
+    _, y, _, _, Xtr, _ = pima_tanh
+    clf = KreinSVC(kernel="sigmoid", gamma=0.125, coef0=-1.0, decomposition="flip",
+                   solver="trik-krein")
+    with pytest.raises(SolverError, match="trik-krein.*smo"):
+        clf.fit(Xtr, y)
 
 
 @pytest.mark.parametrize("decomposition", ["shift", "flip"])
