@@ -18,6 +18,7 @@ __all__ = [
     "check_kernel",
     "check_labels",
     "check_positive",
+    "check_margin_C",
     "check_nonnegative",
     "check_in_range",
     "check_open_unit",
@@ -119,6 +120,11 @@ def check_positive(value: Any, name: str, *, allow_inf: bool = False) -> float:
     if np.isnan(v) or v <= 0 or (np.isinf(v) and not allow_inf):
         raise InvalidInputError(name, f"must be a positive finite number, got {value!r}")
     return v
+
+
+def check_margin_C(value: Any, name: str = "C") -> float:
+    """A soft-margin penalty ``C > 0`` as a float, or ``inf`` for ``None`` (the hard margin)."""
+    return float("inf") if value is None else check_positive(value, name)
 
 
 def check_nonnegative(value: Any, name: str) -> float:

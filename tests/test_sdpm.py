@@ -21,6 +21,7 @@ from convexkern.errors import InvalidInputError
 from convexkern.estimators import SDPMClassifier
 from convexkern.formulations import sdpm
 from convexkern.kernels import RBF, Linear, Polynomial
+from convexkern.verify.sdpm import check_virtual_support_vectors
 from tests.conftest import SOLVER_RTOL
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*dimension greater than 2")
@@ -71,7 +72,7 @@ def test_virtual_support_vectors(usps19):
     X, y, _ = usps19
     f = sdpm.primal(X, y, TAU, None)
     r = ck.solve(f, "clarabel")
-    v = sdpm.check_virtual_support_vectors(X, y, r.x["w"], float(r.x["b"]), r.x["mu"],
+    v = check_virtual_support_vectors(X, y, r.x["w"], float(r.x["b"]), r.x["mu"],
                                            segment=TAU)
     assert v["ok"], {k: v[k] for k in v if k != "support"}
     assert v["w_residual"] < 1e-6 and v["margin_residual"] < 1e-5
@@ -96,7 +97,7 @@ def test_virtual_support_vectors_on_real_line(usps19, C):
     r = ck.solve(sdpm.primal(X, y, None, C), "clarabel")
     assert r.status.has_solution and r.rel_gap <= 1e-7, r
     w, b, mu = r.x["w"], float(r.x["b"]), r.x["mu"]
-    v = sdpm.check_virtual_support_vectors(X, y, w, b, mu, segment=None, C=C)
+    v = check_virtual_support_vectors(X, y, w, b, mu, segment=None, C=C)
     assert v["ok"], {k: v[k] for k in v if k != "support"}
     assert v["w_residual"] < 1e-6 and v["margin_residual"] < 1e-5
     vs = v["support"]
@@ -225,7 +226,7 @@ def test_degree4_sdp_matches_dual(segment):
     # Propositions 2 and 3 at degree 4: the atoms (Prony's points of the flat moment
     # matrices) reproduce w and lie on the margin.  The moments and w are accurate to the
     # certified gap (~1e-7 relative), hence the 1e-6 bounds.
-    v = sdpm.check_virtual_support_vectors(X, y, r.x["w"], float(r.x["b"]), r.x["mu"],
+    v = check_virtual_support_vectors(X, y, r.x["w"], float(r.x["b"]), r.x["mu"],
                                            segment=segment, C=1.0)
     assert v["ok"], {k: v[k] for k in v if k != "support"}
     assert v["w_residual"] < 1e-6 and v["margin_residual"] < 1e-6

@@ -48,6 +48,8 @@ def test_algorithm_words_map_once():
 def test_table_is_read_only():
     with pytest.raises(TypeError):
         table.ALGORITHMS["mine"] = None  # type: ignore[index]
+    with pytest.raises(TypeError):
+        table.ALGORITHMS["smo"].adapters["svm.dual"] = None  # type: ignore[index]
 
 
 def test_a_users_solver_joins_the_table_and_is_certified(clean_table):

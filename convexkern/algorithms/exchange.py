@@ -51,7 +51,7 @@ __all__ = ["ExchangeResult", "exchange", "cut_moments", "normalized_min_R"]
 
 @dataclass
 class ExchangeResult:
-    """Raw output of :func:`exchange` (the registry turns it into a ``SolveReport``)."""
+    """Raw output of :func:`exchange`; :func:`solve_formulation` makes it a ``SolveReport``."""
 
     w: np.ndarray
     b: float

@@ -472,7 +472,7 @@ def accpm(
                         oracle_calls=orc.calls)
 
 
-# --------------------------------------------------------------------------- registry
+# --------------------------------------------------------------------------- adapters
 def _glue(method, name: str, default_eig: str, polish_default: bool = False):
     def run(
         f: Formulation, *, tol: float, max_iter: int | None, time_limit: float | None,

@@ -1,15 +1,9 @@
-"""scikit-learn estimators on top of convexkern's certified formulations.
+"""The base class of convexkern's classifiers and the helpers they share.
 
-:class:`SVMClassifier` is the soft-margin SVM of Mansour's lecture notes (§11.2-11.3) as a
-scikit-learn classifier: it builds the kernel dual with
-:func:`convexkern.formulations.svm.dual`, solves it with any solver of the registry
-(``"smo"`` by default, or a conic solver such as ``"clarabel"``) and keeps the certified
-:class:`~convexkern.SolveReport` in ``report_``.  It works wherever a scikit-learn
-classifier does (``GridSearchCV``, ``Pipeline``, ``cross_val_score``).
-
-The parts that every kernel classifier of the package shares live in the private base
-class :class:`_BinaryKernelClassifier` and the helper functions next to it, so that the
-paper-specific estimators follow the same pattern:
+Every estimator of :mod:`convexkern.estimators` builds a formulation, solves it with any
+solver of the table (:func:`convexkern.available_solvers`) and keeps the certified
+:class:`~convexkern.SolveReport` in ``report_``.  The parts every kernel classifier shares
+live in :class:`_BinaryKernelClassifier` and the helper functions next to it:
 
 * kernel handling: ``kernel`` as a name (:data:`KERNELS`), a callable ``k(X, Z)``, a
   :class:`convexkern.kernels.Kernel`, or ``"precomputed"``, with ``gamma="scale"`` /
@@ -341,8 +335,3 @@ class _BinaryKernelClassifier(ClassifierMixin, BaseEstimator):
         """
         d = self.decision_function(X)
         return self.classes_[(d > 0).astype(np.intp)]
-
-
-# ---------------------------------------------------------------------------------------
-# the soft-margin SVM
-# ---------------------------------------------------------------------------------------

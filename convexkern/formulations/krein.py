@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_kernel, check_labels, check_matrix
-from ..errors import InvalidInputError, InvalidTypeError
+from ..errors import InvalidInputError, InvalidTypeError, moved
 from ..formulation import Formulation
 from ..math.krein import (
     ALPHA_RTOL,
@@ -219,3 +219,14 @@ def to_krein(
 def decision_function(K_eval: Any, y: Any, alpha: Any, b: float) -> np.ndarray:
     """``f(x) = sum_i alpha_i y_i k(x_i, x) + b`` for rows of ``K_eval = k(x, x_train)``."""
     return np.asarray(K_eval, float) @ (np.asarray(y, float) * np.asarray(alpha, float)) + b
+
+#: names that moved to another layer in the one-house layout (issue 10); the error names
+#: the new home without importing it
+__getattr__ = moved(__name__, {
+    "KreinSVC": "convexkern.estimators.KreinSVC",
+    "check_equivalence": "convexkern.verify.krein.check_equivalence",
+    "lambda_invariance": "convexkern.verify.krein.lambda_invariance",
+    "sparsity": "convexkern.verify.krein.sparsity",
+    "krein_stopping": "convexkern.verify.krein.krein_stopping",
+    "pipeline_blowup": "convexkern.verify.krein.pipeline_blowup",
+})

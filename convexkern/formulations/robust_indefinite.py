@@ -57,7 +57,7 @@ import cvxpy as cp
 import numpy as np
 import scipy.linalg as sla
 
-from ..errors import InvalidInputError
+from ..errors import InvalidInputError, moved
 from ..formulation import Formulation
 from ..math.robust_indefinite import (
     Evaluation,
@@ -276,3 +276,9 @@ def dual(K0: Any, y: Any, C: float = 1.0, rho: float = 1.0) -> Formulation:
         extract=extract,
         default_solver="robust_apg",
     )
+
+#: names that moved to another layer in the one-house layout (issue 10); the error names
+#: the new home without importing it
+__getattr__ = moved(__name__, {
+    "RobustSVMClassifier": "convexkern.estimators.RobustSVMClassifier",
+})

@@ -41,7 +41,7 @@ from typing import Any
 import cvxpy as cp
 import numpy as np
 
-from .._validation import check_kernel, check_labels, check_matrix, check_positive
+from .._validation import check_kernel, check_labels, check_margin_C, check_matrix
 from ..errors import InvalidInputError
 from ..formulation import Formulation
 from ..math import svm as _svm
@@ -71,12 +71,6 @@ __all__ = [
 ]
 
 SOURCE = "Mansour, SVM lecture notes (2013), §11.2"
-
-
-def _check_C(C: Any) -> float:
-    if C is None:
-        return math.inf
-    return check_positive(C, "C")
 
 
 def certificate(
@@ -153,7 +147,7 @@ def _certificate(K: Any, y: Any, alpha: Any, C: float | None, *, feas_tol: float
         alpha = check_matrix(alpha, "alpha", ndim=1)
         if alpha.size != y.size:
             raise InvalidInputError("alpha", f"has {alpha.size} entries, expected {y.size}")
-    Cf = _check_C(C) if check else (math.inf if C is None else float(C))
+    Cf = check_margin_C(C) if check else (math.inf if C is None else float(C))
     viol = svm_infeasibility(alpha, y, Cf)
     if feas_tol is not None and viol > feas_tol * max(1.0, Cf if math.isfinite(Cf) else 1.0):
         raise InvalidInputError(
@@ -208,7 +202,7 @@ def dual(K: Any, y: Any, C: float | None = 1.0, *, psd_check: bool = True) -> Fo
     y = check_labels(y, "y")
     K = check_kernel(K, "K", n=y.size)
     hard = C is None
-    Cv = _check_C(C)
+    Cv = check_margin_C(C)
     psd_eps = check_psd(K) if psd_check else 0.0
     n = y.size
     alpha = cp.Variable(n, name="alpha")
@@ -254,7 +248,7 @@ def primal(X: Any, y: Any, C: float | None = 1.0) -> Formulation:
     if X.shape[0] != y.size:
         raise InvalidInputError("y", f"has {y.size} labels but X has {X.shape[0]} rows")
     hard = C is None
-    Cv = _check_C(C)
+    Cv = check_margin_C(C)
     n, d = X.shape
     w = cp.Variable(d, name="w")
     b = cp.Variable(name="b")

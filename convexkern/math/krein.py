@@ -91,11 +91,27 @@ class Decomposition:
         return -self.lam * np.eye(self.K.shape[0])
 
 
+_CONTROLLER: Any = None
+
+
+def blas_limit(threads: int) -> Any:
+    """Context limiting BLAS threads; the library scan of ``threadpoolctl`` (~0.1 s) is
+    done once per process, not per call."""
+    global _CONTROLLER
+    from threadpoolctl import ThreadpoolController
+
+    if _CONTROLLER is None:
+        _CONTROLLER = ThreadpoolController()
+    return _CONTROLLER.limit(limits=threads, user_api="blas")
+
+
 def min_eigenvalue(K: np.ndarray) -> float:
     """Smallest eigenvalue of a symmetric ``K`` by Lanczos (no full decomposition):
     :func:`convexkern.spectral.min_eigenvalue` (dense for ``n <= 200``, LAPACK fallback
-    when ARPACK does not converge)."""
-    return float(_spectral_min_eigenvalue(K))
+    when ARPACK does not converge) with one BLAS thread (matrix-vector products: one
+    thread is fastest)."""
+    with blas_limit(1):
+        return float(_spectral_min_eigenvalue(K))
 
 
 def flip(K: Any) -> Decomposition:

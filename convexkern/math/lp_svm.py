@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_matrix, check_positive
+from .._validation import check_matrix
 
 __all__ = [
     "THRESHOLD_RTOL",
@@ -47,10 +47,6 @@ __all__ = [
 
 def _check_A(A: Any) -> np.ndarray:
     return check_matrix(A, "A")
-
-
-def _check_C(C: Any, name: str) -> float:
-    return check_positive(C, name)
 
 
 def _simplex_repair(R: np.ndarray) -> np.ndarray:

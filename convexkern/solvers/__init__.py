@@ -18,6 +18,7 @@ status is ``optimal`` only when the certified relative gap meets ``tol``.
 
 from __future__ import annotations
 
+from ..errors import moved
 from .certify import certified_report
 from .dispatch import (
     available_solvers,
@@ -46,3 +47,9 @@ __all__ = [
     "solve",
     "solver_info",
 ]
+
+#: names that moved to another layer in the one-house layout (issue 10); the error names
+#: the new home without importing it
+__getattr__ = moved(__name__, {
+    "CustomSolverSpec": "convexkern.solvers.AlgorithmSpec (adapters by formulation kind)",
+})

@@ -182,6 +182,9 @@ def solve_conic(
         message = _NO_SOLUTION_MESSAGE.get(
             status, f"{spec.name} returned status '{f.problem.status}'")
         hint = f.hints.get(status.value)
+        if hint is None and status is Status.INFEASIBLE_OR_UNBOUNDED:
+            hint = "; ".join(h for h in (f.hints.get(Status.INFEASIBLE.value),
+                                         f.hints.get(Status.UNBOUNDED.value)) if h) or None
         if hint:
             message = f"{message}: {hint}" if message else hint
         primal = math.nan

@@ -145,7 +145,7 @@ def solve(
         A name from :func:`available_solvers`; default: the formulation's own default.
     tol : float, optional
         Target *relative certified gap*.  Custom algorithms stop on it; conic solvers get
-        ``tol / 10`` as their accuracy settings (ECOS: ``tol * 1e-5``, see its registry
+        ``tol / 10`` as their accuracy settings (ECOS: ``tol * 1e-5``, see its table
         entry).  Default: the solver's ``default_tol`` (see ``convexkern solvers``), a
         target the solver reaches on ordinary problems.
     max_iter, time_limit : optional

@@ -81,6 +81,10 @@ class AlgorithmSpec:
     description: str = ""
     warm_start: bool = False
 
+    def __post_init__(self) -> None:
+        # read-only, like the table that holds it
+        object.__setattr__(self, "adapters", MappingProxyType(dict(self.adapters)))
+
     @property
     def kinds(self) -> frozenset[str]:
         """The formulation kinds this algorithm solves."""

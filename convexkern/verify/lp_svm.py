@@ -14,9 +14,10 @@ from typing import Any
 
 import numpy as np
 
+from .._validation import check_positive
 from ..formulation import Formulation
 from ..formulations.lp_svm import lp, nu_lp, nu_lp_dual
-from ..math.lp_svm import _check_A, _check_C, _dist, c_min, lp_value, nu_lp_value
+from ..math.lp_svm import _check_A, _dist, c_min, lp_value, nu_lp_value
 from ..report import SolveReport
 
 __all__ = [
@@ -130,9 +131,9 @@ def check_theorem_1(A: Any, C_rho: float, *, C_M: float | None = None,
     :math:`\bar J_\rho \le 0` (no equivalent LP SVM exists).
     """
     A = _check_A(A)
-    C_rho = _check_C(C_rho, "C_rho")
+    C_rho = check_positive(C_rho, "C_rho")
     if C_M is not None:
-        C_M = _check_C(C_M, "C_M")
+        C_M = check_positive(C_M, "C_M")
     amax = _amax(A)
     nu = _solve(nu_lp(A, C_rho), solver, tol)
     nums: dict[str, Any] = {"C_rho": C_rho, "J_rho": nu.primal_value, "nu_status": nu.status.value}
@@ -220,7 +221,7 @@ def check_theorem_2(A: Any, C_rho: float | None = None, *,
 
     A = _check_A(A)
     M = A.shape[0]
-    C = 0.5 / M if C_rho is None else _check_C(C_rho, "C_rho")
+    C = 0.5 / M if C_rho is None else check_positive(C_rho, "C_rho")
     fp, fd = nu_lp(A, C), nu_lp_dual(A, C)
     names = [s for s in solvers if s in available_solvers(fp)]
     statuses = {}
@@ -288,7 +289,7 @@ def check_theorem_4(A: Any, C_rho: float = 1.0, *, solver: str = "linprog",
     not decided here; ``holds`` is the statement above.
     """
     A = _check_A(A)
-    C_rho = _check_C(C_rho, "C_rho")
+    C_rho = check_positive(C_rho, "C_rho")
     sep = _solve(nu_lp(A, max(C_rho, 1.0), rho_min=None), solver, tol)
     gamma = sep.primal_value
     r = _solve(nu_lp(A, C_rho), solver, tol)

@@ -15,7 +15,8 @@ import scipy.linalg as sla
 
 from ..._validation import check_kernel, check_labels, check_matrix, check_positive
 from ...errors import InvalidInputError, InvalidTypeError
-from ...math.krein import min_eigenvalue as _min_eigenvalue
+from ...math.krein import blas_limit as _blas_limit
+from ...math.krein import min_eigenvalue
 from ...math.krein import solve_symmetric as _solve_sym
 from .block_exchange import _block_exchange
 from .columns import _Columns, _IndefiniteInverse
@@ -23,29 +24,6 @@ from .factor import _bordered_solve, _chol_append, _chol_delete, _try_factor
 from .result import TrIKResult
 
 __all__ = ["trik", "min_eigenvalue"]
-
-_CONTROLLER: Any = None
-
-
-def _blas_limit(threads: int) -> Any:
-    """Context limiting BLAS threads; the library scan of ``threadpoolctl`` (~0.1 s) is
-    done once per process, not per call."""
-    global _CONTROLLER
-    from threadpoolctl import ThreadpoolController
-
-    if _CONTROLLER is None:
-        _CONTROLLER = ThreadpoolController()
-    return _CONTROLLER.limit(limits=threads, user_api="blas")
-
-
-
-def min_eigenvalue(K: np.ndarray) -> float:
-    """Smallest eigenvalue of a symmetric ``K`` by Lanczos (no full decomposition):
-    :func:`convexkern.math.krein.min_eigenvalue` with one BLAS thread (matrix-vector
-    products: one thread is fastest)."""
-    with _blas_limit(1):
-        return _min_eigenvalue(K)
-
 
 def _lam_error(lmin: float | None, lam: float, add: np.ndarray, m: int,
                detail: str) -> InvalidInputError | None:

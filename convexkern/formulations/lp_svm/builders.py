@@ -14,12 +14,12 @@ from typing import Any
 import cvxpy as cp
 import numpy as np
 
+from ..._validation import check_positive
 from ...errors import InvalidInputError, InvalidTypeError
 from ...formulation import Formulation
 from ...math.lp_svm import (
     _below_threshold,
     _check_A,
-    _check_C,
     _dist,
     lp_dual_value,
     lp_value,
@@ -128,7 +128,7 @@ def nu_lp(A: Any, C_rho: float = 1.0, *, rho_min: float | None = 0.0) -> Formula
     ('optimal', 0.2, 0.2)
     """
     A = _check_A(A)
-    Cv = _check_C(C_rho, "C_rho")
+    Cv = check_positive(C_rho, "C_rho")
     rmin = _check_rho_min(rho_min)
     M, m = A.shape
     R = cp.Variable(m, nonneg=True, name="R")
@@ -169,7 +169,7 @@ def nu_lp_dual(A: Any, C_rho: float = 1.0, *, rho_min: float | None = 0.0) -> Fo
     are the ν-LP's ``R`` (``x["R"]`` in reports).
     """
     A = _check_A(A)
-    Cv = _check_C(C_rho, "C_rho")
+    Cv = check_positive(C_rho, "C_rho")
     rmin = _check_rho_min(rho_min)
     M, m = A.shape
     delta = cp.Variable(M, nonneg=True, name="delta")
@@ -220,7 +220,7 @@ def lp(A: Any, C_M: float = 1.0) -> Formulation:
     ([3.0, 2.0], 5.0)
     """
     A = _check_A(A)
-    Cv = _check_C(C_M, "C_M")
+    Cv = check_positive(C_M, "C_M")
     M, m = A.shape
     R = cp.Variable(m, nonneg=True, name="R")
     xi = cp.Variable(M, nonneg=True, name="xi")
@@ -247,7 +247,7 @@ def lp_dual(A: Any, C_M: float = 1.0) -> Formulation:
     multipliers of ``A' alpha <= e`` are the LP SVM's ``R`` (``x["R"]`` in reports).
     """
     A = _check_A(A)
-    Cv = _check_C(C_M, "C_M")
+    Cv = check_positive(C_M, "C_M")
     M, m = A.shape
     alpha = cp.Variable(M, nonneg=True, name="alpha")
     Cp = cp.Parameter(pos=True, name="C_M", value=Cv)

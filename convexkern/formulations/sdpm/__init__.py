@@ -49,12 +49,13 @@ the trajectory check and the kernel on derivative pairs are pure mathematics and
 :mod:`convexkern.math.sdpm`.
 """
 
+from ...errors import moved
 from ...math.sdpm import check_trajectories, trajectory_kernel
 from ._common import DEFAULT_SEGMENT, GRAM_RTOL, SOURCE
 from .builders import dual, moment_cone, primal
 from .certificate import certificate, certify_point, dual_objective, worst_case
 from .multi import certificate_multi, primal_multi
-from .virtual import VirtualSupport, check_virtual_support_vectors, virtual_support_vectors
+from .virtual import VirtualSupport, virtual_support_vectors
 
 __all__ = [
     "DEFAULT_SEGMENT",
@@ -71,7 +72,13 @@ __all__ = [
     "dual_objective",
     "VirtualSupport",
     "virtual_support_vectors",
-    "check_virtual_support_vectors",
     "trajectory_kernel",
     "check_trajectories",
 ]
+
+#: names that moved to another layer in the one-house layout (issue 10); the error names
+#: the new home without importing it
+__getattr__ = moved(__name__, {
+    "SDPMClassifier": "convexkern.estimators.SDPMClassifier",
+    "check_virtual_support_vectors": "convexkern.verify.sdpm.check_virtual_support_vectors",
+})

@@ -8,7 +8,7 @@ from typing import Any
 import cvxpy as cp
 
 from ... import sos
-from ..._validation import check_labels, check_positive
+from ..._validation import check_labels, check_margin_C
 from ...errors import InvalidInputError
 from ...math.sdpm import check_trajectories
 
@@ -31,15 +31,11 @@ def _check_segment(segment: Any, degree: int) -> float | None:
     return sos._check_tau(segment)
 
 
-def _check_C(C: Any) -> float:
-    return math.inf if C is None else check_positive(C, "C")
-
-
 def _common(X_traj: Any, y: Any, segment: Any, C: Any):
     X = check_trajectories(X_traj)
     y = check_labels(y, "y", n=X.shape[0])
     seg = _check_segment(segment, X.shape[1] - 1)
-    Cv = _check_C(C)
+    Cv = check_margin_C(C)
     return X, y, seg, Cv
 
 

@@ -10,14 +10,13 @@ import cvxpy as cp
 import numpy as np
 
 from ... import sos
-from ..._validation import check_labels
+from ..._validation import check_labels, check_margin_C
 from ...errors import InvalidInputError, InvalidTypeError
 from ...formulation import Formulation
 from ._common import (
     DEFAULT_SEGMENT,
     GRAM_RTOL,
     SOURCE,
-    _check_C,
     _check_segment,
     _common,
     _margin_terms,
@@ -203,7 +202,7 @@ def dual(
         m, R = Gm.shape[:2]
         y = check_labels(y, "y", n=m)
         seg = _check_segment(segment, R - 1)
-        Cv = _check_C(C)
+        Cv = check_margin_C(C)
         X = None
     hard = math.isinf(Cv)
     mu = cp.Variable((m, R), name="mu")

@@ -14,12 +14,12 @@ from typing import Any
 import numpy as np
 
 from ... import sos
-from ..._validation import check_labels
+from ..._validation import check_labels, check_margin_C
 from ...errors import InvalidInputError
 from ...formulation import Formulation
 from ...report import Certificate
 from ..svm import best_hinge_bias
-from ._common import DEFAULT_SEGMENT, _check_C
+from ._common import DEFAULT_SEGMENT
 
 
 def worst_case(
@@ -133,7 +133,7 @@ def certificate(
         ``xi``, ``mu`` (repaired), ``theta_worst``.
     """
     y = check_labels(y, "y")
-    Cf = _check_C(C)
+    Cf = check_margin_C(C)
     residuals: dict[str, float] = {}
     point: dict[str, np.ndarray] = {}
     mu_f = None

@@ -11,11 +11,11 @@ import cvxpy as cp
 import numpy as np
 
 from ... import sos
-from ..._validation import check_labels
+from ..._validation import check_labels, check_margin_C
 from ...errors import InvalidInputError
 from ...formulation import Formulation
 from ...report import Certificate
-from ._common import SOURCE, _check_C, _margin_terms
+from ._common import SOURCE, _margin_terms
 from .certificate import _upper_margins
 
 
@@ -64,7 +64,7 @@ def primal_multi(
         if not np.all(np.isfinite(a)):
             raise InvalidInputError(nm, "contains non-finite values")
     y = check_labels(y, "y", n=m)
-    Cv = _check_C(C)
+    Cv = check_margin_C(C)
     hard = math.isinf(Cv)
     if box is not None:
         box = sos._check_tau(box)
@@ -205,7 +205,7 @@ def certificate_multi(
     J = np.asarray(J, float)
     H = np.asarray(H, float)
     y = check_labels(y, "y", n=X0.shape[0])
-    Cf = _check_C(C)
+    Cf = check_margin_C(C)
     m, n = X0.shape
     D = J.shape[1]
     residuals: dict[str, float] = {}
