@@ -12,7 +12,8 @@ Kreĭn spaces" (ESANN 2019): TrIK (shift) vs KSVM (flip).
   (:func:`convexkern.verify.krein.lambda_invariance`).
 * Real data with indefinite kernels: the Simpson score on USPS 3 vs 5, the sigmoid kernel
   on Pima; plus the verdicts on sparsity, on where the Kreĭn-space active set stops, and on
-  the pipeline blow-up.
+  the pipeline blow-up. Train/test subsets are the one seeded, stratified split
+  (:func:`convexkern.splits.seeded_splits`): ``n_train`` training points, the rest test.
 
 ``--quick`` runs 3 small blobs problems, a 3-point sweep and small real subsets.
 """
@@ -27,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..kernels import Epanechnikov, Sigmoid, Simpson
-from .harness import Context, ReproductionResult, markdown_table
+from .harness import Context, ReproductionResult, markdown_table, seeded_splits
 
 #: blobs problems: kernel and C (fixed, no model selection: the paper compares solvers)
 BLOBS_SIGMA = 6.0
@@ -117,9 +118,7 @@ def _real_problem(name: str, n_train: int, seed: int) -> dict[str, Any]:
         X, y = load_binary("pima", 1, 0)
         X = (X - X.mean(0)) / X.std(0)
         k = Sigmoid(gamma=1.0 / X.shape[1], coef0=-1.0)
-    rng = np.random.default_rng(seed)
-    idx = rng.permutation(y.size)
-    tr, te = idx[:n_train], idx[n_train:]
+    tr, te = seeded_splits(y, test_size=y.size - n_train, seed=seed)[0]  # stratified
     K, Kte = k(X[tr]), k(X[te], X[tr])
     out: dict[str, Any] = {"data": name, "n_train": int(tr.size), "n_test": int(te.size)}
     for key, fn in (("trik", lambda: _trik(K, y[tr], 1.0, "krein")),
@@ -241,8 +240,7 @@ def reproduce(ctx: Context) -> ReproductionResult:
 
     X, y = load_binary("pima", 1, 0)
     X = (X - X.mean(0)) / X.std(0)
-    idx = np.random.default_rng(ctx.seed).permutation(y.size)
-    tr, te = idx[:200], idx[200:]
+    tr, te = seeded_splits(y, test_size=y.size - 200, seed=ctx.seed)[0]  # stratified
     ks = Sigmoid(gamma=1.0 / X.shape[1], coef0=-1.0)
     Kp, Kpte = ks(X[tr]), ks(X[te], X[tr])
     with warnings.catch_warnings():
