@@ -313,8 +313,31 @@ def test_hard_margin_non_separable_is_unbounded():
         r = ck.solve(f, solver)
         assert r.status is ck.Status.UNBOUNDED, (solver, r.status)
         assert not r.ok and r.primal_value == math.inf
-    r = ck.solve(svm.primal(X, y, C=None), "clarabel")
-    assert r.status is ck.Status.INFEASIBLE
+    for solver in ("clarabel", "smo"):
+        # the primal (a minimisation) of the same data is infeasible, whoever solves it
+        # (SMO used to call it unbounded, with primal_value = +inf for a minimisation)
+        r = ck.solve(svm.primal(X, y, C=None), solver)
+        assert r.status is ck.Status.INFEASIBLE, (solver, r.status, r.message)
+        assert not r.ok and math.isnan(r.primal_value)
+
+
+def test_smo_without_max_iter_has_a_budget(monkeypatch):
+    """max_iter=None means LIBSVM's cap max(1e7, 100 n), not an endless run: with the cap
+    made small, a run that needs more stops at iteration_limit and says why."""
+    import convexkern.algorithms.smo as adapter
+
+    assert adapter.default_max_iter(10) == 10_000_000
+    assert adapter.default_max_iter(200_000) == 20_000_000
+    monkeypatch.setattr(adapter, "default_max_iter", lambda n: 5)
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((60, 2))
+    y = np.where(X[:, 0] + 0.5 * rng.standard_normal(60) > 0, 1.0, -1.0)
+    f = svm.dual(ck.kernels.RBF(gamma=0.5)(X), y, C=10.0)
+    r = ck.solve(f, "smo")
+    assert r.status is ck.Status.ITERATION_LIMIT and r.iterations <= 5, (r.status, r)
+    assert "default budget of 5 steps" in r.message
+    ref = ck.solve(f, "clarabel", tol=1e-10)
+    assert r.primal_value <= ref.dual_value and r.dual_value >= ref.primal_value
 
 
 def _round_off_indefinite_rbf():

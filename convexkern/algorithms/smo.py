@@ -42,6 +42,13 @@ def _separable(K: np.ndarray, y: np.ndarray) -> bool:
     return res.status != 2  # 2: infeasible; anything else (found, limit) is no proof
 
 
+def default_max_iter(n: int) -> int:
+    """The SMO steps allowed when ``max_iter`` is not given: ``max(10**7, 100 n)``, LIBSVM's
+    own cap, so that a problem SMO cannot finish (a huge ``C`` where round-off makes it
+    cycle) ends in ``iteration_limit`` instead of running forever."""
+    return max(10_000_000, 100 * int(n))
+
+
 def _smo_for(f: Formulation) -> tuple[np.ndarray, np.ndarray, float]:
     if "K" in f.data:  # svm.dual, and any formulation that is an SVM dual in a kernel K
         K, y = f.data["K"], f.data["y"]
@@ -74,7 +81,10 @@ def solve(
     After ``10_000 + 100 n`` iterations without a separating ``w(alpha)`` (the
     certificate's margin is not positive), the linear feasibility problem
     ``y_i ((K beta)_i + b) >= 1`` is solved once (HiGHS, via scipy); if it is infeasible
-    the report is ``unbounded``, as the conic solvers say, else SMO continues warm.
+    the report is ``unbounded`` for the dual (a maximisation) and ``infeasible`` for the
+    primal (a minimisation), as the conic solvers say, else SMO continues warm.
+
+    Without ``max_iter``, the budget is :func:`default_max_iter` steps.
     """
     K, y, C = _smo_for(f)
     alpha0 = None
@@ -87,15 +97,15 @@ def solve(
     status = Status.OPTIMAL
     message = ""
     probe = None if math.isfinite(C) else 10_000 + 100 * y.size  # separability check
+    budget = default_max_iter(y.size) if max_iter is None else max_iter
     while True:
-        left_it = None if max_iter is None else max_iter - total_it
+        left_it = budget - total_it
         left_t = None if time_limit is None else time_limit - (time.perf_counter() - t0)
-        if (left_it is not None and left_it <= 0) or (left_t is not None and left_t <= 0):
-            status = Status.ITERATION_LIMIT if left_it is not None and left_it <= 0 \
-                else Status.TIME_LIMIT
+        if left_it <= 0 or (left_t is not None and left_t <= 0):
+            status = Status.ITERATION_LIMIT if left_it <= 0 else Status.TIME_LIMIT
             break
         call_it = left_it
-        probing = probe is not None and (left_it is None or probe < left_it)
+        probing = probe is not None and probe < left_it
         if probing:
             call_it = probe
         res = smo(K, y, C, eps=eps_k, max_iter=call_it, time_limit=left_t, tau=tau,
@@ -111,15 +121,18 @@ def solve(
         if probing and res.status == "iteration_limit":
             probe = None  # checked once
             if not math.isfinite(cert.upper) and not _separable(K, y):
-                hint = f.hints.get(Status.UNBOUNDED.value, "use a soft margin (C > 0)")
+                # the dual (a maximisation) is unbounded; the primal is infeasible
+                status = Status.UNBOUNDED if f.sense == "maximize" else Status.INFEASIBLE
+                hint = f.hints.get(status.value, "use a soft margin (C > 0)")
                 return SolveReport(
-                    status=Status.UNBOUNDED, solver="smo", formulation=f.name,
-                    primal_value=math.inf, solve_time=time.perf_counter() - t0,
+                    status=status, solver="smo", formulation=f.name,
+                    primal_value=math.inf if status is Status.UNBOUNDED else math.nan,
+                    solve_time=time.perf_counter() - t0,
                     iterations=total_it, tol=tol, params=f.param_values(),
                     history=tuple(tuple(float(v) for v in h) for h in history),
-                    message="the problem is unbounded: the classes cannot be separated in "
-                            "feature space (y_i((K beta)_i + b) >= 1 is infeasible, HiGHS); "
-                            + hint,
+                    message=f"the problem is {status.value}: the classes cannot be separated "
+                            "in feature space (y_i((K beta)_i + b) >= 1 is infeasible, "
+                            "HiGHS); " + hint,
                 )
             alpha0 = project_svm_feasible(res.alpha, y, C)  # round-off in y'alpha
             continue
@@ -134,6 +147,9 @@ def solve(
             message = "SMO reached its finest KKT tolerance before the certified gap met tol"
             break
         eps_k /= 10.0
+    if status is Status.ITERATION_LIMIT and max_iter is None:
+        message = (f"SMO used its default budget of {budget} steps (default_max_iter: "
+                   "max(1e7, 100 n), LIBSVM's cap); pass max_iter to change it")
     elapsed = time.perf_counter() - t0
     point: dict[str, np.ndarray] = {"alpha": alpha0}
     if f.kind == "svm.primal":
