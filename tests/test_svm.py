@@ -177,6 +177,11 @@ def test_certificate_lower_never_exceeds_upper(n, seed, C, gamma):
     q = float((y * a) @ fv)
     hinge = np.maximum(0.0, 1.0 - y[None, :] * (fv[None, :] + (y - fv)[:, None])).sum(1)
     lower, upper = a.sum() - 0.5 * q, 0.5 * q + C * hinge.min()
+    # the hard-margin bound q / (2 gamma^2), gamma the largest margin of w(a) over biases,
+    # bounds every C when gamma > 0 (the soft optimum is at most the hard one)
+    gamma = 0.5 * (fv[y > 0].min() - fv[y < 0].max())
+    if gamma > 0:
+        upper = min(upper, max(0.5 * q / gamma**2, lower))
     scale = max(1.0, a.sum(), q, abs(upper))
     assert lower <= upper + 1e-12 * scale
     assert cert.lower == pytest.approx(lower, rel=1e-12, abs=1e-12)
@@ -514,3 +519,24 @@ def test_bad_inputs_name_the_argument():
         assert g.parameters["C"].value == 1.0 and g.problem.is_dpp()
     with pytest.raises(ValueError, match="no parameter 'rho'"):
         f.set_params(rho=1.0)
+
+
+def test_large_C_on_separable_data_takes_the_hard_margin_bound():
+    """Issue 12, item 4: at C = 1e4 on data separable in feature space, a solver's
+    slightly inexact alpha makes the soft-margin bound loose (C times a small hinge sum),
+    while the hard-margin bound of the same alpha is tight; the certificate keeps the best
+    valid bound, and the bracket still holds the optimum."""
+    rng = np.random.default_rng(1)
+    X = np.vstack([rng.normal(size=(20, 2)) + 3.0, rng.normal(size=(20, 2)) - 3.0])
+    y = np.r_[np.ones(20), -np.ones(20)]
+    f = svm.dual(X @ X.T, y, C=1e4)
+    ref = ck.solve(f, "clarabel", tol=1e-10)
+    r = ck.solve(f, "scs")  # SCS's default accuracy: its alpha misses the optimum a little
+    a = np.asarray(r.x["alpha"])
+    fv = X @ X.T @ (y * a)
+    q = float((y * a) @ fv)
+    soft = 0.5 * q + 1e4 * np.maximum(
+        0.0, 1.0 - y[None, :] * (fv[None, :] + (y - fv)[:, None])).sum(1).min()
+    assert "hard_margin_bound" in r.residuals and r.dual_value < soft
+    assert r.primal_value <= ref.primal_value * (1 + 1e-9) <= r.dual_value * (1 + 2e-9)
+    assert r.dual_value <= ref.primal_value * (1 + 10 * r.tol)

@@ -233,6 +233,20 @@ class SVMBounds:
     notes: list[str] = field(default_factory=list)
 
 
+def _hard_psd_slack(hard: float, psd_eps: float, aa: float,
+                    gamma: float) -> tuple[float, str]:
+    """The PSD slack of the hard-margin bound ``hard = quad / (2 gamma^2)`` on a kernel PSD
+    only to ``eps``: ``u / (1 - eps u) - hard`` with ``u = hard + eps ||a||^2 / (2 gamma^2)``;
+    a note (and no bound) when ``eps u >= 1``."""
+    if not (psd_eps > 0 and math.isfinite(hard)):
+        return 0.0, ""
+    u_psd = hard + 0.5 * psd_eps * aa / gamma**2  # >= P'(alpha)
+    if psd_eps * u_psd < 1.0:
+        return u_psd / (1.0 - psd_eps * u_psd) - hard, ""
+    return math.inf, (f"K is PSD only to eps = {psd_eps:.3g} and eps * P'(alpha) >= 1: "
+                      "no upper bound is certified for the hard margin")
+
+
 def dual_bounds(K: np.ndarray, y: np.ndarray, alpha: np.ndarray, C: float,
                 psd_eps: float = 0.0) -> SVMBounds:
     """``D(alpha) <= OPT <= P(alpha)`` for the SVM dual on a kernel with
@@ -250,17 +264,24 @@ def dual_bounds(K: np.ndarray, y: np.ndarray, alpha: np.ndarray, C: float,
     f = K @ ya
     quad = max(float(ya @ f), 0.0)
     lower = float(a.sum() - 0.5 * quad)
+    residuals: dict[str, float] = {"projection": proj}
+    notes: list[str] = []
+    # the hard-margin bound: w(alpha)/gamma with the largest-margin bias is hard-margin
+    # feasible when gamma > 0, and the soft-margin optimum is at most the hard-margin one
+    # (its box only restricts alpha), so it bounds every C; with a PSD slack eps, a bound
+    # of the dual on K + eps I (derived in docs/svm.md)
+    f_pos, f_neg = float(f[y > 0].min()), float(f[y < 0].max())
+    b_hard = -0.5 * (f_pos + f_neg)  # primal_bias(f, y, None): the largest-margin bias
+    gamma = 0.5 * (f_pos - f_neg)  # the margin of w(alpha) with that bias
+    hard = 0.5 * quad / gamma**2 if gamma > 0 else math.inf
     if math.isfinite(Cf):
         _, lo, hi, hinge = _hinge_min(f, y)
         upper = 0.5 * quad + Cf * hinge
         b = 0.5 * (lo + hi)  # primal_bias(f, y, Cf), from the same minimisation
     else:
-        f_pos, f_neg = float(f[y > 0].min()), float(f[y < 0].max())
-        b = -0.5 * (f_pos + f_neg)  # primal_bias(f, y, None): the largest-margin bias
-        gamma = 0.5 * (f_pos - f_neg)  # the margin of w(alpha) with that bias
-        upper = 0.5 * quad / gamma**2 if gamma > 0 else math.inf
-    residuals = {"projection": proj}
-    notes = [] if math.isfinite(upper) else ["no primal-feasible point: the margin is not positive"]
+        b, upper = b_hard, hard
+    if not math.isfinite(upper):
+        notes.append("no primal-feasible point: the margin is not positive")
     # For a feasible alpha, P(alpha) >= D(alpha) holds identically (docs/svm.md), whatever
     # the kernel; only round-off can invert the pair.  Inversions within that round-off
     # (relative 1e-12 of the largest term) are clamped; a larger one means a broken
@@ -276,21 +297,26 @@ def dual_bounds(K: np.ndarray, y: np.ndarray, alpha: np.ndarray, C: float,
                 f"upper bound {upper:.10g} below the dual value {lower:.10g} by {inversion:.3g}: "
                 "beyond round-off, so these bounds are not valid (non-finite data?)"
             )
-    if psd_eps > 0 and math.isfinite(upper):
-        if math.isfinite(Cf):
-            n_min = min(int(np.sum(y > 0)), int(np.sum(y < 0)))
-            slack = 0.5 * psd_eps * (float(a @ a) + 2.0 * n_min * Cf**2)
-            upper += slack
-            residuals["psd_slack"] = slack
-        else:  # hard margin, gamma > 0 as upper is finite
-            u_psd = upper + 0.5 * psd_eps * float(a @ a) / gamma**2  # >= P'(alpha)
-            if psd_eps * u_psd < 1.0:
-                slack = u_psd / (1.0 - psd_eps * u_psd) - upper
-                upper += slack
-                residuals["psd_slack"] = slack
-            else:
-                upper = math.inf
-                notes.append(f"K is PSD only to eps = {psd_eps:.3g} and eps * P'(alpha) >= 1: "
-                             "no upper bound is certified for the hard margin")
+    if psd_eps > 0 and math.isfinite(upper) and math.isfinite(Cf):
+        n_min = min(int(np.sum(y > 0)), int(np.sum(y < 0)))
+        slack = 0.5 * psd_eps * (float(a @ a) + 2.0 * n_min * Cf**2)
+        upper += slack
+        residuals["psd_slack"] = slack
+    hard_slack, hard_note = _hard_psd_slack(hard, psd_eps, float(a @ a), gamma)
+    if math.isfinite(Cf):
+        u_hard = hard + hard_slack
+        scale = max(1.0, float(a.sum()), quad)
+        if u_hard < upper and u_hard >= lower - _ROUND_OFF * scale \
+                and "bound_inversion" not in residuals:
+            # a separable w(alpha) at a large C: the hard-margin bound is the tighter one
+            residuals["hard_margin_bound"] = u_hard
+            upper = max(u_hard, lower)
+    elif math.isfinite(upper):
+        if hard_note:
+            upper = math.inf
+            notes.append(hard_note)
+        elif hard_slack:
+            upper += hard_slack
+            residuals["psd_slack"] = hard_slack
     return SVMBounds(lower=lower, upper=upper, alpha=a, b=float(b), residuals=residuals,
                      notes=notes)
