@@ -61,6 +61,10 @@ class Formulation:
         Builds the dual as another Formulation.
     default_solver : str
         Solver used by :func:`convexkern.solve` when none is named.
+    variant : str, optional
+        A refinement of ``kind`` that some algorithms need (the Kreĭn stabilization's
+        ``"shift"`` or ``"flip"``): the solver table may name ``"kind[variant]"`` for an
+        algorithm that applies to that variant only.
     hints : dict, optional
         What to tell the user when a solve ends without a solution, by status value
         (``{"infeasible": "use a soft margin (C > 0)"}``); every solver appends it to
@@ -80,6 +84,7 @@ class Formulation:
     default_solver: str = "clarabel"
     notes: str = ""
     hints: dict[str, str] = field(default_factory=dict)
+    variant: str = ""
     _dual: Formulation | None = field(default=None, init=False, repr=False)
 
     # -- the solution side -------------------------------------------------------------

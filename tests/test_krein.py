@@ -199,10 +199,19 @@ def test_hard_margin_active_set_matches_conic(usps_simpson):
     assert r.primal_value == pytest.approx(ref.primal_value, rel=1e-6)
 
 
-def test_trik_krein_on_flip_is_an_error_status(usps_simpson):
+def test_trik_krein_is_listed_for_shift_only(usps_simpson):
+    """trik-krein checks optimality through eq. 6, the shift transition: the solver table
+    lists it for the shift variant only (issue 12: a listed solver must apply), and asking
+    for it on flip is refused before anything runs, naming the solvers that apply."""
     K, y = usps_simpson
-    r = ck.solve(krein.stabilization(K, y, 1.0, "flip"), "trik-krein")
-    assert r.status is ck.Status.ERROR and "shift" in r.message
+    shift, flip = (krein.stabilization(K, y, 1.0, d) for d in ("shift", "flip"))
+    assert shift.variant == "shift" and flip.variant == "flip"
+    assert "trik-krein" in ck.available_solvers(shift)
+    assert "trik-krein" not in ck.available_solvers(flip)
+    assert {"trik", "smo"} <= set(ck.available_solvers(flip))
+    with pytest.raises(ck.SolverNotFoundError, match=r"krein.stabilization\[flip\].*smo"):
+        ck.solve(flip, "trik-krein")
+    assert {r.solver for r in ck.compare(flip, tol=1e-4)} == set(ck.available_solvers(flip))
 
 
 # ------------------------------------------------------------------ projection back
@@ -295,15 +304,23 @@ def test_estimator(pima_tanh, decomposition):
         KreinSVC(decomposition="eigen").fit(Xtr, y)
 
 
-def test_estimator_solver_without_solution_raises_solver_error(pima_tanh):
-    """trik-krein checks optimality through eq. 6, which the flip decomposition does not
-    have: its report has no solution, and the estimator says so with the library's
-    SolverError (a RuntimeError), naming the solver and the alternatives."""
+def test_estimator_solver_without_solution_raises_solver_error(pima_tanh, monkeypatch):
+    """A solver that returns no solution gives the library's SolverError (a
+    RuntimeError), naming the solver and the alternatives; a solver that does not apply
+    (trik-krein on flip) is refused up front, naming the argument."""
     _, y, _, _, Xtr, _ = pima_tanh
     clf = KreinSVC(kernel="sigmoid", gamma=0.125, coef0=-1.0, decomposition="flip",
                    solver="trik-krein")
-    with pytest.raises(SolverError, match="trik-krein.*smo"):
+    with pytest.raises(ck.InvalidInputError, match="solver.*trik-krein.*smo"):
         clf.fit(Xtr, y)
+    import convexkern.solvers
+
+    empty = ck.SolveReport(status=ck.Status.ERROR, solver="smo", formulation="krein",
+                           message="crashed")
+    monkeypatch.setattr(convexkern.solvers, "solve", lambda *a, **k: empty)
+    with pytest.raises(SolverError, match="'smo'.*no solution.*trik"):
+        KreinSVC(kernel="sigmoid", gamma=0.125, coef0=-1.0, decomposition="flip",
+                 solver="smo").fit(Xtr, y)
 
 
 @pytest.mark.parametrize("decomposition", ["shift", "flip"])

@@ -143,6 +143,7 @@ def stabilization(
               "lam": dec.lam},
         certify=_certify,
         default_solver="trik" if decomposition == "shift" else "smo",
+        variant=dec.kind,
         notes=f"Hilbert-space SVM dual with the {decomposition} kernel K~; "
               "alpha is alpha~ (unlabelled); map back with krein.to_krein",
     )

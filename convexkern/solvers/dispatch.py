@@ -67,7 +67,7 @@ def available_solvers(f: Formulation | None = None) -> list[str]:
     _check_formulation(f)
     cls = f.cone_class
     names = [s.name for s in CONIC.values() if s.installed and cls in s.cones]
-    names += [c.name for c in ALGORITHMS.values() if f.kind in c.kinds]
+    names += [c.name for c in ALGORITHMS.values() if c.key_for(f.kind, f.variant)]
     if f.default_solver in names:
         names.remove(f.default_solver)
         names.insert(0, f.default_solver)
@@ -87,7 +87,7 @@ def _resolve(f: Formulation, solver: str | None) -> ConicSolverSpec | AlgorithmS
         raise InvalidTypeError("solver", f"expected a solver name, got {name!r}")
     key = name.lower()
     usable = available_solvers(f)
-    if key in ALGORITHMS and f.kind in ALGORITHMS[key].kinds:
+    if key in ALGORITHMS and ALGORITHMS[key].key_for(f.kind, f.variant):
         return ALGORITHMS[key]
     if key in CONIC:
         spec = CONIC[key]
@@ -104,7 +104,8 @@ def _resolve(f: Formulation, solver: str | None) -> ConicSolverSpec | AlgorithmS
         return spec
     if key in ALGORITHMS:
         raise SolverNotFoundError(
-            f"solver '{key}' solves {sorted(ALGORITHMS[key].kinds)}, not {f.kind}; "
+            f"solver '{key}' solves {sorted(ALGORITHMS[key].kinds)}, not "
+            f"{f.kind}{f'[{f.variant}]' if f.variant else ''}; "
             f"use one of {usable}"
         )
     raise SolverNotFoundError(f"unknown solver '{name}'; solvers for {f.name}: {usable}")
@@ -174,7 +175,7 @@ def solve(
     t_tol = spec.default_tol if tol is None else float(tol)
     t0 = time.perf_counter()
     if isinstance(spec, AlgorithmSpec):
-        report = spec.adapter(formulation.kind)(
+        report = spec.adapter(formulation.kind, formulation.variant)(
             formulation, tol=t_tol, max_iter=max_iter, time_limit=time_limit,
             verbose=verbose, x0=x0, **options,
         )

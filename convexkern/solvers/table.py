@@ -87,12 +87,25 @@ class AlgorithmSpec:
 
     @property
     def kinds(self) -> frozenset[str]:
-        """The formulation kinds this algorithm solves."""
+        """The formulation kinds this algorithm solves (a key ``"kind[variant]"``: that
+        variant of the kind only)."""
         return frozenset(self.adapters)
 
-    def adapter(self, kind: str) -> Adapter:
-        """The adapter for formulation ``kind``, importing its module if needed."""
-        target = self.adapters[kind]
+    def key_for(self, kind: str, variant: str = "") -> str | None:
+        """The table key that applies to a formulation of ``kind`` and ``variant``: the
+        variant's own key first, then the whole kind's; ``None`` when none applies."""
+        for key in ((f"{kind}[{variant}]",) if variant else ()) + (kind,):
+            if key in self.adapters:
+                return key
+        return None
+
+    def adapter(self, kind: str, variant: str = "") -> Adapter:
+        """The adapter for formulation ``kind`` (and ``variant``), importing its module if
+        needed."""
+        key = self.key_for(kind, variant)
+        if key is None:
+            raise KeyError(kind if not variant else f"{kind}[{variant}]")
+        target = self.adapters[key]
         if callable(target):
             return target
         module, _, attr = target.partition(":")
@@ -217,7 +230,8 @@ _ALGORITHM_ENTRIES = (
         name="trik-krein", default_tol=1e-6,
         description="TrIK active set (Loosli 2019, Alg. 1), primal optimality checked in "
                     "the Kreĭn space (may stop before the Hilbert QP optimum)",
-        adapters={"krein.stabilization": f"{_KREIN}:_solve_trik_krein"},
+        # its check is eq. 6's shift transition: it does not apply to the flip variant
+        adapters={"krein.stabilization[shift]": f"{_KREIN}:_solve_trik_krein"},
     ),
 )
 
