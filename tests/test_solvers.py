@@ -100,3 +100,41 @@ def test_tol_is_checked_once_for_every_solver():
             ck.solve(f, "smo", tol=bad)
     with pytest.raises(ck.InvalidTypeError, match="tol"):
         ck.solve(f, "clarabel", tol="1e-6")
+
+
+def test_bad_arguments_to_dispatch_are_library_errors_naming_them():
+    """Issue 12's foreign exceptions: each becomes a library error naming the argument."""
+    f = svm.dual(X @ X.T + 0.1 * np.eye(4), Y, C=1.0)
+    with pytest.raises(ck.InvalidTypeError, match="^solvers:"):
+        ck.compare(f, 5)
+    with pytest.raises(ck.InvalidTypeError, match="^solvers:"):
+        ck.compare(f, "smo")
+    for bad, err in ((None, ck.InvalidTypeError), (1.0, ck.InvalidTypeError),
+                     ("12", ck.InvalidTypeError), (["a"], ck.InvalidTypeError),
+                     ([[1.0, 2.0]], ck.InvalidInputError), ([], ck.InvalidInputError),
+                     ([1.0, float("nan")], ck.InvalidInputError)):
+        with pytest.raises(err, match="^values:"):
+            ck.path(f, "C", bad)
+    assert f.parameters["C"].value == 1.0  # nothing was solved or changed
+    for solver in ("smo", "clarabel", "scs"):
+        with pytest.raises(ck.InvalidInputError, match=rf"^options: {solver} does not take"):
+            ck.solve(f, solver, foo=1)
+
+
+def test_linprog_refuses_unknown_options():
+    from convexkern.formulations import lp_svm
+
+    A = np.abs(np.random.default_rng(0).normal(size=(12, 3)))
+    with pytest.raises(ck.InvalidInputError, match="^options: linprog does not take"):
+        ck.solve(lp_svm.lp(A, 1.0), "linprog", foo=1)
+
+
+def test_smo_stopped_before_its_first_step_certifies_alpha_zero():
+    """time_limit so small that SMO never steps: alpha = 0 is feasible and certified
+    (a time_limit status with a valid bracket), not a numpy error."""
+    f = svm.dual(X @ X.T + 0.1 * np.eye(4), Y, C=1.0)
+    r = ck.solve(f, "smo", time_limit=1e-12)
+    assert r.status is ck.Status.TIME_LIMIT
+    assert r.primal_value == 0.0 and np.all(r.x["alpha"] == 0.0)
+    ref = ck.solve(f, "clarabel", tol=1e-9)
+    assert r.primal_value <= ref.primal_value <= r.dual_value * (1 + 1e-9)

@@ -33,6 +33,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
+from ..errors import InvalidInputError
 from ..formulation import Formulation
 from ..report import SolveReport, Status
 from ..solvers.certify import certified_report
@@ -237,8 +238,10 @@ def solve_formulation(
     numerical trouble (error).  When the partner form is solved, its infeasibility is this
     problem's unboundedness and vice versa (the LPs are a primal-dual pair, and both are
     feasible or exactly one is, as Theorem 2 shows).  The point and the marginals are
-    certified like any conic answer.
+    certified like any conic answer.  Any other keyword is refused (it used to be ignored).
     """
+    if options:
+        raise InvalidInputError("options", f"linprog does not take {sorted(options)}")
     A = f.data["A"]
     M, m = A.shape
     C = _param_of(f)

@@ -151,6 +151,8 @@ def solve(
         message = (f"SMO used its default budget of {budget} steps (default_max_iter: "
                    "max(1e7, 100 n), LIBSVM's cap); pass max_iter to change it")
     elapsed = time.perf_counter() - t0
+    if alpha0 is None:  # a limit before the first step: alpha = 0 is feasible, certify it
+        alpha0 = np.zeros(y.size)
     point: dict[str, np.ndarray] = {"alpha": alpha0}
     if f.kind == "svm.primal":
         X = f.data["X"]

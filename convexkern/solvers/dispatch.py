@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_open_unit
+from .._validation import check_matrix, check_open_unit
 from ..errors import InvalidInputError, InvalidTypeError, SolverNotFoundError
 from ..formulation import Formulation
 from ..report import ReportTable, SolveReport
@@ -174,14 +174,21 @@ def solve(
     formulation.check_params()
     t_tol = spec.default_tol if tol is None else float(tol)
     t0 = time.perf_counter()
-    if isinstance(spec, AlgorithmSpec):
-        report = spec.adapter(formulation.kind, formulation.variant)(
-            formulation, tol=t_tol, max_iter=max_iter, time_limit=time_limit,
-            verbose=verbose, x0=x0, **options,
-        )
-    else:
-        report = solve_conic(formulation, spec, t_tol, max_iter, time_limit, verbose, options,
-                             available_solvers)
+    try:
+        if isinstance(spec, AlgorithmSpec):
+            report = spec.adapter(formulation.kind, formulation.variant)(
+                formulation, tol=t_tol, max_iter=max_iter, time_limit=time_limit,
+                verbose=verbose, x0=x0, **options,
+            )
+        else:
+            report = solve_conic(formulation, spec, t_tol, max_iter, time_limit, verbose,
+                                 options, available_solvers)
+    except TypeError as exc:
+        bad = [k for k in options if k in str(exc)]
+        if not bad:
+            raise
+        raise InvalidInputError(
+            "options", f"{spec.name} does not take {sorted(bad)} ({exc})") from None
     wall = time.perf_counter() - t0
     return replace(report, wall_time=wall)
 
@@ -203,9 +210,10 @@ def compare(
     called with ``(name, None)`` before each solve and ``(name, report)`` after it.
     """
     _check_formulation(formulation)
+    if solvers is not None and (isinstance(solvers, str) or not isinstance(solvers, Iterable)):
+        raise InvalidTypeError("solvers", "expected a list of names, e.g. ['clarabel', 'smo'], "
+                                          f"got {solvers!r}")
     names = available_solvers(formulation) if solvers is None else list(solvers)
-    if isinstance(solvers, str):
-        raise InvalidTypeError("solvers", "expected a list of names, e.g. ['clarabel', 'smo']")
     for name in names:
         _resolve(formulation, name)
     reports = []
@@ -243,9 +251,9 @@ def path(
             "param", f"{formulation.name} has no parameter '{param}' "
                      f"(it has {sorted(formulation.parameters)})"
         )
-    grid = [float(v) for v in values]
-    if not grid:
-        raise InvalidInputError("values", "the grid is empty")
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise InvalidTypeError("values", f"expected a sequence of numbers, got {values!r}")
+    grid = [float(v) for v in check_matrix(list(values), "values", ndim=1)]
     spec = _resolve(formulation, solver)
     reports: list[SolveReport] = []
     x0 = None
