@@ -61,6 +61,11 @@ class Formulation:
         Builds the dual as another Formulation.
     default_solver : str
         Solver used by :func:`convexkern.solve` when none is named.
+    facts : dict, optional
+        What the builder proves by construction, with the reason: ``"feasible"`` (a point
+        it names is feasible) and ``"bounded"`` (the objective is bounded on the feasible
+        set).  A solver's ``infeasible``/``unbounded`` claim that contradicts a fact is
+        refuted by :func:`convexkern.solve` (reported as ``error`` with both reasons).
     variant : str, optional
         A refinement of ``kind`` that some algorithms need (the Kreĭn stabilization's
         ``"shift"`` or ``"flip"``): the solver table may name ``"kind[variant]"`` for an
@@ -84,6 +89,7 @@ class Formulation:
     default_solver: str = "clarabel"
     notes: str = ""
     hints: dict[str, str] = field(default_factory=dict)
+    facts: dict[str, str] = field(default_factory=dict)
     variant: str = ""
     _dual: Formulation | None = field(default=None, init=False, repr=False)
 

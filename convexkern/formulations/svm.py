@@ -231,6 +231,8 @@ def dual(K: Any, y: Any, C: float | None = 1.0, *, psd_check: bool = True) -> Fo
         data={"K": K, "y": y, "hard": hard, "psd_eps": psd_eps},
         certify=certify,
         default_solver="smo",
+        facts={"feasible": "alpha = 0 is feasible",
+               **({} if hard else {"bounded": "0 <= alpha <= C bounds the objective"})},
     )
 
 
@@ -317,4 +319,6 @@ def primal(X: Any, y: Any, C: float | None = 1.0) -> Formulation:
         extract=extract,
         dual_builder=lambda: dual(X @ X.T, y, None if hard else Cv, psd_check=False),
         default_solver="clarabel",
+        facts={"bounded": "the objective is >= 0",
+               **({} if hard else {"feasible": "w = 0, b = 0, xi = 1 is feasible"})},
     )

@@ -8,6 +8,7 @@ moment.  Both end in :func:`convexkern.solvers.certify.certified_report`.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -18,7 +19,7 @@ import numpy as np
 from .._validation import check_matrix, check_open_unit
 from ..errors import InvalidInputError, InvalidTypeError, SolverNotFoundError
 from ..formulation import Formulation
-from ..report import ReportTable, SolveReport
+from ..report import ReportTable, SolveReport, Status
 from .conic import solve_conic
 from .table import ALGORITHMS, CONIC, AlgorithmSpec, ConicSolverSpec
 
@@ -190,7 +191,32 @@ def solve(
         raise InvalidInputError(
             "options", f"{spec.name} does not take {sorted(bad)} ({exc})") from None
     wall = time.perf_counter() - t0
-    return replace(report, wall_time=wall)
+    return replace(_refuted(formulation, report), wall_time=wall)
+
+
+#: which fact of the formulation each "no solution" status contradicts
+_CONTRADICTS = {
+    Status.INFEASIBLE: ("feasible",),
+    Status.UNBOUNDED: ("bounded",),
+    Status.INFEASIBLE_OR_UNBOUNDED: ("feasible", "bounded"),
+}
+
+
+def _refuted(f: Formulation, report: SolveReport) -> SolveReport:
+    """A solver's infeasible/unbounded claim checked against what the builder proves
+    (:attr:`Formulation.facts`): a claim the facts refute is never reported as a status
+    of the problem; it becomes ``error``, with the solver's words and the proof."""
+    keys = _CONTRADICTS.get(report.status, ())
+    if not keys or not all(k in f.facts for k in keys):
+        return report
+    said = f"{report.solver} said '{report.status.value}'"
+    proof = "; ".join(f.facts[k] for k in keys)
+    return replace(
+        report, status=Status.ERROR, primal_value=math.nan,
+        message=f"{said}, refuted by the formulation ({proof}): numerical trouble, not a "
+                f"property of the problem; try another solver or rescale the data"
+                + (f" [{report.message}]" if report.message else ""),
+    )
 
 
 def compare(

@@ -237,6 +237,7 @@ def lp(A: Any, C_M: float = 1.0) -> Formulation:
         parameters={"C_M": Cp}, source=f"{SOURCE}, (10)-(13)", kind="lp_svm.lp",
         data={"A": A}, certify=certify, extract=extract,
         dual_builder=lambda: lp_dual(A, float(Cp.value)), default_solver="linprog",
+        facts={"feasible": "R = 0, xi = 1 is feasible", "bounded": "the objective is >= 0"},
     )
 
 
@@ -263,6 +264,7 @@ def lp_dual(A: Any, C_M: float = 1.0) -> Formulation:
         parameters={"C_M": Cp}, source=f"{SOURCE}, dual of (10)-(13)",
         kind="lp_svm.lp_dual", data={"A": A}, certify=certify, extract=extract,
         dual_builder=lambda: lp(A, float(Cp.value)), default_solver="linprog",
+        facts={"feasible": "alpha = 0 is feasible", "bounded": "0 <= alpha <= C_M"},
     )
 
 

@@ -121,6 +121,8 @@ def primal(
         notes="the dual moments mu are read from the cone multipliers",
         hints={"infeasible": "no w separates the trajectories with margin 1 (hard "
                              "margin); use a soft margin, C > 0"} if hard else {},
+        facts={"bounded": "the objective is >= 0",
+               **({} if hard else {"feasible": "w = 0, b = 0, xi = 1 is feasible"})},
     )
 
 
