@@ -173,3 +173,28 @@ def test_feasible_bounded_svm_at_huge_C_is_never_infeasible_or_unbounded(C):
             r = ck.solve(f, s, max_iter=20_000 if s == "smo" else None)
             assert r.status not in (ck.Status.INFEASIBLE, ck.Status.UNBOUNDED,
                                     ck.Status.INFEASIBLE_OR_UNBOUNDED), (f.name, s, r)
+
+
+def test_clarabel_refines_once_when_a_small_objective_misses_tol():
+    """Issue 12, item 6: Clarabel's tolerances are absolute, so at |opt| ~ 5e-5 its
+    'optimal' at settings tol/10 certifies only ~1e-6 relative; it is re-solved once at
+    settings 1000 times tighter and the report says so (and is certified optimal)."""
+    rng = np.random.default_rng(0)
+    Xs = rng.normal(size=(60, 3))
+    ys = np.where(Xs[:, 0] > 0, 1.0, -1.0)
+    f = svm.dual(1e4 * (Xs @ Xs.T), ys, 1e-6)
+    r = ck.solve(f, "clarabel")
+    assert r.solver_stats.get("refined") and r.solver_stats["first_rel_gap"] > r.tol
+    assert r.status is ck.Status.OPTIMAL and r.rel_gap <= r.tol and "re-solved" in r.message
+    # a user's own accuracy setting is respected: no second solve
+    own = ck.solve(f, "clarabel", tol_feas=1e-9)
+    assert not own.solver_stats.get("refined")
+    # SCS is not refined (first-order: a second run at 1000x accuracy is no small cost)
+    assert not ck.solve(f, "scs").solver_stats.get("refined")
+
+
+def test_a_gap_measured_as_absolute_says_so():
+    f = svm.dual(1e-12 * (X @ X.T) + 1e-13 * np.eye(4), Y, C=1e-12)
+    r = ck.solve(f, "smo")
+    assert max(abs(r.primal_value), abs(r.dual_value)) < 1e-9
+    assert "compared with tol as an absolute gap" in r.message

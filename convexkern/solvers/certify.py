@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -42,6 +43,11 @@ def certified_report(
     if cert.proven is not None and status in (Status.OPTIMAL, Status.OPTIMAL_INACCURATE):
         notes.append(f"{solver} said {status.value}; the certificate proves {cert.proven.value}")
         status = cert.proven
+    scale = max(abs(cert.primal_value), abs(cert.dual_value))
+    if math.isfinite(scale) and scale < 1e-9:
+        notes.append(f"both values are below 1e-9 in magnitude: the gap {cert.gap:.3g} is "
+                     "compared with tol as an absolute gap (a relative one has no meaning "
+                     "at zero)")
     if status is Status.OPTIMAL and not rel <= tol:
         status = Status.OPTIMAL_INACCURATE
         notes.append(f"certified relative gap {rel:.3g} exceeds tol {tol:.3g}")

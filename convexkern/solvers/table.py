@@ -59,6 +59,15 @@ class ConicSolverSpec:
     install: str
     #: the solver's accuracy settings are ``safety * tol`` (floored at 1e-12)
     safety: float = _CONIC_SAFETY
+    #: re-solve once at 1000 times tighter settings when an "optimal" answer misses tol
+    #: (interior-point solvers, whose extra iterations are few)
+    refine: bool = False
+
+    @property
+    def setting_names(self) -> frozenset[str]:
+        """The keyword arguments ``settings`` fills in (a user's own value of one of them
+        turns refinement off: the user chose the accuracy)."""
+        return frozenset(self.settings(1e-6, 1, 1.0))
 
     @property
     def installed(self) -> bool:
@@ -119,7 +128,7 @@ def _drop_none(**kw: Any) -> dict[str, Any]:
 _CONIC_ENTRIES = (
     ConicSolverSpec(
         name="clarabel", cvxpy_name="CLARABEL", module="clarabel", cones=_CLASSES_ALL,
-        default_tol=1e-8, install="pip install clarabel",
+        default_tol=1e-8, install="pip install clarabel", refine=True,
         # max_iter/time_limit always passed (Clarabel's defaults when not asked): cvxpy
         # keeps the Clarabel solver object between solves and would keep a previous
         # call's limits.
