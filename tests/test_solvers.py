@@ -198,3 +198,27 @@ def test_a_gap_measured_as_absolute_says_so():
     r = ck.solve(f, "smo")
     assert max(abs(r.primal_value), abs(r.dual_value)) < 1e-9
     assert "compared with tol as an absolute gap" in r.message
+
+
+def test_a_bad_warm_start_is_named_x0():
+    """A wrong-length warm start was reported as 'y: ...' by the data it met later."""
+    f = svm.dual(X @ X.T + 0.1 * np.eye(4), Y, C=1.0)
+    with pytest.raises(ck.InvalidInputError, match=r"^x0\['alpha'\]: has 3 entries"):
+        ck.solve(f, "smo", x0={"alpha": np.zeros(3)})
+    with pytest.raises(ck.InvalidTypeError, match="^x0:"):
+        ck.solve(f, "smo", x0=[0.0, 0.0, 0.0, 0.0])
+    r = ck.solve(f, "smo", x0={"alpha": np.zeros(4)})
+    assert r.ok
+
+
+def test_cvxpy_inaccuracy_warning_stays_inside_the_report():
+    """cvxpy's 'Solution may be inaccurate' UserWarning is not passed on: the report's
+    status and certified gap say it with numbers."""
+    import warnings
+
+    f = svm.dual(X @ X.T + 0.1 * np.eye(4), Y, C=1.0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        r = ck.solve(f, "scs", max_iter=3)
+    assert r.status is not ck.Status.OPTIMAL
+    assert not [w for w in caught if "Solution may be inaccurate" in str(w.message)]

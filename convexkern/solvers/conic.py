@@ -169,7 +169,12 @@ def _solve_at(
     forced: Status | None = None
     problem.unpack_results = _keep_raw  # type: ignore[method-assign]
     try:
-        problem.solve(solver=spec.cvxpy_name, verbose=verbose, **kwargs)
+        with warnings.catch_warnings():
+            # cvxpy's "Solution may be inaccurate": the report's status and certified gap
+            # say it with numbers, a second voice only confuses (issue 12)
+            warnings.filterwarnings("ignore", message="Solution may be inaccurate",
+                                    category=UserWarning)
+            problem.solve(solver=spec.cvxpy_name, verbose=verbose, **kwargs)
     except (cp.error.SolverError, ValueError, ArithmeticError) as exc:
         # Raised inside problem.solve: by the solver, or by cvxpy while canonicalising the
         # problem for it (e.g. ECOS needs quad_form(x, P) as a second-order cone and cvxpy

@@ -127,6 +127,24 @@ def _check_controls(tol: Any, max_iter: Any, time_limit: Any) -> None:
         raise InvalidInputError("time_limit", f"must be a positive number, got {time_limit!r}")
 
 
+def _check_x0(f: Formulation, x0: Any) -> None:
+    """A warm start is a mapping of names to arrays; an entry named as a variable of ``f``
+    has that variable's size (named ``x0['alpha']`` in the error, not the data it meets
+    later)."""
+    if x0 is None:
+        return
+    if not isinstance(x0, Mapping):
+        raise InvalidTypeError("x0", f"expected a dict of arrays by name, got {type(x0).__name__}")
+    for name, value in x0.items():
+        var = f.variables.get(name)
+        if var is None:
+            continue
+        arr = check_matrix(value, f"x0['{name}']", ndim=np.ndim(value), allow_empty=True)
+        if arr.size != var.size:
+            raise InvalidInputError(
+                f"x0['{name}']", f"has {arr.size} entries, {f.name}'s {name} has {var.size}")
+
+
 def solve(
     formulation: Formulation,
     solver: str | None = None,
@@ -168,6 +186,7 @@ def solve(
     """
     _check_formulation(formulation)
     _check_controls(tol, max_iter, time_limit)
+    _check_x0(formulation, x0)
     spec = _resolve(formulation, solver)
     # every Parameter checked before any solver runs (a value set on the cvxpy Parameter
     # directly, e.g. C = 0 on a pos=True Parameter, which cvxpy accepts): all solvers,
