@@ -42,6 +42,9 @@ class Status(str, Enum):
     ITERATION_LIMIT = "iteration_limit"
     TIME_LIMIT = "time_limit"
     ERROR = "error"
+    #: not run: :func:`convexkern.compare` left a solver out by default (the message says
+    #: why; naming the solver runs it)
+    SKIPPED = "skipped"
 
     def __str__(self) -> str:
         return self.value

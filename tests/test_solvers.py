@@ -222,3 +222,24 @@ def test_cvxpy_inaccuracy_warning_stays_inside_the_report():
         r = ck.solve(f, "scs", max_iter=3)
     assert r.status is not ck.Status.OPTIMAL
     assert not [w for w in caught if "Solution may be inaccurate" in str(w.message)]
+
+
+def test_default_compare_skips_a_psd_cone_beyond_a_solvers_reach(monkeypatch):
+    """Issue 12: ck.compare(f) on a robust problem ran Clarabel on its (n+1)-PSD cone for
+    minutes at n = 150.  By default a conic solver is tried only up to its
+    max_psd_side (Clarabel: 90); the skipped row says why, and naming it runs it."""
+    from dataclasses import replace
+
+    from convexkern.formulations import robust_indefinite as ri
+
+    assert table.CONIC["clarabel"].max_psd_side == 90
+    monkeypatch.setitem(table._conic, "clarabel",
+                        replace(table._conic["clarabel"], max_psd_side=3))  # n + 1 = 5 > 3
+    f = ri.dual(X @ X.T - 0.5 * np.eye(4), Y, C=1.0, rho=1.0)
+    rows = {r.solver: r for r in ck.compare(f)}
+    skipped = rows["clarabel"]
+    assert skipped.status is ck.Status.SKIPPED and not skipped.status.has_solution
+    assert "5 x 5 PSD cone" in skipped.message and "solvers=[...]" in skipped.message
+    assert rows["robust_apg"].ok and rows["scs"].status.has_solution
+    named = ck.compare(f, solvers=["clarabel"])
+    assert named[0].status is ck.Status.OPTIMAL

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+import cvxpy as cp
 import numpy as np
 
 from .._validation import check_matrix, check_open_unit
@@ -250,7 +251,10 @@ def compare(
 ) -> ReportTable:
     """Solve one formulation with several solvers; one report per solver, in order.
 
-    ``solvers`` defaults to every applicable one (:func:`available_solvers`).  Names are
+    ``solvers`` defaults to every applicable one (:func:`available_solvers`), except a
+    conic solver on a PSD cone beyond its default reach (``ConicSolverSpec.max_psd_side``:
+    Clarabel's dense factorisation of a 151 x 151 cone takes minutes), whose row has status
+    ``skipped`` and says why; naming a solver always runs it.  Names are
     all resolved before anything is solved, so a typo fails at once.  ``progress`` is
     called with ``(name, None)`` before each solve and ``(name, report)`` after it.
     """
@@ -261,16 +265,33 @@ def compare(
     names = available_solvers(formulation) if solvers is None else list(solvers)
     for name in names:
         _resolve(formulation, name)
+    side = _largest_psd_side(formulation) if solvers is None else 0
     reports = []
     for name in names:
         if progress is not None:
             progress(name, None)
-        r = solve(formulation, name, tol=tol, max_iter=max_iter, time_limit=time_limit,
-                  **options)
+        spec = CONIC.get(name.lower())
+        if spec is not None and spec.max_psd_side is not None and side > spec.max_psd_side:
+            r = SolveReport(
+                status=Status.SKIPPED, solver=spec.name, formulation=formulation.name,
+                tol=tol, params=formulation.param_values(),
+                message=f"not run by default: a {side} x {side} PSD cone is beyond "
+                        f"{spec.name}'s default reach ({spec.max_psd_side}; its work grows "
+                        f"as the side^6); name it in solvers=[...] to run it")
+        else:
+            r = solve(formulation, name, tol=tol, max_iter=max_iter, time_limit=time_limit,
+                      **options)
         reports.append(r)
         if progress is not None:
             progress(name, r)
     return ReportTable(reports)
+
+
+def _largest_psd_side(f: Formulation) -> int:
+    """The side of the largest PSD constraint of ``f``'s cvxpy problem (0: none)."""
+    sides = [int(c.args[0].shape[0]) for c in f.problem.constraints
+             if isinstance(c, cp.constraints.PSD) and c.args[0].ndim == 2]
+    return max(sides, default=0)
 
 
 def path(

@@ -62,6 +62,10 @@ class ConicSolverSpec:
     #: re-solve once at 1000 times tighter settings when an "optimal" answer misses tol
     #: (interior-point solvers, whose extra iterations are few)
     refine: bool = False
+    #: the largest PSD cone side it is tried on by default in :func:`convexkern.compare`
+    #: (``None``: any): an interior-point solver factorises a dense block of the cone's
+    #: svec size m(m+1)/2 each iteration, so the work grows as m^6
+    max_psd_side: int | None = None
 
     @property
     def setting_names(self) -> frozenset[str]:
@@ -129,6 +133,9 @@ _CONIC_ENTRIES = (
     ConicSolverSpec(
         name="clarabel", cvxpy_name="CLARABEL", module="clarabel", cones=_CLASSES_ALL,
         default_tol=1e-8, install="pip install clarabel", refine=True,
+        # robust_indefinite's (n+1)-PSD cone: about 1 s at n = 50, tens of seconds at
+        # n = 100, minutes at 150 (docs/robust_indefinite.md)
+        max_psd_side=90,
         # max_iter/time_limit always passed (Clarabel's defaults when not asked): cvxpy
         # keeps the Clarabel solver object between solves and would keep a previous
         # call's limits.
@@ -171,7 +178,7 @@ _CONIC_ENTRIES = (
     ),
     ConicSolverSpec(
         name="cvxopt", cvxpy_name="CVXOPT", module="cvxopt", cones=_CLASSES_SOCP | {"SDP"},
-        default_tol=1e-7, install="pip install cvxopt",
+        default_tol=1e-7, install="pip install cvxopt", max_psd_side=90,
         settings=lambda t, it, tl: _drop_none(abstol=t, reltol=t, feastol=t, max_iters=it),
     ),
     ConicSolverSpec(
