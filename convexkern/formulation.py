@@ -62,10 +62,12 @@ class Formulation:
     default_solver : str
         Solver used by :func:`convexkern.solve` when none is named.
     facts : dict, optional
-        What the builder proves by construction, with the reason: ``"feasible"`` (a point
-        it names is feasible) and ``"bounded"`` (the objective is bounded on the feasible
-        set).  A solver's ``infeasible``/``unbounded`` claim that contradicts a fact is
-        refuted by :func:`convexkern.solve` (reported as ``error`` with both reasons).
+        What the builder proves, with the reason: ``"feasible"`` (a point it names is
+        feasible) and ``"bounded"`` (the objective is bounded on the feasible set).  A
+        value is the reason, or a function returning it (``""``: not proven), run only
+        when a solver's claim needs checking (e.g. an LP for separability).  A solver's
+        ``infeasible``/``unbounded`` claim that contradicts a fact is refuted by
+        :func:`convexkern.solve` (reported as ``error`` with both reasons).
     variant : str, optional
         A refinement of ``kind`` that some algorithms need (the Kreĭn stabilization's
         ``"shift"`` or ``"flip"``): the solver table may name ``"kind[variant]"`` for an
@@ -89,7 +91,7 @@ class Formulation:
     default_solver: str = "clarabel"
     notes: str = ""
     hints: dict[str, str] = field(default_factory=dict)
-    facts: dict[str, str] = field(default_factory=dict)
+    facts: dict[str, str | Callable[[], str]] = field(default_factory=dict)
     variant: str = ""
     _dual: Formulation | None = field(default=None, init=False, repr=False)
 

@@ -152,10 +152,30 @@ def test_a_claim_the_formulation_refutes_is_never_a_status(clean_table):
         r = ck.solve(svm.dual(X @ X.T, Y, C=1.0), f"liar_{status.value}")
         assert r.status is ck.Status.ERROR and "refuted by the formulation" in r.message
         assert "alpha = 0 is feasible" in r.message or "bounds the objective" in r.message
-    hard = ck.solve(svm.dual(X @ X.T, Y, C=None), "liar_unbounded")
-    assert hard.status is ck.Status.UNBOUNDED  # nothing proves the hard margin bounded
-    hard = ck.solve(svm.dual(X @ X.T, Y, C=None), "liar_infeasible")
+    # the hard margin: bounded only if the classes are separable, which an LP witness
+    # (checked with a rounding bound) proves; XOR is not linearly separable
+    xor, yx = np.array([[0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.0]]), Y
+    hard = ck.solve(svm.dual(xor @ xor.T, yx, C=None), "liar_unbounded")
+    assert hard.status is ck.Status.UNBOUNDED  # true, and nothing refutes it
+    sep = ck.solve(svm.dual(X @ X.T, Y, C=None), "liar_unbounded")
+    assert sep.status is ck.Status.ERROR and "the classes are separable" in sep.message
+    hard = ck.solve(svm.dual(xor @ xor.T, yx, C=None), "liar_infeasible")
     assert hard.status is ck.Status.ERROR  # alpha = 0 is feasible for every C
+
+
+def test_hard_margin_claims_at_extreme_scales_are_checked():
+    """Issue 12, item 2, found by tests/test_fuzz.py: on separable data scaled by 1e-6
+    (or 1e6) conic solvers called the hard-margin dual 'unbounded' and its primal
+    'infeasible'; the checked separating witness refutes both."""
+    rng = np.random.default_rng(0)
+    y = np.where(np.arange(16) % 2 == 0, 1.0, -1.0)
+    Xs = 1e-6 * (rng.normal(size=(16, 3)) + 0.7 * y[:, None])
+    ref = ck.solve(svm.dual(Xs @ Xs.T, y, C=None), "smo")
+    assert ref.status is ck.Status.OPTIMAL  # a finite optimum (~4e13) exists
+    for f in (svm.dual(Xs @ Xs.T, y, C=None), svm.primal(Xs, y, C=None)):
+        for solver in ("clarabel", "scs"):
+            r = ck.solve(f, solver)
+            assert r.status not in (ck.Status.INFEASIBLE, ck.Status.UNBOUNDED), (solver, r)
 
 
 @pytest.mark.parametrize("C", [3e7, 1e12])

@@ -19,27 +19,13 @@ import numpy as np
 
 from ..formulation import Formulation
 from ..math.smo import HISTORY_EVERY, SMOProgress, SMOResult, pair_bounds, smo
-from ..math.svm import dual_bounds, primal_bias
+from ..math.svm import dual_bounds, primal_bias, separability
 from ..projections import project_svm_feasible
 from ..report import SolveReport, Status, relative_gap
 from ..solvers.certify import certified_report
 from ..solvers.status import algorithm_status
 
 __all__ = ["SMOResult", "SMOProgress", "smo", "pair_bounds", "HISTORY_EVERY", "solve"]
-
-
-def _separable(K: np.ndarray, y: np.ndarray) -> bool:
-    """Whether some ``(beta, b)`` has ``y_i ((K beta)_i + b) >= 1`` for all ``i``: the
-    hard-margin primal is feasible in the span of the data (every ``w`` can be reduced
-    to it), i.e. the hard-margin dual is bounded.  An LP feasibility problem, solved by
-    HiGHS to its default tolerances (1e-7)."""
-    from scipy.optimize import linprog
-
-    n = y.size
-    A = -(y[:, None] * np.hstack([K, np.ones((n, 1))]))
-    res = linprog(np.zeros(n + 1), A_ub=A, b_ub=-np.ones(n), bounds=(None, None),
-                  method="highs")
-    return res.status != 2  # 2: infeasible; anything else (found, limit) is no proof
 
 
 def default_max_iter(n: int) -> int:
@@ -120,7 +106,7 @@ def solve(
                   f"upper={cert.upper:.10g} rel_gap={rel_gap:.3g}")
         if probing and res.status == "iteration_limit":
             probe = None  # checked once
-            if not math.isfinite(cert.upper) and not _separable(K, y):
+            if not math.isfinite(cert.upper) and separability(K, y)[0] == "inseparable":
                 # the dual (a maximisation) is unbounded; the primal is infeasible
                 status = Status.UNBOUNDED if f.sense == "maximize" else Status.INFEASIBLE
                 hint = f.hints.get(status.value, "use a soft margin (C > 0)")

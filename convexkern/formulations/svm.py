@@ -53,6 +53,7 @@ from ..math.svm import (
     decision_function,
     dual_objective,
     primal_bias,
+    separability,
 )
 from ..projections import project_svm_feasible, svm_infeasibility
 from ..report import Certificate
@@ -232,8 +233,21 @@ def dual(K: Any, y: Any, C: float | None = 1.0, *, psd_check: bool = True) -> Fo
         certify=certify,
         default_solver="smo",
         facts={"feasible": "alpha = 0 is feasible",
-               **({} if hard else {"bounded": "0 <= alpha <= C bounds the objective"})},
+               "bounded": _separable_fact(K, y) if hard
+               else "0 <= alpha <= C bounds the objective"},
     )
+
+
+def _separable_fact(K: np.ndarray, y: np.ndarray):
+    """The hard margin's lazy fact: the classes are separable in the feature space of K
+    (proven by a checked witness, :func:`convexkern.math.svm.separability`), so the
+    hard-margin primal is feasible and its dual bounded; ``""`` when not proven."""
+
+    def fact() -> str:
+        verdict, reason = separability(K, y)
+        return f"the classes are separable: {reason}" if verdict == "separable" else ""
+
+    return fact
 
 
 def primal(X: Any, y: Any, C: float | None = 1.0) -> Formulation:
@@ -320,5 +334,6 @@ def primal(X: Any, y: Any, C: float | None = 1.0) -> Formulation:
         dual_builder=lambda: dual(X @ X.T, y, None if hard else Cv, psd_check=False),
         default_solver="clarabel",
         facts={"bounded": "the objective is >= 0",
-               **({} if hard else {"feasible": "w = 0, b = 0, xi = 1 is feasible"})},
+               "feasible": _separable_fact(X @ X.T, y) if hard
+               else "w = 0, b = 0, xi = 1 is feasible"},
     )

@@ -229,8 +229,11 @@ def _refuted(f: Formulation, report: SolveReport) -> SolveReport:
     keys = _CONTRADICTS.get(report.status, ())
     if not keys or not all(k in f.facts for k in keys):
         return report
+    reasons = [f.facts[k]() if callable(f.facts[k]) else f.facts[k] for k in keys]
+    if not all(reasons):
+        return report  # a lazy fact that could not be proven for this instance
     said = f"{report.solver} said '{report.status.value}'"
-    proof = "; ".join(f.facts[k] for k in keys)
+    proof = "; ".join(reasons)
     return replace(
         report, status=Status.ERROR, primal_value=math.nan,
         message=f"{said}, refuted by the formulation ({proof}): numerical trouble, not a "
