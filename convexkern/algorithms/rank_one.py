@@ -19,10 +19,13 @@ proportional to :math:`(D - \mu_j)^{-1}z`, so with
 .. math:: (D + \sigma zz^\top)_+ z = -\frac{1}{\sigma}\sum_{\mu_j > 0}
           \frac{\mu_j}{N_j}(D - \mu_j)^{-1} z,
 
-an :math:`O(k\,k_+)` product.  Roots in intervals entirely below zero are negative and are
-never computed.  Each root is found in shifted coordinates (origin at the nearer pole, so
-the differences :math:`d_i - \mu_j` are computed without cancellation) by the two-pole
-rational model of LAPACK's ``dlaed4`` ("middle way"), safeguarded by bisection.
+an :math:`O(k\,k_+)` product.  Roots in intervals entirely below zero are negative; they
+are computed only for :math:`\|M_-\|_F^2` and :math:`v^\top M_- v` (the robust objective
+needs these from the negative eigenvalues themselves: :math:`\|M\|^2 - \|M_+\|^2`
+cancels catastrophically when :math:`M` is large and nearly PSD).  Each root is found in
+shifted coordinates (origin at the nearer pole, so the differences :math:`d_i - \mu_j`
+are computed without cancellation) by the two-pole rational model of LAPACK's ``dlaed4``
+("middle way"), safeguarded by bisection.
 
 Deflation (as in LAPACK ``dlaed2``): components with :math:`\sigma|z_i|\|z\|` below
 ``tol`` keep their eigenpair :math:`(d_i, e_i)`; groups of eigenvalues closer than ``tol``
@@ -63,6 +66,15 @@ class PositivePart:
         :math:`\\|M_+\\|_F^2` (sum of squared positive eigenvalues).
     Mfull_v : ndarray
         :math:`M v = K_0 v + \\sigma (v^\\top v) v`.
+    neg_norm2 : float
+        :math:`\\|M_-\\|_F^2` (sum of squared negative eigenvalues), summed from the
+        negative eigenvalues themselves (never as :math:`\\|M\\|^2 - \\|M_+\\|^2`, which
+        cancels when :math:`M` is nearly PSD and large).
+    neg_quad : float
+        :math:`v^\\top M_- v \\ge 0`, from the negative eigenpairs
+        (:math:`\\sum_{\\mu_j<0} -\\mu_j/(\\sigma^2 N_j)` plus the deflated ones).
+    vK0v : float
+        :math:`v^\\top K_0 v`, as :math:`u^\\top\\Lambda u`.
     n_roots : int
         Secular roots computed.
     n_deflated : int
@@ -77,6 +89,9 @@ class PositivePart:
     n_roots: int
     n_deflated: int
     sweeps: int
+    neg_norm2: float
+    neg_quad: float
+    vK0v: float
 
 
 def secular_roots(
@@ -267,7 +282,9 @@ class RankOneUpdate:
         ``side="positive"`` computes the positive eigenpairs; ``"negative"`` the negative
         ones, then :math:`M_+v = Mv - M_-v` and :math:`\\|M_+\\|^2 = \\|M\\|^2 -
         \\|M_-\\|^2` (by interlacing, only roots in intervals starting below zero can be
-        negative); ``"auto"`` picks the side with fewer candidate roots.
+        negative); ``"auto"`` picks the side with fewer candidate roots.  Either way the
+        negative roots are computed too (on the positive side, in the same secular solve)
+        for ``neg_norm2`` and ``neg_quad``, which are never differences of large norms.
         """
         sigma = check_positive(sigma, "sigma")
         lam, Q = self.lam, self.Q
@@ -285,18 +302,25 @@ class RankOneUpdate:
         keep_d = (lambda x: x < 0) if neg else (lambda x: x > 0)
         r = np.where(small & keep_d(lam), lam * u, 0.0)
         norm2 = float(np.sum(np.where(small & keep_d(lam), lam, 0.0) ** 2))
+        # ||M_-||^2 and v'M_-v from the negative eigenvalues themselves, on either side
+        small_neg = small & (lam < 0)
+        neg_norm2 = float(np.sum(np.where(small_neg, lam, 0.0) ** 2))
+        neg_quad = float(np.sum(np.where(small_neg, -lam * u * u, 0.0)))
         n_defl = int(small.sum())
         for g, dg in zip(groups, d, strict=True):
             if g.size > 1 and keep_d(dg):
                 norm2 += (g.size - 1) * dg * dg
+            if g.size > 1 and dg < 0:  # directions orthogonal to u: nothing in v'M_-v
+                neg_norm2 += (g.size - 1) * dg * dg
             n_defl += g.size - 1
         sweeps = 0
         n_roots = 0
         if k:
+            which_neg = np.arange(n_neg_cand)  # roots in (d_j, d_{j+1}) with d_j < 0
             if neg:
-                which = np.arange(n_neg_cand)  # roots in (d_j, d_{j+1}) with d_j < 0
-            else:
-                which = np.arange(k - n_pos_cand, k)  # skip intervals with d_{j+1} <= 0
+                which = which_neg
+            else:  # skip intervals with d_{j+1} <= 0, but keep the negative roots' norm
+                which = np.union1d(which_neg, np.arange(k - n_pos_cand, k))
             key = (side, small.tobytes(), tuple(g.size for g in groups))
             mu0 = None
             if self.warm_start and self._cache is not None and self._cache[0] == key:
@@ -310,6 +334,10 @@ class RankOneUpdate:
             sel = keep_d(mu)
             n_roots = which.size
             norm2 += float(np.sum(mu[sel] ** 2))
+            below = mu < 0
+            neg_norm2 += float(np.sum(mu[below] ** 2))
+            # (q_j'u)^2 = (z'(D - mu_j)^{-1} z)^2 / N_j = 1 / (sigma^2 N_j) at a root
+            neg_quad += float(np.sum(-mu[below] / (sigma * sigma * N[below])))
             if np.any(sel):
                 Dm = d[None, :] - d[origin[sel]][:, None]
                 Dm -= tau[sel][:, None]
@@ -321,17 +349,18 @@ class RankOneUpdate:
                     else:
                         r[g] += rz[j] * u[g] / z[j]
         uu = float(u @ u)
+        uKu = float(u @ (lam * u))
         mfull_u = lam * u + sigma * uu * u  # M v in the eigenbasis of K0
         if neg:
             Mv = Q @ (mfull_u - r)
-            uKu = float(u @ (lam * u))
             normM = float(lam @ lam) + 2 * sigma * uKu + sigma * sigma * uu * uu
             norm2 = max(normM - norm2, 0.0)
         else:
             Mv = Q @ r
         Mfull_v = Q @ (lam * u) + sigma * float(v @ v) * v
         return PositivePart(Mv=Mv, norm2=norm2, Mfull_v=Mfull_v, n_roots=n_roots,
-                            n_deflated=n_defl, sweeps=sweeps)
+                            n_deflated=n_defl, sweeps=sweeps, neg_norm2=neg_norm2,
+                            neg_quad=max(neg_quad, 0.0), vK0v=uKu)
 
     def eigenvalues(self, v: np.ndarray, sigma: float) -> np.ndarray:
         """All eigenvalues of :math:`K_0 + \\sigma vv^\\top`, ascending (secular equation

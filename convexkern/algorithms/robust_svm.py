@@ -2,8 +2,9 @@ r"""Solvers for the robust SVM with an indefinite kernel (Luss & d'Aspremont, NI
 
 All three maximise the concave, continuously differentiable
 
-.. math:: f(\alpha) = e^\top\alpha + \rho(\|K_0\|_F^2 - \|(K_0 + vv^\top/(4\rho))_+\|_F^2),
-          \quad v = Y\alpha,\qquad \nabla f(\alpha) = e - Y K^\star(\alpha) v,
+.. math:: f(\alpha) = e^\top\alpha - \tfrac12 v^\top K_0 v - \frac{\|v\|^4}{16\rho}
+          + \rho\|M_-\|_F^2, \quad M = K_0 + \frac{vv^\top}{4\rho},\quad v = Y\alpha,
+          \qquad \nabla f(\alpha) = e - Y K^\star(\alpha) v,
 
 over :math:`\mathcal{A} = \{y^\top\alpha = 0, 0 \le \alpha \le C\}` (see
 :mod:`convexkern.formulations.robust_indefinite`; the objective, gradient and bounds are
@@ -20,11 +21,15 @@ those of :mod:`convexkern.math.robust_indefinite`):
 The oracle (:class:`RobustOracle`) evaluates :math:`f` and :math:`\nabla f` either with a
 full eigendecomposition per call (``eig="full"``, the paper's O(n^3)) or with the
 secular-equation update of :mod:`convexkern.algorithms.rank_one` (``eig="rank_one"``,
-O(n^2) per call after one decomposition of ``K0``).  Every iterate's certified pair
+O(n^2) per call after one decomposition of ``K0``).  Every iterate's pair of bounds
 (lower ``f``, upper ``min(Frank-Wolfe, SVM primal at alpha + rho ||K* - K0||^2)``) is
 recorded in the history; the methods stop when the relative gap of the *current* iterate's
-own bounds is at most ``tol``, and the final report is certified again from the data by
-:func:`convexkern.formulations.robust_indefinite.certificate`.
+own bounds is at most ``tol``.  These are floating-point estimates (cancellation-free, but
+without rounding terms, and valid only as far as the eigenpairs are exact); the final
+report is certified again from the data by
+:func:`convexkern.formulations.robust_indefinite.certificate`, whose bounds trust neither
+the eigenpairs nor the arithmetic, and only that certificate can make a report
+``optimal``.
 """
 
 from __future__ import annotations
@@ -84,7 +89,6 @@ class RobustOracle:
             raise ValueError(f"eig must be 'rank_one' or 'full', got {eig!r}")
         self.K0, self.y, self.C, self.rho, self.eig = K0, y, float(C), float(rho), eig
         self.sigma = 1.0 / (4.0 * rho)
-        self.normK0 = float(np.sum(K0 * K0))
         self.r1 = RankOneUpdate(K0, check=False) if eig == "rank_one" else None
         self.calls = 0
 
@@ -99,14 +103,12 @@ class RobustOracle:
             pp = self.r1.positive_apply(v, s)
             Kv = pp.Mv
             vv = float(v @ v)
-            vK0v = float(v @ pp.Mfull_v) - s * vv * vv
-            vMv = vK0v + s * vv * vv
-            quad = float(v @ Kv)
-            normM = self.normK0 + 2 * s * vK0v + s * s * vv * vv
-            normMneg = max(normM - pp.norm2, 0.0)
-            vMnv = vMv - quad
-            dist2 = max(normMneg - 2 * s * vMnv + s * s * vv * vv, 0.0)
-            value = float(alpha.sum() + rho * (self.normK0 - pp.norm2))
+            # cancellation-free (no ||K0||^2, no ||M||^2 - ||M_+||^2): see
+            # convexkern.math.robust_indefinite.evaluate
+            quad = pp.vK0v + s * vv * vv + pp.neg_quad  # v'M_+v = v'Mv + v'M_-v
+            dist2 = pp.neg_norm2 + 2 * s * pp.neg_quad + s * s * vv * vv  # ||M_- + s vv'||^2
+            value = math.fsum([math.fsum(alpha), -0.5 * pp.vK0v, -vv * vv / (16.0 * rho),
+                               rho * pp.neg_norm2])
             grad = 1.0 - y * Kv
         if not bounds:
             return OracleValue(value, grad, math.inf, math.inf, math.inf)

@@ -61,15 +61,18 @@ from ..errors import InvalidInputError, moved
 from ..formulation import Formulation
 from ..math.robust_indefinite import (
     Evaluation,
+    certified_lower,
     check_alpha,
     check_problem,
     default_smo_max_iter,
     evaluate,
     frank_wolfe_bound,
+    frank_wolfe_upper,
     gradient,
     inner_kernel,
     objective,
     predict_kernel,
+    proxy_kernel,
     smo_bound,
     svm_bound,
 )
@@ -154,39 +157,52 @@ def certificate(
     ap = project_svm_feasible(a, y, C) if viol > 0 else a
     proj = float(np.max(np.abs(ap - a)))
     ev = evaluate(K0, y, ap, rho)
-    u_fw = frank_wolfe_bound(ev.value, ev.grad, ap, y, C)
-    u_svm = svm_bound(ev.quad, ev.Kv, y, C) + rho * ev.dist2
-    cheap = max(min(u_fw, u_svm), ev.value)
-    u_smo, smo_iters = math.inf, 0
-    if smo_refine and not (tol is not None and relative_gap(ev.value, cheap) <= tol):
+    w, V = ev.eig
+    low = certified_lower(K0, y, ap, rho, w, V)
+    lower = low.value
+    pk = proxy_kernel(K0, rho, w, V)
+    u_fw, r_fw = frank_wolfe_upper(pk, y, ap, C)
+    u_svm, r_svm = pk.svm_primal(y * ap, y, C)
+    u_smo, smo_iters, r_smo = math.inf, 0, 0.0
+    if smo_refine and not (tol is not None and relative_gap(lower, min(u_fw, u_svm)) <= tol):
         cap = default_smo_max_iter(y.size) if smo_max_iter is None else int(smo_max_iter)
         def done(bound: float) -> bool:
-            return tol is not None and relative_gap(ev.value, bound) <= tol
+            return tol is not None and relative_gap(lower, bound) <= tol
 
-        u_smo, smo_iters = smo_bound(y, ap, C, rho, ev, cap, done, smo_time)
+        u_smo, smo_iters, r_smo = smo_bound(y, ap, C, pk, cap, done, smo_time)
     upper = min(u_fw, u_svm, u_smo)
-    upper = max(upper, ev.value)
+    r_up = r_fw if upper == u_fw else r_svm if upper == u_svm else r_smo
     f0 = rho * float(np.sum(np.minimum(sla.eigvalsh(K0, driver="evd"), 0.0) ** 2)) \
         if K0.shape[0] <= 2000 else math.nan
-    gap = upper - ev.value
+    gap = upper - lower
     res = {
         "projection": proj,
         "abs_gap": gap,
         "f0": f0,
-        "gap_rel_f_minus_f0": (gap / max(abs(ev.value - f0), 1e-300)
+        "gap_rel_f_minus_f0": (gap / max(abs(lower - f0), 1e-300)
                                if math.isfinite(f0) else math.nan),
         "bound_frank_wolfe": u_fw,
         "bound_svm_at_alpha": u_svm,
         "bound_svm_smo": u_smo,
         "smo_iterations": float(smo_iters),
+        "value_estimate": ev.value,
+        "rounding_lower": low.rounding,
+        "rounding_upper": r_up,
+        "rounding_dist": pk.dist_rounding,
+        "lower_z_term": low.z_term,
     }
+    note = ""
+    if not upper >= lower:
+        # impossible for valid bounds: reported, never clamped
+        res["bound_inversion"] = lower - upper
+        note = (f"certified upper bound {upper:.17g} below the certified lower bound "
+                f"{lower:.17g}: these bounds are not valid (a bug; please report it)")
     # the bias of the certified primal point (w(alpha), b) on K*(alpha)
     b = primal_bias(ev.Kv, y, C)
     return Certificate(
-        primal_value=ev.value, dual_value=float(upper), sense="maximize",
-        point={"alpha": ap, "b": np.asarray(b)}, residuals=res,
+        primal_value=lower, dual_value=float(upper), sense="maximize",
+        point={"alpha": ap, "b": np.asarray(b)}, residuals=res, note=note,
     )
-
 
 
 # --------------------------------------------------------------------------- conic dual

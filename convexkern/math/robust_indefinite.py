@@ -4,11 +4,16 @@ methods of :mod:`convexkern.algorithms.robust_svm`, so that neither imports the 
 
 Problem (3), its closed-form inner kernel :math:`K^\star(\alpha) = M(\alpha)_+`,
 :math:`M(\alpha) = K_0 + (Y\alpha)(Y\alpha)^\top/(4\rho)`, the objective :math:`f` and its
-gradient (:func:`evaluate`), the two cheap upper bounds (:func:`frank_wolfe_bound`,
-:func:`svm_bound`) and the SMO refinement of the SVM bound (:func:`smo_bound`, SMO from
-:mod:`convexkern.math.smo`), and the test-kernel heuristic (:func:`predict_kernel`).
-The facts behind them are derived in ``docs/robust_indefinite.md`` and listed in the
-docstring of :mod:`convexkern.formulations.robust_indefinite`.
+gradient (:func:`evaluate`, cancellation-free: :math:`f = e^\top\alpha - \tfrac12
+v^\top K_0 v - \|v\|^4/(16\rho) + \rho\|M_-\|_F^2`), the floating-point estimates of
+the two cheap upper bounds the iterative methods stop on (:func:`frank_wolfe_bound`,
+:func:`svm_bound`), the *certified* bounds of the certificate, which trust neither the
+eigendecomposition nor floating-point arithmetic (:func:`certified_lower`,
+:class:`ProxyKernel` with :meth:`ProxyKernel.svm_primal`, :func:`frank_wolfe_upper`, the
+SMO refinement :func:`smo_bound`, SMO from :mod:`convexkern.math.smo`), and the
+test-kernel heuristic (:func:`predict_kernel`).  The facts behind them are derived in
+``docs/robust_indefinite.md`` and listed in the docstring of
+:mod:`convexkern.formulations.robust_indefinite`.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from ..errors import InvalidInputError
 from ..projections import project_svm_feasible, svm_infeasibility
 from ..spectral import positive_part
 from .smo import smo
-from .svm import best_hinge_bias, dual_bounds
+from .svm import best_hinge_bias
 
 __all__ = [
     "check_problem",
@@ -39,6 +44,12 @@ __all__ = [
     "frank_wolfe_bound",
     "svm_bound",
     "default_smo_max_iter",
+    "UNIT_ROUNDOFF",
+    "LowerBound",
+    "certified_lower",
+    "ProxyKernel",
+    "proxy_kernel",
+    "frank_wolfe_upper",
     "smo_bound",
     "predict_kernel",
 ]
@@ -75,21 +86,25 @@ def check_alpha(alpha: Any, y: np.ndarray, C: float, feas_tol: float | None) -> 
 class Evaluation:
     """Everything at one ``alpha`` from one eigendecomposition of ``M(alpha)``.
 
+    Floating-point *estimates* (accurate, cancellation-free, but not certified; the
+    certified bounds are :func:`certified_lower` and :class:`ProxyKernel`).
+
     Attributes
     ----------
     value : float
-        :math:`f(\\alpha)`.
+        :math:`f(\\alpha) = e^\\top\\alpha - \\tfrac12 v^\\top K_0 v - \\|v\\|^4/(16\\rho)
+        + \\rho\\|M_-\\|_F^2` (no :math:`\\|K_0\\|_F^2` anywhere).
     grad : ndarray
         :math:`\\nabla f(\\alpha) = e - Y K^\\star Y\\alpha`.
     Kv : ndarray
-        :math:`K^\\star(\\alpha) Y\\alpha` (the SVM decision values without bias).
+        :math:`K^\\star(\\alpha) Y\\alpha = Mv + M_-v` (the SVM decision values without bias).
     quad : float
         :math:`(Y\\alpha)^\\top K^\\star (Y\\alpha)`.
     dist2 : float
-        :math:`\\|K^\\star - K_0\\|_F^2`.
+        :math:`\\|K^\\star - K_0\\|_F^2 = \\|M_- + s vv^\\top\\|_F^2`.
     eig : (w, V) or None
         The eigendecomposition of :math:`M(\\alpha)` it was computed from (reused by the
-        SMO refinement :func:`smo_bound`, so that the certificate decomposes
+        certified bounds and the SMO refinement, so that the certificate decomposes
         :math:`M(\\alpha)` once).
     """
 
@@ -125,30 +140,42 @@ def inner_kernel(K0: Any, y: Any, alpha: Any, rho: float) -> np.ndarray:
 
 def evaluate(K0: np.ndarray, y: np.ndarray, alpha: np.ndarray, rho: float) -> Evaluation:
     """:math:`f`, :math:`\\nabla f` and the pieces of the bounds at ``alpha`` (no input
-    checks; one full eigendecomposition of :math:`M(\\alpha)`)."""
+    checks; one full eigendecomposition of :math:`M(\\alpha)`).
+
+    With :math:`s = 1/(4\\rho)`, :math:`\\|M\\|^2 - \\|K_0\\|^2 = 2s\\,v^\\top K_0 v +
+    s^2\\|v\\|^4` exactly, so :math:`f = e^\\top\\alpha + \\rho(\\|K_0\\|^2 - \\|M\\|^2 +
+    \\|M_-\\|^2) = e^\\top\\alpha - \\tfrac12 v^\\top K_0 v - \\|v\\|^4/(16\\rho) +
+    \\rho\\|M_-\\|^2`: only the negative eigenvalues of :math:`M` enter, and nothing of size
+    :math:`\\rho\\|K_0\\|^2` is cancelled (the old form lost :math:`\\rho\\,u\\|K_0\\|_F^2`).
+    """
     v = y * alpha
-    M = K0 + np.outer(v, v) / (4.0 * rho)
-    w, V = _eig(M)
-    pos = w > 0
-    Vp = V[:, pos]
-    Kv = Vp @ (w[pos] * (Vp.T @ v))
-    quad = float(v @ Kv)
-    normK0 = float(np.sum(K0 * K0))
-    normMp = float(np.sum(w[pos] ** 2))
-    value = float(alpha.sum() + rho * (normK0 - normMp))
-    # ||K* - K0||^2 = ||M_+ - M + vv'/(4 rho)||^2 = ||-M_- + s vv'||^2, s = 1/(4 rho)
     s = 1.0 / (4.0 * rho)
-    neg = ~pos
+    K0v = K0 @ v
+    vv = float(v @ v)
+    vK0v = float(v @ K0v)
+    M = K0 + np.outer(v, v) * s
+    w, V = _eig(M)
+    neg = w < 0
+    wn = w[neg]
     Vn = V[:, neg]
     vn = Vn.T @ v
-    dist2 = float(np.sum(w[neg] ** 2) - 2.0 * s * np.sum(w[neg] * vn**2) + s * s * (v @ v) ** 2)
-    return Evaluation(value=value, grad=1.0 - y * Kv, Kv=Kv, quad=quad, dist2=max(dist2, 0.0),
-                      eig=(w, V))
+    Mnv = -(Vn @ (wn * vn))  # M_- v, M_- = -Vn diag(wn) Vn' (psd)
+    Kv = K0v + (s * vv) * v + Mnv  # M_+ v = M v + M_- v
+    vMnv = float(-(wn @ (vn * vn)))  # v' M_- v >= 0
+    neg2 = float(wn @ wn)  # ||M_-||^2
+    quad = vK0v + s * vv * vv + vMnv
+    value = math.fsum([math.fsum(alpha), -0.5 * vK0v, -vv * vv / (16.0 * rho), rho * neg2])
+    # ||K* - K0||^2 = ||M_+ - M + s vv'||^2 = ||M_- + s vv'||^2
+    dist2 = neg2 + 2.0 * s * vMnv + s * s * vv * vv
+    return Evaluation(value=float(value), grad=1.0 - y * Kv, Kv=Kv, quad=float(quad),
+                      dist2=max(float(dist2), 0.0), eig=(w, V))
 
 
 def objective(K0: Any, y: Any, alpha: Any, rho: float) -> float:
-    """:math:`f(\\alpha) = e^\\top\\alpha + \\rho(\\|K_0\\|_F^2 - \\|M(\\alpha)_+\\|_F^2)`,
-    the objective of problem (3) after the inner minimisation."""
+    """:math:`f(\\alpha) = e^\\top\\alpha - \\tfrac12 v^\\top K_0 v - \\|v\\|^4/(16\\rho) +
+    \\rho\\|M(\\alpha)_-\\|_F^2` (:math:`= e^\\top\\alpha + \\rho(\\|K_0\\|_F^2 -
+    \\|M(\\alpha)_+\\|_F^2)`), the objective of problem (3) after the inner minimisation; a
+    floating-point estimate (:func:`certified_lower` gives a certified lower bound)."""
     y = check_labels(y, "y")
     K0 = check_kernel(K0, "K0", n=y.size)
     rho = check_positive(rho, "rho")
@@ -168,9 +195,11 @@ def gradient(K0: Any, y: Any, alpha: Any, rho: float) -> np.ndarray:
 def frank_wolfe_bound(value: float, grad: np.ndarray, alpha: np.ndarray, y: np.ndarray,
                       C: float) -> float:
     """:math:`f(\\alpha) + \\max_{\\beta\\in\\mathcal{A}} \\nabla f(\\alpha)^\\top(\\beta-\\alpha)`,
-    a valid upper bound on max f by concavity.
+    an upper bound on max f by concavity *when value and grad are exact*.
 
-    The linear maximisation over :math:`\\{y^\\top\\beta = 0, 0\\le\\beta\\le C\\}` has the LP
+    The iterative methods use it on their floating-point estimates (to decide when to
+    stop); the certificate uses the rigorous :func:`frank_wolfe_upper` instead.  The
+    linear maximisation over :math:`\\{y^\\top\\beta = 0, 0\\le\\beta\\le C\\}` has the LP
     dual :math:`\\min_\\mu C\\sum_i (g_i - \\mu y_i)_+`, a piecewise-linear function of
     ``mu`` minimised exactly at a breakpoint by :func:`best_hinge_bias` (with
     ``f = y - y g`` the hinge terms are :math:`(g_i - \\mu y_i)_+`).
@@ -181,7 +210,8 @@ def frank_wolfe_bound(value: float, grad: np.ndarray, alpha: np.ndarray, y: np.n
 
 def svm_bound(quad: float, Kv: np.ndarray, y: np.ndarray, C: float) -> float:
     """Soft-margin primal value at :math:`w(\\alpha)` with the best bias: an upper bound on
-    the SVM optimum for the PSD kernel whose decision values are ``Kv``."""
+    the SVM optimum for the PSD kernel whose decision values are ``Kv`` (a floating-point
+    estimate; the certificate uses :meth:`ProxyKernel.svm_primal`)."""
     _, h = best_hinge_bias(Kv, y)
     return 0.5 * max(quad, 0.0) + C * h
 
@@ -193,21 +223,262 @@ def default_smo_max_iter(n: int) -> int:
     return max(10_000, 40 * int(n))
 
 
+# --------------------------------------------------------------------------- certified bounds
+#: unit roundoff of IEEE binary64
+UNIT_ROUNDOFF = 2.0**-53
 
-def smo_bound(y: np.ndarray, a: np.ndarray, C: float, rho: float, ev: Evaluation,
-              max_iter: int, done: Callable[[float], bool] | None,
-              time_limit: float | None) -> tuple[float, int]:
-    """Best soft-margin primal value over an SMO tolerance ladder on :math:`K^\\star(a)`
-    (at most ``max_iter`` SMO steps in total), plus :math:`\\rho\\|K^\\star - K_0\\|^2`,
-    and the SMO steps taken.
 
-    The ladder runs ``eps`` = 1e-4, 1e-6, 1e-8 (warm-started, each SMO solution's bound
-    from :func:`convexkern.math.svm.dual_bounds`) and stops early once ``done(bound)`` is
-    true (the caller's test of its target gap).  A failing SMO gives ``(inf, steps)``.
+def _g(k: float) -> float:
+    r"""``1.01 k u``: a bound on :math:`\gamma_k = ku/(1-ku)` (Higham, *Accuracy and
+    Stability*, §3.1) that also absorbs the relative rounding (at most
+    :math:`\gamma_{k'}`, :math:`k' u \le 10^{-3}`) committed in computing the quantity it
+    multiplies.  Valid while :math:`ku \le 10^{-3}` (``k`` up to 9e12)."""
+    return 1.01 * float(k) * UNIT_ROUNDOFF
+
+
+def _round_down(terms: list[float], errs: list[float]) -> tuple[float, float]:
+    """A float at most :math:`\\sum t - \\sum e` in exact arithmetic, and the pad used.
+
+    ``math.fsum`` is correctly rounded (error <= u |sum| <= u sum|t|); the pad covers it
+    twice over, and the final subtraction is moved one ulp down."""
+    s = math.fsum(terms)
+    pad = math.fsum(errs) * (1.0 + 4.0 * UNIT_ROUNDOFF) \
+        + 2.0 * UNIT_ROUNDOFF * math.fsum(abs(t) for t in terms)
+    return float(np.nextafter(s - pad, -np.inf)), pad
+
+
+def _round_up(terms: list[float], errs: list[float]) -> tuple[float, float]:
+    """A float at least :math:`\\sum t + \\sum e` in exact arithmetic, and the pad used."""
+    s = math.fsum(terms)
+    pad = math.fsum(errs) * (1.0 + 4.0 * UNIT_ROUNDOFF) \
+        + 2.0 * UNIT_ROUNDOFF * math.fsum(abs(t) for t in terms)
+    return float(np.nextafter(s + pad, np.inf)), pad
+
+
+@dataclass(frozen=True)
+class LowerBound:
+    """A certified lower bound on :math:`f(\\alpha)` (:func:`certified_lower`).
+
+    Attributes
+    ----------
+    value : float
+        :math:`\\le f(\\alpha)` in exact arithmetic on the floating-point data.
+    rounding : float
+        The rounding terms subtracted (every bound on a floating-point error, summed).
+    z_term : float
+        The certified part of :math:`\\rho\\|M_-\\|^2`:
+        :math:`\\rho(-2t\\langle M, Z\\rangle - t^2\\|Z\\|^2)` (0 when not positive).
     """
-    Ks = ev.inner_kernel()  # the eigenpairs of M(a) computed by evaluate: no second eigh
-    extra = rho * ev.dist2
-    best = math.inf
+
+    value: float
+    rounding: float
+    z_term: float
+
+
+def certified_lower(K0: np.ndarray, y: np.ndarray, alpha: np.ndarray, rho: float,
+                    w: np.ndarray, V: np.ndarray) -> LowerBound:
+    r"""A lower bound on :math:`f(\alpha)` that does not trust the eigendecomposition.
+
+    :math:`f(\alpha) = e^\top\alpha - \tfrac12 v^\top K_0 v - \|v\|^4/(16\rho) +
+    \rho\min_{K\succeq 0}\|K - M\|_F^2`.  For any PSD :math:`Z` and :math:`t \ge 0`,
+    :math:`\|K - M\|^2 \ge 2t\langle K - M, Z\rangle - t^2\|Z\|^2 \ge -2t\langle M, Z\rangle
+    - t^2\|Z\|^2` (:math:`\|A - tZ\|^2 \ge 0` and :math:`\langle K, Z\rangle \ge 0`).
+    :math:`Z = BB^\top` with :math:`B = V_-\sqrt{-w_-}` (the computed negative eigenpairs;
+    PSD by construction whatever their accuracy), :math:`\langle M, Z\rangle =
+    \sum_j b_j^\top K_0 b_j + s\|B^\top v\|^2` and :math:`\|Z\|^2 = \|B^\top B\|_F^2`
+    evaluated from the data :math:`(K_0, v)`, and the best
+    :math:`t = \max(0, -\langle M,Z\rangle/\|Z\|^2)` (1 for exact eigenpairs, when the
+    term equals :math:`\rho\|M_-\|^2`; :math:`t = 0` is :math:`Z = 0`).
+
+    Rounding terms (``u`` = 2^-53, :math:`\gamma_k \le` ``_g(k)``): a length-``m`` dot
+    product is off by at most :math:`\gamma_m|x|^\top|y|` and a matrix product entrywise
+    likewise, so :math:`|\mathrm{fl}(v^\top K_0 v) - v^\top K_0 v| \le
+    \gamma_{2n}|v|^\top|K_0||v|`, :math:`\|v\|^4/(16\rho)` is off by a relative
+    :math:`\gamma_{2n+4}`, :math:`\sum_j b_j^\top K_0 b_j` by
+    :math:`\gamma_{n+nk+1}\sum|B|\circ(|K_0||B|)`, :math:`s\|B^\top v\|^2` by
+    :math:`\gamma_{2n+k+4}\,s\,\||B|^\top|v|\|^2` and :math:`\|B^\top B\|^2` by
+    :math:`\gamma_{2n+k^2+2}\||B|^\top|B|\|_F^2`; all are subtracted.
+    """
+    n = y.size
+    v = y * alpha
+    av = np.abs(v)
+    aK0 = np.abs(K0)
+    K0v = K0 @ v
+    q = float(v @ K0v)
+    e_q = _g(2 * n) * float(av @ (aK0 @ av))
+    vv = float(v @ v)
+    T = vv * vv / (16.0 * rho)
+    e_T = _g(2 * n + 4) * T
+    A = math.fsum(alpha)
+    e_A = _g(1) * math.fsum(np.abs(alpha))
+    terms = [A, -0.5 * q, -T]
+    errs = [e_A, 0.5 * e_q, e_T]
+    z_term = 0.0
+    neg = w < 0
+    k = int(np.count_nonzero(neg))
+    if k:
+        B = V[:, neg] * np.sqrt(-w[neg])
+        aB = np.abs(B)
+        s = 1.0 / (4.0 * rho)
+        m1 = float(np.sum(B * (K0 @ B)))
+        e_m1 = _g(n + n * k + 1) * float(np.sum(aB * (aK0 @ aB)))
+        Bv = B.T @ v
+        m2 = s * float(Bv @ Bv)
+        aBv = aB.T @ av
+        e_m2 = _g(2 * n + k + 4) * s * float(aBv @ aBv)
+        BtB = B.T @ B
+        zz = float(np.sum(BtB * BtB))
+        aBtB = aB.T @ aB
+        e_zz = _g(2 * n + k * k + 2) * float(np.sum(aBtB * aBtB))
+        m = m1 + m2
+        e_m = e_m1 + e_m2 + _g(1) * (abs(m1) + abs(m2))
+        t = -m / zz if zz > 0 and m < 0 else 0.0
+        if t > 0 and math.isfinite(t):
+            R = -2.0 * t * m - t * t * zz
+            e_R = 2.0 * t * e_m + t * t * e_zz + _g(4) * (2.0 * t * abs(m) + t * t * zz)
+            if R - e_R > 0:  # otherwise Z = 0 (t = 0) is the better certified choice
+                z_term = rho * R
+                terms.append(z_term)
+                errs.append(rho * e_R + _g(1) * z_term)
+    value, pad = _round_down(terms, errs)
+    return LowerBound(value=value, rounding=pad, z_term=z_term)
+
+
+@dataclass(frozen=True)
+class ProxyKernel:
+    r"""The PSD kernel :math:`K_P = PP^\top` that the certified upper bounds fix.
+
+    :math:`P = V_+\sqrt{w_+}` from the computed positive eigenpairs of :math:`M(\alpha)`, so
+    :math:`K_P` is PSD by construction (and :math:`= K^\star(\alpha)` for exact eigenpairs).
+    For any PSD :math:`K`, :math:`\mathrm{OPT} \le \mathrm{SVM}(K) + \rho\|K - K_0\|_F^2`
+    (min-max inequality); see :meth:`svm_primal` and :func:`frank_wolfe_upper`.
+
+    Attributes
+    ----------
+    P : (n, k) array
+    K : (n, n) array
+        :math:`\mathrm{fl}(PP^\top)`, symmetrised (the matrix SMO runs on).
+    dist_term : float
+        :math:`\ge \rho\|PP^\top - K_0\|_F^2` in exact arithmetic: :math:`D =
+        \mathrm{fl}(PP^\top) - K_0` is formed explicitly, its entries are off by at most
+        :math:`\gamma_{k+2}(|P||P|^\top)_{ij} + u|D_{ij}|`, and
+        :math:`\||P||P|^\top\|_F \le \sum_i\|p_i\|^2` (Cauchy--Schwarz), so
+        :math:`\|PP^\top - K_0\|_F \le \|D\|_F(1 + \gamma_{n^2+2}) + \gamma_{k+2}\|P\|_F^2
+        + u\|D\|_F`.
+    dist_rounding : float
+        ``dist_term`` minus :math:`\rho\|D\|_F^2` as computed.
+    """
+
+    P: np.ndarray
+    K: np.ndarray
+    dist_term: float
+    dist_rounding: float
+
+    def svm_primal(self, c: np.ndarray, y: np.ndarray, C: float) -> tuple[float, float]:
+        r"""A certified upper bound on :math:`\mathrm{SVM}(K_P) + \rho\|K_P - K_0\|^2` and its
+        rounding terms.
+
+        The soft-margin primal point :math:`w = \mathrm{fl}(P^\top c)` (any :math:`w \in
+        \mathbb{R}^k` is a primal point for the feature map :math:`x_i \mapsto p_i`; ``c =
+        y * beta`` puts it at :math:`w(\beta)`) with the best bias ``b`` for the computed
+        decision values (:func:`best_hinge_bias`; any ``b`` is valid).  Rounding:
+        :math:`\|w\|^2` is off by a relative :math:`\gamma_k`, the decision values
+        :math:`Pw` by :math:`\gamma_k|P||w|`, each hinge term by that plus
+        :math:`\gamma_3(|d_i + b| + |1 - y_i(d_i + b)|)` (hinge is monotone and 1-Lipschitz).
+        """
+        P = self.P
+        k = P.shape[1]
+        w = P.T @ c
+        ww = float(w @ w)
+        d = P @ w
+        e_d = _g(k) * (np.abs(P) @ np.abs(w))
+        b, _ = best_hinge_bias(d, y)
+        t1 = d + b
+        t2 = 1.0 - y * t1
+        hinge = math.fsum(np.maximum(t2 + e_d + _g(3) * (np.abs(t1) + np.abs(t2)), 0.0))
+        terms = [0.5 * ww, C * hinge, self.dist_term]
+        errs = [0.5 * _g(k) * ww, _g(2) * C * hinge]
+        up, _ = _round_up(terms, errs)
+        # what rounding added: the padding inside `hinge`, the final pad, dist_rounding
+        plain = 0.5 * ww + C * float(np.sum(np.maximum(t2, 0.0))) + self.dist_term
+        return up, max(up - plain, 0.0) + self.dist_rounding
+
+
+def proxy_kernel(K0: np.ndarray, rho: float, w: np.ndarray, V: np.ndarray) -> ProxyKernel:
+    """:class:`ProxyKernel` from the eigenpairs ``(w, V)`` of :math:`M(\\alpha)`."""
+    n = K0.shape[0]
+    pos = w > 0
+    P = V[:, pos] * np.sqrt(w[pos])
+    k = P.shape[1]
+    PP = P @ P.T
+    S = 0.5 * (PP + PP.T)
+    D = S - K0
+    nD = math.sqrt(float(np.sum(D * D)))
+    nD_up = nD * (1.0 + _g(n * n + 2))
+    eD = _g(k + 2) * float(np.sum(P * P)) + _g(1) * nD_up
+    dist_up = (nD_up + eD) ** 2 * (1.0 + _g(3))
+    dist_term = float(np.nextafter(rho * dist_up * (1.0 + _g(1)), np.inf))
+    return ProxyKernel(P=P, K=S, dist_term=dist_term,
+                       dist_rounding=max(dist_term - rho * nD * nD, 0.0))
+
+
+def frank_wolfe_upper(pk: ProxyKernel, y: np.ndarray, alpha: np.ndarray,
+                      C: float) -> tuple[float, float]:
+    r"""A certified Frank--Wolfe bound and its rounding terms.
+
+    :math:`g(\beta) = e^\top\beta - \tfrac12\beta^\top YK_PY\beta + \rho\|K_P - K_0\|^2` is
+    concave, so :math:`\mathrm{OPT} \le \max_{\mathcal{A}} g \le g(\alpha) +
+    \max_{\beta\in\mathcal{A}} \nabla g(\alpha)^\top(\beta - \alpha)`,
+    :math:`\nabla g(\alpha) = e - YK_Pv`.  For exact eigenpairs this is the Frank--Wolfe bound
+    on :math:`f` (:math:`g(\alpha) = f(\alpha)`, :math:`\nabla g(\alpha) = \nabla f(\alpha)`,
+    Danskin); here it needs neither the true :math:`f(\alpha)` nor the true gradient, only
+    :math:`K_P`.  The linear maximum is bounded through weak LP duality by
+    :math:`C\sum_i(h_i - \mu y_i)_+` at the breakpoint ``mu`` of
+    :func:`frank_wolfe_bound`.  Rounding: with :math:`a = |P|^\top|v|`,
+    :math:`\|P^\top v\|^2` is off by :math:`\gamma_{2n+k}\|a\|^2`, :math:`h = e -
+    YP(P^\top v)` entrywise by :math:`e_h = \gamma_{n+k+1}|P|a + u|h|`, and the linear
+    terms by :math:`e_h` (times ``C`` or :math:`\alpha`) plus :math:`\gamma_4|h_i - \mu y_i|` and
+    :math:`\gamma_n|h|^\top\alpha`.
+    """
+    P = pk.P
+    n, k = P.shape
+    v = y * alpha
+    av = np.abs(v)
+    aP = np.abs(P)
+    w = P.T @ v
+    ww = float(w @ w)
+    a = aP.T @ av
+    e_ww = _g(2 * n + k) * float(a @ a)
+    h = 1.0 - y * (P @ w)
+    e_h = _g(n + k + 1) * (aP @ a) + _g(1) * np.abs(h)
+    mu, _ = best_hinge_bias(y - y * h, y)
+    r = h - mu * y
+    lin = math.fsum(np.maximum(r + e_h + _g(4) * np.abs(r), 0.0))
+    ha = float(h @ alpha)
+    e_ha = float(e_h @ alpha) + _g(n) * float(np.abs(h) @ alpha)
+    A = math.fsum(alpha)
+    terms = [A, -0.5 * ww, pk.dist_term, C * lin, -ha]
+    errs = [_g(1) * math.fsum(np.abs(alpha)), 0.5 * e_ww, _g(2) * C * lin, e_ha]
+    up, _ = _round_up(terms, errs)
+    plain = A - 0.5 * ww + pk.dist_term + C * float(np.sum(np.maximum(r, 0.0))) - ha
+    return up, max(up - plain, 0.0) + pk.dist_rounding
+
+
+def smo_bound(y: np.ndarray, a: np.ndarray, C: float, pk: ProxyKernel,
+              max_iter: int, done: Callable[[float], bool] | None,
+              time_limit: float | None) -> tuple[float, int, float]:
+    """Best certified soft-margin primal bound (:meth:`ProxyKernel.svm_primal`, so
+    :math:`\\rho\\|K_P - K_0\\|^2` included) over an SMO tolerance ladder on :math:`K_P`
+    (at most ``max_iter`` SMO steps in total), the SMO steps taken, and the rounding terms
+    of the best bound.
+
+    SMO only proposes points: each bound is evaluated with its rounding terms at
+    :math:`w = P^\\top Y\\beta`, whatever SMO's accuracy.  The ladder runs ``eps`` = 1e-4,
+    1e-6, 1e-8 (warm-started) and stops early once ``done(bound)`` is true (the caller's
+    test of its target gap).  A failing SMO gives ``(inf, steps, 0)``.
+    """
+    Ks = pk.K  # from the eigenpairs of M(a) computed by evaluate: no second eigh
+    best, rounding = math.inf, 0.0
     used = 0
     try:
         a0 = np.clip(a, 0.0, C)
@@ -221,15 +492,17 @@ def smo_bound(y: np.ndarray, a: np.ndarray, C: float, rho: float, ev: Evaluation
             r = smo(Ks, y, C, eps=eps, max_iter=left, time_limit=time_limit,
                     alpha0=a0 if a0.sum() > 0 else None, check_input=False)
             used += int(r.iterations)
-            best = min(best, dual_bounds(Ks, y, r.alpha, C).upper)
+            bound, r_bound = pk.svm_primal(y * r.alpha, y, C)
+            if bound < best:
+                best, rounding = bound, r_bound
             a0 = r.alpha
             if r.status != "optimal":
                 break
-            if done is not None and done(best + extra):
+            if done is not None and done(best):
                 break
     except (InvalidInputError, ValueError):
-        return math.inf, used
-    return best + extra, used
+        return math.inf, used, 0.0
+    return best, used, rounding
 
 
 # --------------------------------------------------------------------------- prediction
