@@ -158,6 +158,32 @@ def test_bounds_bracket_the_optimum_everywhere(usps30_opt, usps30):
                                             r["bound_svm_smo"]), rel=1e-15)
 
 
+def test_certified_lower_bound_on_an_indefinite_kernel(usps30):
+    """The certified lower bound (issue 12) on a strongly indefinite kernel: its Z-term
+    -2t<M, Z> - t^2 ||Z||^2, evaluated on the data with Z = BB' from the computed negative
+    eigenpairs, equals rho ||M_-||^2 up to second order in eigh's errors ((n u ||M||)^2,
+    1e-26 relative) and the rounding of sums of n^2 terms (n^2 u ~ 1e-13): 1e-10.  The
+    bound sits below the floating-point estimate of f by about its rounding terms (plus
+    1e-13 relative for the estimate's own rounding), and the bracket is not inverted.  The
+    rounding terms are small here: |K0| <= 1, 0 <= alpha <= 1, so the largest,
+    gamma_2n |v|'|K0||v|, is at most 60 u 30^2 = 6e-12 (measured 7.5e-13 below, 4.2e-12
+    above: the upper bound's ||PP' - K0|| term)."""
+    K0, y = usps30
+    rho = 0.5
+    for seed in range(3):
+        a = _feasible(y, 1.0, seed)
+        c = ri.certificate(K0, y, a, 1.0, rho, smo_refine=False)
+        v = y * a
+        w = np.linalg.eigvalsh(K0 + np.outer(v, v) / (4 * rho))
+        r = c.residuals
+        assert r["lower_z_term"] == pytest.approx(rho * np.sum(np.minimum(w, 0) ** 2),
+                                                  rel=1e-10)
+        est = r["value_estimate"]
+        assert abs(c.lower - est) <= r["rounding_lower"] + 1e-13 * abs(est)
+        assert 0 < r["rounding_lower"] < 1e-11 and 0 < r["rounding_upper"] < 1e-10
+        assert c.lower <= c.upper and "bound_inversion" not in r
+
+
 def test_certificate_smo_refinement_is_capped_by_iterations_not_time(usps30_opt, usps30):
     """The SMO refinement of U(alpha) is bounded by a number of SMO steps (so the bound
     does not depend on machine load), skipped when the cheap bounds meet the requested
@@ -488,3 +514,141 @@ def test_paper_fixed_step_projected_gradient(usps30_opt):
     assert r.primal_value <= ref.dual_value + 1e-12
     with pytest.raises(ValueError, match="step"):
         ck.solve(f, "robust_pg", step="bogus")
+
+
+# ------------------------------------------------------------------ issue 12: large scales
+# The reproducers of issue 12 (item 1): y alternating +-1, n = 40, X = N(0, 1)^3 + 0.8 y,
+# PSD kernels at scales where ||K0||_F^2 rho is 1e15 and more.  f(alpha) was evaluated as
+# e'alpha + rho(||K0||^2 - ||M_+||^2), which cancels catastrophically there: robust_apg
+# reported "optimal" on [-1220.678, -1220.677] where OPT = 0.0126822.
+#
+# Exact oracles, in rational arithmetic on the float data (fractions.Fraction; no
+# tolerance): for any alpha and any PSD K,
+#   base(alpha) := e'alpha - v'K0v/2 - ||v||^4/(16 rho) <= f(alpha) <= g(alpha, K)
+#   := e'alpha - v'Kv/2 + rho ||K - K0||_F^2,
+# the left because f = base + rho dist(M, PSD)^2, the right because f is the minimum of g
+# over PSD K.  With K = PP' (P = V_+ sqrt(w_+) from eigh of M, PSD by construction) the two
+# differ by rho ||PP' - M||^2 only (eigh's backward error): f(alpha) is pinned exactly.
+def _issue_data():
+    rng = np.random.default_rng(2)
+    n = 40
+    y = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
+    X = rng.normal(size=(n, 3)) + 0.8 * y[:, None]
+    return X, y
+
+
+def _poly(X, scale):
+    return scale * (X @ X.T + 1.0) ** 3
+
+
+ISSUE_SCALES = {
+    # name: (kernel, rho, the optimum quoted by the issue or None)
+    "poly_x100_rho1e6": (lambda X: _poly(X, 100.0), 1e6, 0.0126822),
+    "rbf_x1e6_rho1": (lambda X: 1e6 * ck.kernels.RBF(0.1)(X), 1.0, 1.1377e-4),
+    "poly_rho1e4": (lambda X: _poly(X, 1.0), 1e4, None),
+    "poly_rho1": (lambda X: _poly(X, 1.0), 1.0, None),  # friendly scale
+}
+ISSUE_SOLVERS = {  # solver: options.  Iteration caps (deterministic, unlike time limits)
+    # keep the slow ones short: a capped run is a status, and its bracket must still be valid
+    # (SCS takes 7-17 s uncapped at the large scales, ACCPM minutes)
+    "robust_apg": {},
+    "robust_pg": {"max_iter": 3000},
+    "robust_accpm": {"max_iter": 40},
+    "scs": {"max_iter": 5000},
+    "clarabel": {"max_iter": 30},
+}
+ISSUE_TOL = 1e-6
+
+
+def _exact_base(K0F, y, alpha, rho):
+    from fractions import Fraction
+
+    v = [Fraction(float(yi)) * Fraction(float(ai)) for yi, ai in zip(y, alpha, strict=True)]
+    n = len(v)
+    vKv = sum(v[i] * sum(K0F[i][j] * v[j] for j in range(n)) for i in range(n))
+    vv = sum(t * t for t in v)
+    return sum(Fraction(float(a)) for a in alpha) - vKv / 2 - vv * vv / (16 * Fraction(rho))
+
+
+def _exact_g_at_proxy(K0, K0F, y, alpha, rho):
+    """g(alpha, PP') exactly, P from eigh of M: an upper bound on f(alpha)."""
+    from fractions import Fraction
+
+    v = y * alpha
+    w, V = np.linalg.eigh(K0 + np.outer(v, v) / (4.0 * rho))
+    P = V[:, w > 0] * np.sqrt(w[w > 0])
+    n, k = P.shape
+    PF = [[Fraction(float(P[i, j])) for j in range(k)] for i in range(n)]
+    vF = [Fraction(float(t)) for t in v]
+    Pv = [sum(PF[i][j] * vF[i] for i in range(n)) for j in range(k)]
+    dist = Fraction(0)
+    for i in range(n):
+        for j in range(n):
+            dij = sum(PF[i][m] * PF[j][m] for m in range(k)) - K0F[i][j]
+            dist += dij * dij
+    return (sum(Fraction(float(a)) for a in alpha) - sum(t * t for t in Pv) / 2
+            + Fraction(rho) * dist)
+
+
+@pytest.fixture(scope="module", params=list(ISSUE_SCALES))
+def issue_runs(request):
+    from fractions import Fraction
+
+    X, y = _issue_data()
+    kern, rho, quoted = ISSUE_SCALES[request.param]
+    K0 = kern(X)
+    K0F = [[Fraction(float(t)) for t in row] for row in K0]
+    f = ri.dual(K0, y, C=1.0, rho=rho)
+    runs = {}
+    for solver, opts in ISSUE_SOLVERS.items():
+        r = ck.solve(f, solver, tol=ISSUE_TOL, **opts)
+        if "alpha" not in r.x:  # Clarabel fails outright on two scales: no point, no claim
+            assert not r.status.has_solution, (solver, r.status)
+            continue
+        a = r.x["alpha"]
+        runs[solver] = (r, _exact_base(K0F, y, a, rho), _exact_g_at_proxy(K0, K0F, y, a, rho))
+    return request.param, quoted, runs
+
+
+def test_issue_brackets_hold_the_exact_objective(issue_runs):
+    """Each certificate's lower bound is at most f(alpha) (checked against the exact upper
+    oracle g(alpha, PP')), its upper bound at least f at every solver's point (against the
+    exact lower oracle base), the bracket is not inverted, and "optimal" means a certified
+    gap <= tol.  No tolerance anywhere: exact rational comparisons."""
+    from fractions import Fraction
+
+    name, quoted, runs = issue_runs
+    assert "robust_apg" in runs and "scs" in runs
+    for solver, (r, base, g_up) in runs.items():
+        assert base <= g_up, (name, solver)  # the two exact oracles bracket f(alpha)
+        assert Fraction(r.primal_value) <= g_up, (name, solver)  # lower <= f(alpha)
+        assert r.primal_value <= r.dual_value, (name, solver, r.residuals)
+        assert "bound_inversion" not in r.residuals
+        assert r.residuals["rounding_lower"] >= 0 and r.residuals["rounding_upper"] >= 0
+        if r.status is ck.Status.OPTIMAL:
+            assert r.rel_gap <= ISSUE_TOL
+        for other, (_, base_other, _) in runs.items():
+            # upper >= OPT >= f(other's point) >= base(other's point)
+            assert Fraction(r.dual_value) >= base_other, (name, solver, other)
+    # the default method certifies the optimum at every scale
+    apg = runs["robust_apg"][0]
+    assert apg.status is ck.Status.OPTIMAL, (name, apg.message)
+    if quoted is not None:
+        # the issue quotes OPT to 6 (5) significant digits: half a unit in the last
+        # digit is 4e-6 (4.4e-5) relative; the certified gap is 1e-6
+        rel = 1e-5 if quoted > 1e-3 else 5e-5
+        assert apg.primal_value == pytest.approx(quoted, rel=rel)
+        assert apg.dual_value == pytest.approx(quoted, rel=rel)
+
+
+def test_issue_lower_bound_is_the_exact_objective_to_rounding(issue_runs):
+    """The certified lower bound sits below f(alpha) by about its rounding terms only: for
+    these PSD kernels f(alpha) - base(alpha) = rho ||M_-||^2 is of order rho (n u ||M||)^2,
+    and the gap between the exact oracles is rho ||PP' - M||^2, of the same order.  The
+    lower bound may not be below base by more than its reported rounding terms plus one
+    part in 1e12 (the float conversion of the exact value)."""
+    name, _, runs = issue_runs
+    for solver, (r, base, g_up) in runs.items():
+        slack = r.residuals["rounding_lower"] + 1e-12 * abs(float(base))
+        assert float(base) - r.primal_value <= slack, (name, solver)
+        assert float(g_up - base) <= 1e-9 * max(abs(float(base)), 1e-12), (name, solver)
