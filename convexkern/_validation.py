@@ -20,11 +20,19 @@ __all__ = [
     "check_positive",
     "check_margin_C",
     "check_nonnegative",
+    "check_positive_sequence",
     "check_in_range",
     "check_open_unit",
     "check_int",
+    "check_seed",
+    "check_class_labels",
+    "check_label_types",
     "check_same_length",
 ]
+
+#: The largest seed numpy's legacy ``RandomState`` and scikit-learn's ``random_state``
+#: accept: seeds lie in ``[0, MAX_SEED]``.
+MAX_SEED = 2**32 - 1
 
 
 def _as_float_array(x: Any, name: str) -> np.ndarray:
@@ -37,14 +45,19 @@ def _as_float_array(x: Any, name: str) -> np.ndarray:
     return arr
 
 
-def check_matrix(x: Any, name: str, *, ndim: int = 2, allow_empty: bool = False) -> np.ndarray:
-    """Return ``x`` as a finite float64 array with ``ndim`` dimensions, or raise."""
+def check_matrix(x: Any, name: str, *, ndim: int = 2, allow_empty: bool = False,
+                 finite: bool = True) -> np.ndarray:
+    """Return ``x`` as a finite float64 array with ``ndim`` dimensions, or raise.
+
+    ``finite=False`` lets NaN and inf through (a solver's candidate point, which a
+    certificate turns into an infinite bound rather than an error).
+    """
     arr = _as_float_array(x, name)
     if arr.ndim != ndim:
         raise InvalidInputError(name, f"expected a {ndim}-d array, got shape {arr.shape}")
     if not allow_empty and arr.size == 0:
         raise InvalidInputError(name, "is empty")
-    if not np.all(np.isfinite(arr)):
+    if finite and not np.all(np.isfinite(arr)):
         bad = int(np.size(arr) - np.count_nonzero(np.isfinite(arr)))
         raise InvalidInputError(name, f"contains {bad} non-finite value(s) (NaN or inf)")
     return arr
@@ -85,12 +98,82 @@ def check_kernel(
     return arr
 
 
+def _label_kind(v: Any) -> str:
+    if isinstance(v, (bool, np.bool_)):
+        return "bool"
+    if isinstance(v, (int, float, np.integer, np.floating)):
+        return "number"
+    if isinstance(v, (str, np.str_)):
+        return "str"
+    if isinstance(v, (bytes, np.bytes_)):
+        return "bytes"
+    return type(v).__name__
+
+
+def check_label_types(y: Any, name: str) -> None:
+    """Raise if the labels ``y`` (a list or an object array) hold ``None`` or mix types.
+
+    numpy would turn ``[1, "a"]`` into the strings ``"1"``, ``"a"`` and ``None`` into NaN
+    or an unorderable object; both are refused here, naming ``name``.  Arrays of one
+    numeric or string dtype are not inspected element by element (they are homogeneous).
+    """
+    if y is None or (isinstance(y, np.ndarray) and y.dtype != object):
+        return  # no labels at all: the caller's own message (scikit-learn's for estimators)
+    try:
+        items = np.asarray(y, dtype=object).ravel()
+    except (TypeError, ValueError):  # ragged: reported by the caller's shape check
+        return
+    first: dict[str, tuple[int, Any]] = {}
+    for i, v in enumerate(items):
+        if v is None:
+            raise InvalidInputError(name, f"contains None (a missing label) at index {i}")
+        kind = _label_kind(v)
+        if kind not in first:
+            first[kind] = (i, v)
+            if len(first) > 1:
+                (k1, (i1, v1)), (k2, (i2, v2)) = list(first.items())[:2]
+                raise InvalidInputError(
+                    name, f"mixes label types: {v1!r} ({k1}, index {i1}) and {v2!r} "
+                          f"({k2}, index {i2}); give labels of one type")
+
+
+def check_class_labels(y: Any, name: str = "y", *, n: int | None = None) -> np.ndarray:
+    """Return class labels of any one type (numbers or strings) as a 1-d array, or raise.
+
+    Refused, naming ``name``: ``None`` (a missing label), labels of mixed types (numpy
+    would silently turn ``[1, "a"]`` into the strings ``"1"`` and ``"a"``), NaN or inf,
+    a shape other than 1-d, and a length other than ``n`` when given.  The labels are not
+    recoded; a numpy array of one dtype is returned as given (not copied).
+    """
+    if y is None or isinstance(y, (str, bytes)):
+        raise InvalidTypeError(name, f"expected an array of labels, got {type(y).__name__}")
+    check_label_types(y, name)
+    try:
+        arr = np.asarray(y)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInputError(name, f"expected a 1-d array of labels ({exc})") from None
+    if arr.dtype == object:  # numbers of mixed Python types, or one non-numeric type
+        try:
+            arr = np.asarray(arr.tolist())
+        except (TypeError, ValueError):
+            pass
+    if arr.ndim != 1:
+        raise InvalidInputError(name, f"expected a 1-d array of labels, got shape {arr.shape}")
+    if n is not None and arr.size != n:
+        raise InvalidInputError(name, f"has {arr.size} labels but the data has {n} rows")
+    if arr.dtype.kind in "fc" and not np.all(np.isfinite(arr)):
+        raise InvalidInputError(name, "contains non-finite labels (NaN or inf)")
+    return arr
+
+
 def check_labels(y: Any, name: str = "y", *, n: int | None = None) -> np.ndarray:
     """Return binary labels in {-1, +1} as float64, or raise.
 
     Both classes must be present.  Labels in {0, 1} or any other coding are rejected
-    rather than recoded.
+    rather than recoded; ``None`` and labels of mixed types are named as such.
     """
+    if not isinstance(y, (str, bytes)):
+        check_label_types(y, name)
     arr = _as_float_array(y, name)
     if arr.ndim != 1:
         raise InvalidInputError(name, f"expected a 1-d array of labels, got shape {arr.shape}")
@@ -120,6 +203,21 @@ def check_positive(value: Any, name: str, *, allow_inf: bool = False) -> float:
     if np.isnan(v) or v <= 0 or (np.isinf(v) and not allow_inf):
         raise InvalidInputError(name, f"must be a positive finite number, got {value!r}")
     return v
+
+
+def check_positive_sequence(values: Any, name: str) -> list[float]:
+    """Return a non-empty sequence of positive finite numbers as a list of floats, or raise.
+
+    A string, a bare number or an empty sequence is refused naming ``name``; a bad entry
+    is named ``name[i]``.
+    """
+    if isinstance(values, (str, bytes)) or not isinstance(values, (list, tuple, np.ndarray)):
+        raise InvalidTypeError(
+            name, f"expected a non-empty list of positive numbers, got {values!r}")
+    items = list(np.ravel(values)) if isinstance(values, np.ndarray) else list(values)
+    if not items:
+        raise InvalidInputError(name, "is empty; give at least one positive number")
+    return [check_positive(v, f"{name}[{i}]") for i, v in enumerate(items)]
 
 
 def check_margin_C(value: Any, name: str = "C") -> float:
@@ -161,12 +259,32 @@ def check_open_unit(value: Any, name: str) -> float:
     return v
 
 
-def check_int(value: Any, name: str, *, minimum: int = 0) -> int:
-    """Return ``value`` as an int >= ``minimum`` or raise."""
+def check_int(value: Any, name: str, *, minimum: int = 0, maximum: int | None = None) -> int:
+    """Return ``value`` as an int >= ``minimum`` (and <= ``maximum``) or raise."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise InvalidTypeError(name, f"expected an integer, got {value!r}")
     if int(value) < minimum:
         raise InvalidInputError(name, f"must be >= {minimum}, got {value!r}")
+    if maximum is not None and int(value) > maximum:
+        raise InvalidInputError(name, f"must be <= {maximum}, got {value!r}")
+    return int(value)
+
+
+def check_seed(value: Any, name: str = "seed", *, count: int = 1) -> int:
+    """Return a random seed as an int in ``[0, MAX_SEED]`` (``2**32 - 1``), or raise.
+
+    numpy's ``RandomState`` and scikit-learn's ``random_state`` accept no other integer.
+    With ``count`` seeds used in a row (``seed, seed + 1, ..., seed + count - 1``) the last
+    one must fit too.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise InvalidTypeError(name, f"expected an integer seed in [0, 2**32 - 1], got {value!r}")
+    top = MAX_SEED - (count - 1)
+    if not 0 <= int(value) <= top:
+        extra = f" (seeds {name}..{name} + {count - 1} are used)" if count > 1 else ""
+        raise InvalidInputError(
+            name, f"must be an integer in [0, {top}]{extra}, the seed range of numpy and "
+                  f"scikit-learn, got {value!r}")
     return int(value)
 
 

@@ -14,6 +14,7 @@ import numbers
 
 import numpy as np
 
+from ._validation import check_class_labels, check_int, check_seed
 from .errors import InvalidInputError, InvalidTypeError
 
 __all__ = ["train_test_indices", "seeded_splits"]
@@ -37,7 +38,8 @@ def train_test_indices(
         scikit-learn rounds a fraction up: ``ceil(test_size * n)`` test points, shared out
         between the classes in proportion.
     seed : int
-        ``random_state`` of the split.
+        ``random_state`` of the split, in ``[0, 2**32 - 1]`` (numpy's and scikit-learn's
+        seed range).
     stratify : bool
         Stratify by ``y`` (default) or draw a plain random split.
 
@@ -45,13 +47,13 @@ def train_test_indices(
     ------
     InvalidInputError
         Naming ``test_size`` (out of range, or too small/large for a stratified split of
-        these classes) or ``y``.
+        these classes), ``seed`` (outside ``[0, 2**32 - 1]``) or ``y`` (not 1-d, ``None``,
+        NaN, or labels of mixed types).
     """
     from sklearn.model_selection import train_test_split
 
-    y = np.asarray(y)
-    if y.ndim != 1:
-        raise InvalidInputError("y", f"must be one-dimensional, got shape {y.shape}")
+    y = check_class_labels(y, "y")
+    seed = check_seed(seed, "seed")
     n = y.size
     if isinstance(test_size, bool) or not isinstance(test_size, numbers.Real):
         raise InvalidTypeError("test_size", f"expected a fraction or a count, got {test_size!r}")
@@ -87,5 +89,7 @@ def seeded_splits(
     leaves the earlier ones unchanged (and split 0 is the split of a spec with the same
     ``test_size`` and ``seed``).
     """
+    n_splits = check_int(n_splits, "n_splits", minimum=1)
+    seed = check_seed(seed, "seed", count=n_splits)
     return [train_test_indices(y, test_size=test_size, seed=seed + k, stratify=stratify)
             for k in range(n_splits)]

@@ -195,3 +195,22 @@ def test_theorem_1_converse_C_M_bad_input(A_balance):
 
     with pytest.raises(InvalidInputError, match="C_M"):
         theorems.check_theorem_1(A_balance, 0.01, C_M=-1.0)
+
+
+# ---------------------------------------------------------------- issue 12: foreign exceptions
+@pytest.mark.parametrize("bad, exc_type, start", [
+    ((), ValueError, "C_values: is empty"),
+    ([], ValueError, "C_values: is empty"),
+    (5.0, TypeError, "C_values: expected"),
+    ("12", TypeError, "C_values: expected"),
+    ([1.0, None], TypeError, "C_values[1]: "),
+    ([1.0, -2.0], ValueError, "C_values[1]: "),
+])
+def test_theorem_3_bad_C_values_name_the_argument(bad, exc_type, start):
+    from convexkern.errors import ConvexkernError
+
+    A = np.array([[1.0, 0.5], [0.2, 1.0], [0.4, 0.3]])
+    with pytest.raises(exc_type) as exc:
+        theorems.check_theorem_3(A, bad)
+    assert isinstance(exc.value, ConvexkernError)
+    assert str(exc.value).startswith(start)

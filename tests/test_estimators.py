@@ -414,3 +414,52 @@ def test_pickle_round_trip(usps):
     again = pickle.loads(pickle.dumps(clf))
     np.testing.assert_array_equal(again.decision_function(Xte), clf.decision_function(Xte))
     assert again.report_.status is ck.Status.OPTIMAL
+
+
+# ---------------------------------------------------------------- issue 12: foreign exceptions
+def _issue12_estimators():
+    return [SVMClassifier(), KreinSVC(), SDPMClassifier(), RobustSVMClassifier(),
+            LPMahalanobis()]
+
+
+@pytest.mark.parametrize("bad, words", [
+    ([1, None, 1, -1, -1, 1, -1, 1], "contains None"),
+    (np.array([1, None, 1, -1, -1, 1, -1, 1], dtype=object), "contains None"),
+    ([1, "a", 1, "a", "a", 1, "a", 1], "mixes label types"),
+])
+def test_bad_label_values_name_y(bad, words):
+    X = np.random.default_rng(8).normal(size=(8, 2))
+    for est in _issue12_estimators():
+        with pytest.raises(InvalidInputError, match=rf"^y: {words}") as exc:
+            est.fit(X, bad)
+        assert exc.value.argument == "y"
+
+
+def test_sparse_X_is_refused_naming_X():
+    import scipy.sparse as sp
+
+    from convexkern.errors import InvalidTypeError
+
+    X = np.random.default_rng(9).normal(size=(10, 2))
+    y = np.array([1, -1] * 5)
+    for est in _issue12_estimators():
+        with pytest.raises(InvalidTypeError, match=r"^X: sparse input is not supported") as exc:
+            est.fit(sp.csr_matrix(X), y)
+        assert exc.value.argument == "X"
+
+
+def test_lp_mahalanobis_unscaled_overflow_names_X():
+    """scale=False on X * 1e200: the triplet coefficients overflow float64 (an IndexError
+    before); scale=True works on the [0, 1]-scaled copy."""
+    ds = load_binary("pima")
+    X, y = ds[0][:80], ds[1][:80]
+    with pytest.raises(InvalidInputError, match=r"^X: the coefficients .* overflow"):
+        LPMahalanobis(scale=False).fit(X * 1e200, y)
+    Xb = X * 1e200
+    before = Xb.copy()
+    LPMahalanobis().fit(Xb, y)
+    np.testing.assert_array_equal(Xb, before)
+    Xr = X.copy()
+    Xr[0, 0], Xr[1, 0] = 1.5e308, -1.5e308  # max - min of input 0 overflows
+    with pytest.raises(InvalidInputError, match=r"^X: the range max - min"):
+        LPMahalanobis().fit(Xr, y)

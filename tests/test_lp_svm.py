@@ -522,3 +522,39 @@ def test_sklearn_estimator_checks(estimator, check):
     with warnings.catch_warnings():  # tiny random sets: C_M = 1 is often below C_min
         warnings.simplefilter("ignore")
         check(estimator)
+
+
+# ---------------------------------------------------------------- issue 12: foreign exceptions
+def test_triplets_extreme_scale_exact_or_refused():
+    """X * 2^700 (exact) gives the triplets of X (distances computed on an exactly rescaled
+    copy instead of overflowing to inf/nan); its coefficients overflow float64, and
+    ``triplet_matrix`` says so naming X instead of an IndexError.  X * 2^-700 likewise
+    keeps the triplets (no underflow to all-ties) and refuses the underflowing A."""
+    ds = load("balance")
+    X, y = ds.X[:60], ds.y[:60]
+    T = lp_svm.triplets(X, y)
+    for e in (700, -700):
+        Xs = np.ldexp(X, e)
+        before = Xs.copy()
+        np.testing.assert_array_equal(lp_svm.triplets(Xs, y), T)
+        with pytest.raises(InvalidInputError, match=r"^X: the coefficients") as exc:
+            lp_svm.triplet_matrix(Xs, y)
+        assert exc.value.argument == "X"
+        assert "overflow" in str(exc.value) if e > 0 else "underflow" in str(exc.value)
+        np.testing.assert_array_equal(Xs, before)  # input not modified
+    with pytest.raises(InvalidInputError, match=r"^X: .*overflow"):
+        lp_svm.triplet_matrix(X * 1e200, y)
+
+
+@pytest.mark.parametrize("bad, what", [
+    ([1, None, 1, 2, 2, 1], "None"),
+    (np.array([1, None, 1, 2, 2, 1], dtype=object), "None"),
+    ([1, "a", 1, "a", 2, 1], "mixes label types"),
+])
+def test_triplets_bad_label_values_name_y(bad, what):
+    X = np.arange(12.0).reshape(6, 2)
+    with pytest.raises(InvalidInputError, match=rf"^y: .*{what}") as exc:
+        lp_svm.triplets(X, bad)
+    assert exc.value.argument == "y"
+    with pytest.raises(InvalidInputError, match=r"^y: "):
+        lp_svm.triplet_matrix(X, bad)

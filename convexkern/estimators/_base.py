@@ -30,6 +30,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._validation import check_label_types
 from ..errors import InvalidInputError, InvalidTypeError, SolverError
 from ..formulation import Formulation
 from ..kernels import Kernel, make_kernel
@@ -161,6 +162,20 @@ def _encode_binary_labels(y: np.ndarray, estimator: str) -> tuple[np.ndarray, np
     return classes, np.where(y_idx.reshape(-1) == 1, 1.0, -1.0)
 
 
+def _reject_sparse(X: Any, name: str = "X") -> None:
+    """Refuse a scipy.sparse matrix or array (an :class:`InvalidTypeError` naming ``X``).
+
+    The formulations work on dense Gram matrices and feature arrays; densifying a sparse
+    input silently could exhaust memory, so the caller decides (``X.toarray()``).
+    """
+    import scipy.sparse as sp
+
+    if sp.issparse(X):
+        raise InvalidTypeError(
+            name, f"sparse input is not supported (got a scipy.sparse {type(X).__name__} of "
+                  f"shape {X.shape}); convert it with X.toarray() if it fits in memory")
+
+
 def _support_mask(alpha: np.ndarray, C: float, rtol: float = _ALPHA_RTOL) -> np.ndarray:
     """Support vectors: ``alpha_i > rtol * min(C, max(alpha))``."""
     top = float(np.max(alpha)) if alpha.size else 0.0
@@ -221,6 +236,8 @@ class _BinaryKernelClassifier(ClassifierMixin, BaseEstimator):
     def _validate_train(self, X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
         """Validated float64 ``X`` and labels ``y`` coded -1/+1; sets ``classes_``,
         ``n_features_in_`` (via ``validate_data``) and ``shape_fit_``."""
+        _reject_sparse(X)
+        check_label_types(y, "y")
         X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse=False)
         self.classes_, y_pm = _encode_binary_labels(y, type(self).__name__)
         if self._precomputed() and X.shape[0] != X.shape[1]:
@@ -304,6 +321,7 @@ class _BinaryKernelClassifier(ClassifierMixin, BaseEstimator):
     def _validate_test(self, X: Any) -> np.ndarray:
         """Validated float64 test data (``(n_test, n_train)`` kernel when precomputed)."""
         check_is_fitted(self)
+        _reject_sparse(X)
         X = validate_data(self, X, dtype=np.float64, accept_sparse=False, reset=False)
         if self._precomputed() and X.shape[1] != self.shape_fit_[0]:
             raise InvalidInputError(

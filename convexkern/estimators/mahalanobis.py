@@ -41,7 +41,9 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._validation import check_label_types
 from ..errors import InvalidInputError
+from ._base import _reject_sparse
 
 __all__ = ["LPMahalanobis", "covariance_weights", "learn_weights"]
 
@@ -155,6 +157,8 @@ class LPMahalanobis(TransformerMixin, BaseEstimator):
         from ..kernels import Mahalanobis
 
         self._check_params()
+        _reject_sparse(X)
+        check_label_types(y, "y")
         X, y = validate_data(self, X, y, dtype=np.float64)
         classes = np.unique(y)
         if classes.size < 2:
@@ -163,7 +167,13 @@ class LPMahalanobis(TransformerMixin, BaseEstimator):
         self.classes_ = classes
         m = X.shape[1]
         self.min_ = X.min(axis=0)
-        rng = X.max(axis=0) - self.min_
+        with np.errstate(over="ignore"):
+            rng = X.max(axis=0) - self.min_
+        if self.scale and not np.all(np.isfinite(rng)):
+            raise InvalidInputError(
+                "X", "the range max - min of input(s) "
+                     f"{np.flatnonzero(~np.isfinite(rng))[:6].tolist()} overflows float64, so "
+                     "the [0, 1] scaling is undefined; rescale X first")
         self.range_ = np.where(rng > 0, rng, 1.0)
         Xs = self._scaled(X)
         self.lp_report_ = None
@@ -198,13 +208,17 @@ class LPMahalanobis(TransformerMixin, BaseEstimator):
     def transform(self, X: Any) -> np.ndarray:
         """``sqrt(delta R / m) * x`` on the selected inputs (after the [0, 1] scaling)."""
         check_is_fitted(self, "R_")
+        _reject_sparse(X)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return self._scaled(X)[:, self.support_] * self._w
 
     def gram(self, X: Any, Z: Any | None = None) -> np.ndarray:
         """The trained kernel matrix ``K(X, Z)`` (for ``SVC(kernel="precomputed")``)."""
         check_is_fitted(self, "R_")
+        _reject_sparse(X)
         X = validate_data(self, X, dtype=np.float64, reset=False)
+        if Z is not None:
+            _reject_sparse(Z, "Z")
         Zs = None if Z is None else self._scaled(
             validate_data(self, Z, dtype=np.float64, reset=False))
         return self.kernel_(self._scaled(X), Zs)

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_positive
+from .._validation import check_positive, check_positive_sequence
 from ..formulation import Formulation
 from ..formulations.lp_svm import lp, nu_lp, nu_lp_dual
 from ..math.lp_svm import _check_A, _dist, c_min, lp_value, nu_lp_value
@@ -249,6 +249,7 @@ def check_theorem_3(A: Any, C_values: tuple[float, ...] = (1.0, 2.0, 10.0, 100.0
     the ``R`` vectors themselves are compared only through their values).
     """
     A = _check_A(A)
+    C_values = tuple(check_positive_sequence(C_values, "C_values"))
     reps = [_solve(nu_lp(A, C), solver, tol) for C in C_values]
     vals = [r.primal_value for r in reps]
     cross = max(abs(nu_lp_value(A, ri.x["R"], C)[0] - vals[j])

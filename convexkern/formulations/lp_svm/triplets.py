@@ -5,11 +5,12 @@ See :mod:`convexkern.formulations.lp_svm` for the notation.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
-from ..._validation import check_matrix
+from ..._validation import check_class_labels, check_matrix
 from ...errors import InvalidInputError, InvalidTypeError
 
 __all__ = ["TIE_RTOL", "triplets", "coefficients", "triplet_matrix"]
@@ -52,6 +53,22 @@ def _exact_argmin(X: np.ndarray, rows: np.ndarray, D: np.ndarray, sq: np.ndarray
     out = np.empty(rows.size, dtype=np.int64)
     out[ii[first]] = cc[first]
     return out
+
+
+def _safe_scale(X: np.ndarray) -> np.ndarray:
+    """``X`` times a power of two (exact) when its squared distances would overflow or
+    underflow float64, else ``X`` itself (never modified).
+
+    Nearest neighbours do not change when every input is multiplied by the same number,
+    and a power of two multiplies exactly, so the triplets of the scaled copy are those of
+    ``X``; the squares ``|x|^2`` and ``(x_r - x_c)^2`` of ``X * 1e200`` would be ``inf``
+    (and every distance ``nan``), those of ``X * 1e-200`` zero (every pair a tie).
+    """
+    amax = float(np.max(np.abs(X)))
+    high = math.sqrt(np.finfo(np.float64).max / (8.0 * X.shape[1]))
+    if amax == 0.0 or 2.0 ** -500 <= amax <= high:
+        return X
+    return np.ldexp(X, -int(np.frexp(amax)[1]))
 
 
 def triplets(
@@ -104,11 +121,7 @@ def triplets(
     [[0, 1, 2], [1, 0, 2], [2, 3, 1], [3, 2, 1]]
     """
     X = check_matrix(X, "X")
-    y = np.asarray(y)
-    if y.ndim != 1 or y.shape[0] != X.shape[0]:
-        raise InvalidInputError("y", f"expected {X.shape[0]} labels, got shape {y.shape}")
-    if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
-        raise InvalidInputError("y", "contains non-finite labels")
+    y = check_class_labels(y, "y", n=X.shape[0])
     if singletons not in ("raise", "skip"):
         raise InvalidInputError("singletons", f"must be 'raise' or 'skip', got {singletons!r}")
     if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)):
@@ -132,6 +145,7 @@ def triplets(
             "y", f"every class {classes.tolist()} has a single sample: no sample has a "
                  "same-class neighbour, so no triplet remains")
     n = X.shape[0]
+    X = _safe_scale(X)
     sq = np.einsum("ij,ij->i", X, X)
     sq_max = float(sq.max())
     keep = ~lonely[codes]
@@ -167,7 +181,22 @@ def coefficients(X: Any, triplets: Any) -> np.ndarray:
     if T.min() < 0 or T.max() >= X.shape[0]:
         raise InvalidInputError("triplets", f"indices must lie in [0, {X.shape[0]})")
     r, j, k = T[:, 0], T[:, 1], T[:, 2]
-    return (X[r] - X[k]) ** 2 - (X[r] - X[j]) ** 2
+    dk, dj = X[r] - X[k], X[r] - X[j]
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        A = dk ** 2 - dj ** 2
+    amax = float(np.max(np.abs(X)))
+    if not np.all(np.isfinite(A)):
+        raise InvalidInputError(
+            "X", f"the coefficients a_ir = (x_ir - x_ik)^2 - (x_ir - x_ij)^2 overflow float64 "
+                 f"(max |X| = {amax:.3g}); the LP is posed on these squared differences, so "
+                 "rescale X (e.g. to [0, 1], as LPMahalanobis(scale=True) does)")
+    dmax = max(float(np.max(np.abs(dk))), float(np.max(np.abs(dj))))
+    if 0.0 < dmax and dmax * dmax < np.finfo(np.float64).tiny * 2.0 ** 52:
+        raise InvalidInputError(
+            "X", f"the coefficients a_ir = (x_ir - x_ik)^2 - (x_ir - x_ij)^2 underflow float64 "
+                 f"(the largest difference |x_ir - x_ic| is {dmax:.3g}, its square below "
+                 "full precision); rescale X (e.g. to [0, 1])")
+    return A
 
 
 def triplet_matrix(X: Any, y: Any, **kwargs: Any) -> np.ndarray:
