@@ -633,3 +633,79 @@ def test_C_must_stay_positive_after_the_build(usps19):
                 ck.solve(f, solver)
         with pytest.raises(InvalidInputError, match="C"):
             f.param("C")
+
+
+# ---------------------------------------------------------------- issue 12: foreign exceptions
+def _small_traj():
+    rng = np.random.default_rng(3)
+    return rng.normal(size=(10, 3, 2)), np.array([1.0, -1.0] * 5)
+
+
+@pytest.mark.parametrize("kwargs, start", [
+    ({"w": np.ones(3)}, "w: expected shape (2,)"),
+    ({"w": np.ones((2, 2))}, "w: expected a 1-d array"),
+    ({"mu": np.ones((10, 2))}, "mu: expected shape (10, 3)"),
+    ({"mu": np.ones((9, 3))}, "mu: expected shape (10, 3)"),
+    ({"mu": np.ones(10)}, "mu: expected a 2-d array"),
+    ({"mu": "x"}, "mu: expected an array of numbers"),
+])
+def test_certificate_wrong_shapes_name_the_argument(kwargs, start):
+    from convexkern.errors import ConvexkernError
+
+    X, y = _small_traj()
+    with pytest.raises((ValueError, TypeError)) as exc:
+        sdpm.certificate(X, y, **kwargs)
+    assert isinstance(exc.value, ConvexkernError)
+    assert str(exc.value).startswith(start)
+
+
+def test_certificate_bad_data_name_the_argument():
+    X, y = _small_traj()
+    with pytest.raises(InvalidInputError, match=r"^y: has 9 labels"):
+        sdpm.certificate(X, y[:9], w=np.ones(2))
+    with pytest.raises(TypeError, match=r"^X_traj: "):
+        sdpm.certificate("x", y, w=np.ones(2))
+    with pytest.raises(InvalidInputError, match=r"^G: "):
+        sdpm.certificate(None, y, mu=np.ones((10, 3)), G=np.ones((5, 5)))
+
+
+def test_primal_multi_bad_arrays_name_the_argument():
+    from convexkern.errors import InvalidTypeError
+
+    rng = np.random.default_rng(4)
+    X0, J, H = rng.normal(size=(10, 2)), rng.normal(size=(10, 1, 2)), rng.normal(size=(10, 1, 1, 2))
+    y = np.array([1.0, -1.0] * 5)
+    for args, name in (((X0, "J", H), "J"), (("X0", J, H), "X0"), ((X0, J, "H"), "H")):
+        with pytest.raises(InvalidTypeError, match=rf"^{name}: ") as exc:
+            sdpm.primal_multi(*args, y)
+        assert exc.value.argument == name
+    with pytest.raises(InvalidInputError, match=r"^H: expected a 4-d array"):
+        sdpm.primal_multi(X0, J, None, y)
+    with pytest.raises(InvalidInputError, match=r"^J: expected shape"):
+        sdpm.primal_multi(X0, rng.normal(size=(9, 1, 2)), H, y)
+    with pytest.raises(InvalidInputError, match=r"^w: expected shape \(2,\)"):
+        sdpm.certificate_multi(X0, J, H, y, w=np.ones(5))
+    with pytest.raises(InvalidInputError, match=r"^Z: expected shape"):
+        sdpm.certificate_multi(X0, J, H, y, w=np.ones(2), Z=np.ones((10, 3, 3)))
+
+
+@pytest.mark.parametrize("bad", [[1, None] * 5, [1, "a"] * 5])
+def test_sdpm_builders_bad_label_values_name_y(bad):
+    X, _ = _small_traj()
+    for build in (sdpm.primal, sdpm.dual):
+        with pytest.raises(InvalidInputError, match=r"^y: (contains None|mixes label types)"):
+            build(X, bad)
+
+
+def test_sdpm_classifier_sparse_X_is_refused_naming_X():
+    import scipy.sparse as sp
+
+    from convexkern.errors import InvalidTypeError
+
+    X = np.random.default_rng(5).normal(size=(10, 2))
+    y = np.array([1, -1] * 5)
+    with pytest.raises(InvalidTypeError, match=r"^X: sparse input is not supported"):
+        SDPMClassifier().fit(sp.csr_matrix(X), y)
+    clf = SDPMClassifier().fit(X, y)
+    with pytest.raises(InvalidTypeError, match=r"^X: sparse input is not supported"):
+        clf.decision_function(sp.csr_matrix(X))

@@ -6,9 +6,10 @@ import math
 from typing import Any
 
 import cvxpy as cp
+import numpy as np
 
 from ... import sos
-from ..._validation import check_labels, check_margin_C
+from ..._validation import check_labels, check_margin_C, check_matrix
 from ...errors import InvalidInputError
 from ...math.sdpm import check_trajectories
 
@@ -38,6 +39,15 @@ def _common(X_traj: Any, y: Any, segment: Any, C: Any):
     Cv = check_margin_C(C)
     return X, y, seg, Cv
 
+
+
+def _check_candidate(v: Any, name: str, shape: tuple[int, ...]) -> np.ndarray:
+    """A float array of exactly ``shape`` (a candidate ``w``, ``mu``, ``lam``, ``Z``; NaN
+    allowed: a certificate turns it into an infinite bound), or an error naming ``name``."""
+    arr = check_matrix(v, name, ndim=len(shape), allow_empty=True, finite=False)
+    if arr.shape != shape:
+        raise InvalidInputError(name, f"expected shape {shape}, got {arr.shape}")
+    return arr
 
 
 def _margin_terms(

@@ -14,12 +14,13 @@ from typing import Any
 import numpy as np
 
 from ... import sos
-from ..._validation import check_labels, check_margin_C
+from ..._validation import check_labels, check_margin_C, check_matrix
 from ...errors import InvalidInputError
 from ...formulation import Formulation
+from ...math.sdpm import check_trajectories
 from ...report import Certificate
 from ..svm import best_hinge_bias
-from ._common import DEFAULT_SEGMENT
+from ._common import DEFAULT_SEGMENT, _check_candidate
 
 
 def worst_case(
@@ -134,11 +135,26 @@ def certificate(
     """
     y = check_labels(y, "y")
     Cf = check_margin_C(C)
+    X, R = None, 0
+    if G is not None:
+        G = check_matrix(G, "G", ndim=4)
+        R = G.shape[1]
+        if G.shape != (y.size, R, y.size, R):
+            raise InvalidInputError("G", f"expected shape (m, r+1, m, r+1) with m = {y.size} "
+                                         f"labels, got {G.shape}")
+    else:
+        X = check_trajectories(X_traj, "X_traj")
+        R = X.shape[1]
+        if X.shape[0] != y.size:
+            raise InvalidInputError("y", f"has {y.size} labels but X_traj has {X.shape[0]} "
+                                         "trajectories")
+        if w is not None:
+            w = _check_candidate(w, "w", (X.shape[2],))
     residuals: dict[str, float] = {}
     point: dict[str, np.ndarray] = {}
     mu_f = None
     if mu is not None:
-        mu = np.asarray(mu, float)
+        mu = _check_candidate(mu, "mu", (y.size, R))
         mu_f, moved = _feasible_moments(mu, y, segment, Cf, bias)
         residuals["moment_repair"] = moved
         point["mu"] = mu_f
@@ -152,13 +168,12 @@ def certificate(
         quad = float(v @ Gm @ v)
         wv = None
     else:
-        X = np.asarray(X_traj, float)
         if w is None:
             if mu is None:
                 raise InvalidInputError("w", "give w or mu")
             wv = np.einsum("ik,ikn->n", y[:, None] * mu, X)
         else:
-            wv = np.asarray(w, float).reshape(-1)
+            wv = w
         F = X @ wv
         quad = float(wv @ wv)
         if segment is None:

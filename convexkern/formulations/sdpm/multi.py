@@ -11,12 +11,30 @@ import cvxpy as cp
 import numpy as np
 
 from ... import sos
-from ..._validation import check_labels, check_margin_C
+from ..._validation import check_labels, check_margin_C, check_matrix
 from ...errors import InvalidInputError
 from ...formulation import Formulation
 from ...report import Certificate
-from ._common import SOURCE, _margin_terms
+from ._common import SOURCE, _check_candidate, _margin_terms
 from .certificate import _upper_margins
+
+
+def _check_expansion(X0: Any, J: Any, H: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``X0`` (m, n), ``J`` (m, D, n), ``H`` (m, D, D, n) as finite float arrays, or an
+    error naming the first argument that is not (type, dimensions, or a shape that does
+    not match ``X0``)."""
+    X0 = check_matrix(X0, "X0", ndim=2)
+    m, n = X0.shape
+    J = check_matrix(J, "J", ndim=3)
+    D = J.shape[1]
+    if J.shape != (m, D, n):
+        raise InvalidInputError("J", f"expected shape (m, D, n) = ({m}, D, {n}) to match X0 "
+                                     f"{X0.shape}, got {J.shape}")
+    H = check_matrix(H, "H", ndim=4)
+    if H.shape != (m, D, D, n):
+        raise InvalidInputError("H", f"expected shape (m, D, D, n) = {(m, D, D, n)} to match "
+                                     f"X0 {X0.shape} and J {J.shape}, got {H.shape}")
+    return X0, J, H
 
 
 def primal_multi(
@@ -50,19 +68,9 @@ def primal_multi(
         feasible point) and ``x["Z"]``, the LMI multipliers, with bounds certified by
         :func:`certificate_multi` (a Schur-complement upper bound, a dual lower bound).
     """
-    X0 = np.asarray(X0, float)
-    J = np.asarray(J, float)
-    H = np.asarray(H, float)
-    if X0.ndim != 2 or J.ndim != 3 or H.ndim != 4:
-        raise InvalidInputError("X0", "expected X0 (m, n), J (m, D, n), H (m, D, D, n)")
+    X0, J, H = _check_expansion(X0, J, H)
     m, n = X0.shape
     D = J.shape[1]
-    if J.shape != (m, D, n) or H.shape != (m, D, D, n):
-        raise InvalidInputError("J", f"shapes do not match: X0 {X0.shape}, J {J.shape}, "
-                                     f"H {H.shape}")
-    for nm, a in (("X0", X0), ("J", J), ("H", H)):
-        if not np.all(np.isfinite(a)):
-            raise InvalidInputError(nm, "contains non-finite values")
     y = check_labels(y, "y", n=m)
     Cv = check_margin_C(C)
     hard = math.isinf(Cv)
@@ -201,13 +209,19 @@ def certificate_multi(
     :math:`s = \\min(1, \\tau\\sqrt{z_{i0}/\\max_a\\bar Z_{i,aa}})`, then scaled for
     :math:`z_0 \\le C` and balanced between the classes, all of which keep it feasible.
     """
-    X0 = np.asarray(X0, float)
-    J = np.asarray(J, float)
-    H = np.asarray(H, float)
+    X0, J, H = _check_expansion(X0, J, H)
     y = check_labels(y, "y", n=X0.shape[0])
     Cf = check_margin_C(C)
     m, n = X0.shape
     D = J.shape[1]
+    if box is not None:
+        box = sos._check_tau(box)
+    if w is not None:
+        w = _check_candidate(w, "w", (n,))
+    if lam is not None:
+        lam = _check_candidate(lam, "lam", (m, D))
+    if Z is not None:
+        Z = _check_candidate(Z, "Z", (m, D + 1, D + 1))
     residuals: dict[str, float] = {}
     point: dict[str, np.ndarray] = {}
     upper = math.inf
