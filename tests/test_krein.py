@@ -362,3 +362,80 @@ def test_reproduction_quick(tmp_path):
     rows = res.data["blobs"]
     assert len(rows) == 3 and all(0 <= r["trik_test"] <= 1 for r in rows)
     assert res.data["krein_stopping"]["hilbert_matches"]
+
+
+# ---------------------------------------------------------------- issue 12: foreign exceptions
+def _small_krein():
+    X = np.random.default_rng(6).normal(size=(10, 2))
+    y = np.array([1.0, -1.0] * 5)
+    K = np.tanh(X @ X.T - 0.5)
+    f = krein.stabilization(K, y, 1.0, "shift")
+    r = ck.solve(f, "clarabel")
+    return K, y, f, r.x["alpha"], float(r.x["b"])
+
+
+def test_to_krein_bad_arguments_name_them():
+    from convexkern.errors import InvalidTypeError
+
+    K, y, f, at, b = _small_krein()
+    with pytest.raises(InvalidTypeError, match=r"^C: "):  # positional 5th: C
+        krein.to_krein(f, y, at, b, "x")
+    with pytest.raises(InvalidInputError, match=r"^method: must be 'full' or 'active'"):
+        krein.to_krein(f, y, at, b, method="x")
+    with pytest.raises(InvalidTypeError, match=r"^method: "):
+        krein.to_krein(f, y, at, b, method=5)
+    with pytest.raises(InvalidInputError, match=r"^singular: "):  # was ignored by 'full'
+        krein.to_krein(f, y, at, b, method="full", singular="x")
+    with pytest.raises(InvalidTypeError, match=r"^dec: "):
+        krein.to_krein("x", y, at, b)
+    with pytest.raises(InvalidTypeError, match=r"^b: "):
+        krein.to_krein(f, y, at, "b")
+
+
+def test_check_equivalence_and_decision_function_mismatched_sizes():
+    from convexkern.errors import InvalidTypeError
+
+    K, y, f, at, b = _small_krein()
+    dec = f.data["decomposition"]
+    sol = krein.to_krein(f, y, at, b)
+    assert verdicts.check_equivalence(dec, y, at, sol.alpha, b)["holds"]
+    with pytest.raises(InvalidInputError, match=r"^y: has 5 labels"):
+        verdicts.check_equivalence(dec, y[:5], at, sol.alpha, b)
+    with pytest.raises(InvalidInputError, match=r"^alpha_tilde: has 5 entries"):
+        verdicts.check_equivalence(dec, y, at[:5], sol.alpha, b)
+    with pytest.raises(InvalidInputError, match=r"^alpha: has 5 entries"):
+        verdicts.check_equivalence(dec, y, at, sol.alpha[:5], b)
+    with pytest.raises(InvalidInputError, match=r"^method: "):
+        verdicts.check_equivalence(dec, y, at, sol.alpha, b, method="x")
+    with pytest.raises(InvalidTypeError, match=r"^dec: "):
+        verdicts.check_equivalence("x", y, at, sol.alpha, b)
+    d = krein.decision_function(K, y, sol.alpha, b)
+    assert d.shape == (10,)
+    assert krein.decision_function(K[0], y, sol.alpha, b) == pytest.approx(d[0], rel=1e-9)
+    with pytest.raises(InvalidInputError, match=r"^K_eval: has 5 columns"):
+        krein.decision_function(K[:, :5], y, sol.alpha, b)
+    with pytest.raises(InvalidInputError, match=r"^alpha: has 5 entries"):
+        krein.decision_function(K, y, sol.alpha[:5], b)
+    with pytest.raises(InvalidTypeError, match=r"^b: "):
+        krein.decision_function(K, y, sol.alpha, "b")
+
+
+def test_shift_refuses_a_positive_lam_like_trik():
+    """A PSD K has lambda_min > 0, so lam = +1e-9 passed the round-off allowance of
+    check_lam and only trik refused it; the builder refuses it now, as trik does."""
+    X = np.random.default_rng(7).normal(size=(10, 2))
+    y = np.array([1.0, -1.0] * 5)
+    K = X @ X.T + np.eye(10)
+    with pytest.raises(InvalidInputError, match=r"^lam: must be a finite number <= 0") as exc:
+        krein.stabilization(K, y, 1.0, "shift", lam=1e-9)
+    assert exc.value.argument == "lam"
+    krein.stabilization(K, y, 1.0, "shift", lam=0.0)  # lam = 0 <= min(lambda_min, 0): fine
+    with pytest.raises(InvalidInputError, match=r"^factors: "):
+        verdicts.lambda_invariance(np.tanh(X @ X.T - 0.5), y, 1.0, factors=())
+
+
+@pytest.mark.parametrize("bad", [[1, None] * 5, [1, "a"] * 5])
+def test_stabilization_bad_label_values_name_y(bad):
+    K, *_ = _small_krein()
+    with pytest.raises(InvalidInputError, match=r"^y: (contains None|mixes label types)"):
+        krein.stabilization(K, bad, 1.0)

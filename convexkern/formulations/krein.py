@@ -39,13 +39,14 @@ in :mod:`convexkern.algorithms.trik.adapter`, the paper's claims as verdicts in
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .._validation import check_kernel, check_labels, check_matrix
+from .._validation import check_kernel, check_labels, check_margin_C, check_matrix
 from ..errors import InvalidInputError, InvalidTypeError, moved
 from ..formulation import Formulation
 from ..math.krein import (
@@ -198,12 +199,23 @@ def to_krein(
         if C is None and not dec.data["hard"]:
             C = dec.param("C")
         dec = dec.data["decomposition"]
+    elif not isinstance(dec, Decomposition):
+        raise InvalidTypeError(
+            "dec", f"expected a Decomposition or a krein.stabilization Formulation, got "
+                   f"{type(dec).__name__}")
     y = check_labels(y, "y", n=dec.K.shape[0])
     at = check_matrix(alpha_tilde, "alpha_tilde", ndim=1)
     if at.size != y.size:
         raise InvalidInputError("alpha_tilde", f"has {at.size} entries, expected {y.size}")
+    b = _check_bias(b)
+    if C is not None:
+        C = check_margin_C(C, "C")
     if method is None:
         method = "active" if dec.kind == "shift" else "full"
+    if not isinstance(method, str):
+        raise InvalidTypeError("method", f"must be 'full' or 'active', got {method!r}")
+    if singular not in ("raise", "lstsq"):
+        raise InvalidInputError("singular", f"must be 'raise' or 'lstsq', got {singular!r}")
     if method == "full":
         if dec.kind == "shift" and singular == "lstsq":
             singular = "pinv"
@@ -218,9 +230,40 @@ def to_krein(
     return KreinSolution(alpha=alpha, b=float(b), alpha_tilde=at, method=method)
 
 
+def _check_bias(b: Any, name: str = "b") -> float:
+    """The bias ``b`` as a finite float, or an error naming ``name``."""
+    if isinstance(b, bool) or not isinstance(b, (int, float, np.integer, np.floating)):
+        raise InvalidTypeError(name, f"expected a number, got {b!r}")
+    if not math.isfinite(float(b)):
+        raise InvalidInputError(name, f"must be finite, got {b!r}")
+    return float(b)
+
+
 def decision_function(K_eval: Any, y: Any, alpha: Any, b: float) -> np.ndarray:
-    """``f(x) = sum_i alpha_i y_i k(x_i, x) + b`` for rows of ``K_eval = k(x, x_train)``."""
-    return np.asarray(K_eval, float) @ (np.asarray(y, float) * np.asarray(alpha, float)) + b
+    """``f(x) = sum_i alpha_i y_i k(x_i, x) + b`` for rows of ``K_eval = k(x, x_train)``.
+
+    ``K_eval`` is ``(n_eval, n_train)`` (or one row, ``(n_train,)``); ``y`` and ``alpha``
+    have ``n_train`` entries.  A mismatch raises an error naming the argument.
+    """
+    Ke = _as_eval_kernel(K_eval)
+    yv = check_labels(y, "y")
+    a = check_matrix(alpha, "alpha", ndim=1)
+    if a.size != yv.size:
+        raise InvalidInputError("alpha", f"has {a.size} entries but y has {yv.size}")
+    if Ke.shape[-1] != yv.size:
+        raise InvalidInputError(
+            "K_eval", f"has {Ke.shape[-1]} columns (training points) but y and alpha have "
+                      f"{yv.size}")
+    return Ke @ (yv * a) + _check_bias(b)
+
+
+def _as_eval_kernel(K_eval: Any) -> np.ndarray:
+    """``K_eval`` as a finite float array of one or two dimensions, or an error naming it."""
+    try:
+        nd = np.ndim(K_eval)
+    except ValueError:  # ragged rows: reported by check_matrix as not an array of numbers
+        nd = 2
+    return check_matrix(K_eval, "K_eval", ndim=1 if nd == 1 else 2)
 
 #: names that moved to another layer in the one-house layout (issue 10); the error names
 #: the new home without importing it

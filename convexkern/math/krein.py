@@ -125,7 +125,11 @@ def flip(K: Any) -> Decomposition:
 
 def check_lam(K: np.ndarray, lam: Any) -> float:
     """The shift ``lam`` of :func:`shift`: ``min(lambda_min(K), 0)`` when None, else checked
-    to be a finite number ``<= min(lambda_min(K), 0)`` (``ValueError`` naming ``lam``)."""
+    to be a finite number ``<= min(lambda_min(K), 0)`` (``ValueError`` naming ``lam``).
+
+    A positive ``lam`` is refused outright, as :func:`convexkern.algorithms.trik.trik`
+    refuses it; the round-off allowance ``1e-9 max(1, |lambda_min|)`` applies only to a
+    ``lam <= 0`` just above a slightly negative ``lambda_min``."""
     lmin = min_eigenvalue(K)
     if lam is None:
         return min(lmin, 0.0)
@@ -134,6 +138,10 @@ def check_lam(K: np.ndarray, lam: Any) -> float:
     lam = float(lam)
     if not math.isfinite(lam):
         raise InvalidInputError("lam", f"must be finite, got {lam!r}")
+    if lam > 0:  # as trik requires: K- = -lam I must be positive semidefinite
+        raise InvalidInputError(
+            "lam", f"must be a finite number <= 0, got {lam!r}: the shift decomposition "
+                   "K+ = K - lam I, K- = -lam I needs lam <= min(lambda_min(K), 0)")
     if lam > min(lmin, 0.0) + 1e-9 * max(1.0, abs(lmin)):
         raise InvalidInputError(
             "lam", f"= {lam:.6g} is above min(lambda_min(K), 0) = {min(lmin, 0.0):.6g}: the "

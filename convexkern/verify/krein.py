@@ -22,10 +22,16 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_kernel, check_labels, check_matrix
+from .._validation import (
+    check_kernel,
+    check_labels,
+    check_margin_C,
+    check_matrix,
+    check_positive_sequence,
+)
 from ..algorithms.trik import krein_coefficients, min_eigenvalue, trik
 from ..algorithms.trik.adapter import run_trik
-from ..errors import InvalidInputError, SolverError
+from ..errors import InvalidInputError, InvalidTypeError, SolverError
 from ..formulations.krein import stabilization, to_krein
 from ..math.krein import ALPHA_RTOL, Decomposition, check_lam
 from ..solvers import solve
@@ -50,13 +56,28 @@ def check_equivalence(
     Returns the maximal differences on those points and on the others, scaled by
     ``max|f~|``, and ``holds`` (difference below ``1e-8`` relative).
     """
-    y = np.asarray(y, float)
-    at = np.asarray(alpha_tilde, float)
-    a = np.asarray(alpha, float)
+    if not isinstance(dec, Decomposition):
+        raise InvalidTypeError("dec", f"expected a Decomposition (krein.decompose), got "
+                                      f"{type(dec).__name__}")
+    n = dec.K.shape[0]
+    y = check_labels(y, "y", n=n)
+    at = check_matrix(alpha_tilde, "alpha_tilde", ndim=1)
+    a = check_matrix(alpha, "alpha", ndim=1)
+    for name, v in (("alpha_tilde", at), ("alpha", a)):
+        if v.size != n:
+            raise InvalidInputError(name, f"has {v.size} entries but the kernel is {n} x {n}")
+    if isinstance(b, bool) or not isinstance(b, (int, float, np.integer, np.floating)) \
+            or not math.isfinite(float(b)):
+        raise InvalidInputError("b", f"must be a finite number, got {b!r}")
+    b = float(b)
+    if C is not None:
+        C = check_margin_C(C, "C")
     f = dec.K @ (y * a) + b
     ft = dec.K_tilde @ (y * at) + b
     if method is None:
         method = "active" if dec.kind == "shift" else "full"
+    if method not in ("full", "active"):
+        raise InvalidInputError("method", f"must be 'full' or 'active', got {method!r}")
     if method == "full":
         where = np.ones(y.size, bool)
     else:
@@ -109,6 +130,10 @@ def lambda_invariance(
     K = check_kernel(K, "K", n=y.size)
     Kte = None if K_test is None else check_matrix(K_test, "K_test")
     yte = None if y_test is None else check_labels(y_test, "y_test")
+    factors = check_positive_sequence(factors, "factors")
+    if min(factors) < 1.0:
+        raise InvalidInputError("factors", f"must all be >= 1 (lam = factor * lambda_min(K) "
+                                           f"must not exceed lambda_min), got {factors}")
     lmin = min_eigenvalue(K)
     if lmin >= 0:
         raise InvalidInputError("K", f"is positive semidefinite (lambda_min = {lmin:.3g}): "
