@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from ._tables import csv_text, text_table
-from ._validation import check_open_unit
+from ._validation import check_open_unit, check_seed
 from .errors import (
     InvalidInputError,
     InvalidTypeError,
@@ -376,6 +376,19 @@ def _positive_int(text: str) -> int:
     return v
 
 
+def _seed(text: str) -> int:
+    """``--seed``: an integer in [0, 2**32 - 1], by the one seed check
+    (:func:`convexkern._validation.check_seed`)."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    try:
+        return check_seed(v, "--seed")
+    except (InvalidInputError, InvalidTypeError) as exc:  # argparse names the option itself
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("--seed: ")) from None
+
+
 def _cmd_reproduce(args: argparse.Namespace, progress: _Progress, err: TextIO) -> int:
     from .reproduce import available, run
 
@@ -447,7 +460,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a reduced run that takes seconds (what CI runs)")
     p.add_argument("--out-dir", default="results", metavar="DIR",
                    help="where the report, figures and the resumable cache go")
-    p.add_argument("--seed", type=int, default=0, help="seed of the random splits")
+    p.add_argument("--seed", type=_seed, default=0,
+                   help="seed of the random splits, in [0, 2**32 - 1]")
     p.add_argument("--jobs", type=_positive_int, default=1, metavar="N",
                    help="parallel workers for cross-validation (joblib)")
     p.add_argument("--datasets", default=None, metavar="A,B",

@@ -310,3 +310,12 @@ def test_reproduce_abe2012_quick_on_one_dataset(capsys, tmp_path):
     assert "| balance |" in out and "| thyroid |" not in out
     report = tmp_path / "abe2012" / "report.md"
     assert report.exists() and "| balance |" in report.read_text()
+
+
+# ---------------------------------------------------------------- issue 12: foreign exceptions
+@pytest.mark.parametrize("seed", ["-1", "4294967296", "1099511627776"])
+def test_reproduce_seed_outside_the_numpy_range_is_a_usage_error(capsys, seed):
+    code, out, err = run(capsys, "reproduce", "luss2007", "--quick", "--seed", seed)
+    assert code == 2
+    assert "argument --seed: must be an integer in [0, 4294967295]" in err
+    assert "random_state" not in err  # scikit-learn's own message no longer leaks

@@ -333,3 +333,54 @@ def test_load_csv_reads_a_shipped_file(tmp_path):
     np.testing.assert_array_equal(mine.X, shipped.X)
     np.testing.assert_array_equal(mine.y, shipped.y)
     assert mine.feature_names == shipped.feature_names
+
+
+# ---------------------------------------------------------------- issue 12: foreign exceptions
+def _csv(tmp_path, name, raw: bytes):
+    p = tmp_path / name
+    p.write_bytes(raw)
+    return p
+
+
+GOOD_CSV = b"a,b,c\n1,2,1\n3,4,-1\n"
+
+
+@pytest.mark.parametrize("name, raw, text", [
+    ("latin.csv", b"a,b,c\n1,2,\xff\n3,4,-1\n", "is not UTF-8 text"),
+    ("plain.csv.gz", GOOD_CSV, "is not a gzip file"),
+    ("cut.csv.gz", gzip.compress(GOOD_CSV)[:-6], "truncated gzip"),
+])
+def test_load_csv_unreadable_content_names_path(tmp_path, name, raw, text):
+    p = _csv(tmp_path, name, raw)
+    with pytest.raises(InvalidInputError, match=rf"^path: {re.escape(name)} .*{text}") as exc:
+        data.load_csv(p)
+    assert exc.value.argument == "path"
+
+
+@pytest.mark.parametrize("delimiter", ["\n", "\r", '"', "1", ".", "-", "e"])
+def test_load_csv_bad_delimiter_names_delimiter(tmp_path, delimiter):
+    p = _csv(tmp_path, "ok.csv", GOOD_CSV)
+    with pytest.raises(InvalidInputError, match=r"^delimiter: .* cannot separate fields") as exc:
+        data.load_csv(p, delimiter=delimiter)
+    assert exc.value.argument == "delimiter"
+    assert data.load_csv(p).X.shape == (2, 2)
+
+
+def test_splits_labels_and_seed_name_the_argument():
+    from convexkern.errors import InvalidTypeError
+    from convexkern.splits import seeded_splits, train_test_indices
+
+    y = [1, -1] * 10
+    for bad, what in (([1, None] * 10, "contains None"), ([1, "a"] * 10, "mixes label types"),
+                      ([1.0, float("nan")] * 10, "contains non-finite")):
+        with pytest.raises(InvalidInputError, match=rf"^y: {what}"):
+            train_test_indices(bad, test_size=0.25)
+    for seed in (-1, 2**32, 2**40):
+        with pytest.raises(InvalidInputError,
+                           match=r"^seed: must be an integer in \[0, 4294967295\]"):
+            train_test_indices(y, test_size=0.25, seed=seed)
+    with pytest.raises(InvalidTypeError, match=r"^seed: "):
+        train_test_indices(y, test_size=0.25, seed=1.5)
+    train_test_indices(y, test_size=0.25, seed=2**32 - 1)  # the top of the range works
+    with pytest.raises(InvalidInputError, match=r"^seed: .*4294967294"):
+        seeded_splits(y, test_size=0.25, n_splits=2, seed=2**32 - 1)

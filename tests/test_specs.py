@@ -386,3 +386,56 @@ def test_krein_spec_predicts_with_the_krein_coefficients():
         np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4 * np.abs(expected).max())
         acc = inst.accuracy(r)
         assert acc == float(np.mean(np.where(got >= 0, 1.0, -1.0) == inst.y_test))
+
+
+# ---------------------------------------------------------------- issue 12: foreign exceptions
+@pytest.mark.parametrize("changes, field", [
+    ({"data": {"seed": 2**40}}, "data.seed"),
+    ({"data": {"seed": -1}}, "data.seed"),
+    ({"split": {"seed": 2**32}}, "split.seed"),
+])
+def test_seed_outside_the_numpy_range_names_the_field(changes, field):
+    fld, msg = field_of(spec_dict(**changes))  # refused at load time, before scikit-learn
+    assert fld == field
+    assert msg.startswith(f"spec field '{field}': must be an integer in [0, 4294967295]")
+
+
+@pytest.mark.parametrize("value", ["no", "false", 0, 1])
+def test_boolean_builder_parameters_take_toml_booleans_only(value):
+    fld, msg = field_of(spec_dict(formulation={"psd_check": value}))
+    assert fld == "formulation.psd_check"
+    assert "must be true or false" in msg
+    assert load_spec(spec_dict(formulation={"psd_check": False})).formulation.params[
+        "psd_check"] is False
+
+
+def test_generated_n_samples_refused_above_the_gram_memory_cap():
+    from convexkern.specs.validate import MAX_GRAM_BYTES
+
+    assert MAX_GRAM_BYTES == 4 * 2**30
+    fld, msg = field_of(spec_dict(data={"n_samples": 200_000}))
+    assert fld == "data.n_samples"
+    assert "298.0 GiB" in msg and "4 GiB" in msg and "n_samples <= 23170" in msg
+    load_spec(spec_dict(data={"n_samples": 23170}))  # at the cap: accepted (not built)
+    assert field_of(spec_dict(data={"n_samples": 23171}))[0] == "data.n_samples"
+
+
+@pytest.mark.parametrize("raw, name, words", [
+    (b"x1,x2,y\n1,2,1\n3,4,\xff\n5,6,-1\n", "latin.csv", "is not UTF-8 text"),
+    (b"x1,x2,y\n1,2,1\n3,4,-1\n", "plain.csv.gz", "is not a gzip file"),
+])
+def test_unreadable_csv_in_a_spec_names_the_path(tmp_path, raw, name, words):
+    (tmp_path / name).write_bytes(raw)
+    d = spec_dict(data={"csv": str(tmp_path / name)}, split=None)
+    d["data"] = {"csv": str(tmp_path / name)}
+    fld, msg = field_of(d, build=True)
+    assert fld == "data.csv"
+    assert name in msg and words in msg
+
+
+def test_bad_csv_delimiter_in_a_spec_names_the_delimiter(tmp_path):
+    (tmp_path / "ok.csv").write_text("x1,x2,y\n1,2,1\n3,4,-1\n")
+    d = spec_dict(split=None)
+    d["data"] = {"csv": str(tmp_path / "ok.csv"), "delimiter": '"'}
+    fld, msg = field_of(d, build=True)
+    assert fld == "data.delimiter" and "cannot separate fields" in msg

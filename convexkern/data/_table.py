@@ -6,6 +6,7 @@ import csv
 import gzip
 import io
 import warnings
+import zlib
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -189,11 +190,30 @@ def _first_non_numeric(table: _Table, j: int) -> tuple[int, str]:
     return 0, ""  # pragma: no cover - only called for text columns
 
 
-def _open_text(fh: Any, gz: bool) -> str:
+def _open_text(fh: Any, gz: bool, source: str = "the file") -> str:
+    """The text of an open binary file, gunzipped when ``gz``; a file that is not gzip, a
+    truncated or corrupt ``.gz``, or bytes that are not UTF-8 raise an
+    :class:`InvalidInputError` naming ``path``."""
     raw = fh.read()
     if gz:
-        raw = gzip.decompress(raw)
-    return raw.decode("utf-8-sig")
+        try:
+            raw = gzip.decompress(raw)
+        except gzip.BadGzipFile:
+            raise InvalidInputError(
+                "path", f"{source} ends in .gz but is not a gzip file (it starts with "
+                        f"{raw[:8]!r}); rename it or compress it") from None
+        except EOFError:
+            raise InvalidInputError(
+                "path", f"{source} is a truncated gzip file (the compressed stream ends "
+                        "early)") from None
+        except zlib.error as exc:
+            raise InvalidInputError("path", f"{source} is a corrupt gzip file ({exc})") from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InvalidInputError(
+            "path", f"{source} is not UTF-8 text: byte {raw[exc.start:exc.start + 1]!r} at "
+                    f"offset {exc.start} ({exc.reason}); re-encode it as UTF-8") from None
 
 def _labels(table: _Table, j: int) -> np.ndarray:
     """The label column: str if text, int64 if integral, else float64 (a copy)."""

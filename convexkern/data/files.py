@@ -52,8 +52,10 @@ def load_csv(
     InvalidInputError
         (a ``ValueError``) if the file is empty or has no data rows, a row has the wrong
         number of fields (the line is given), a feature column holds a non-numeric,
-        empty or non-finite value (the column name and line are given), or
-        ``label_column`` is out of range / not a column name.
+        empty or non-finite value (the column name and line are given), the bytes are not
+        UTF-8, a ``.gz`` file is not gzip or is truncated (all naming ``path``); a
+        ``delimiter`` that cannot separate fields (a line end, ``"``, a character of a
+        number); or ``label_column`` is out of range / not a column name.
     """
     if not isinstance(path, (str, os.PathLike)):
         raise InvalidTypeError("path", f"expected a file path, got {type(path).__name__}")
@@ -62,11 +64,10 @@ def load_csv(
         raise FileNotFoundError(errno.ENOENT, "path: no such file", fspath)
     if os.path.isdir(fspath):
         raise InvalidInputError("path", f"{fspath!r} is a directory, not a CSV file")
-    if not isinstance(delimiter, str) or len(delimiter) != 1:
-        raise InvalidInputError("delimiter", f"must be a single character, got {delimiter!r}")
-    with open(fspath, "rb") as fh:
-        text = _open_text(fh, fspath.endswith(".gz"))
+    _check_delimiter(delimiter)
     base = os.path.basename(fspath)
+    with open(fspath, "rb") as fh:
+        text = _open_text(fh, fspath.endswith(".gz"), base)
     table = _parse_csv_text(text, base, delimiter)
     header = table.header
     ncol = len(header)
@@ -89,7 +90,9 @@ def load_csv(
             "label_column", f"expected a column index or name, got {label_column!r}"
         )
     if ncol < 2:
-        raise InvalidInputError("path", f"{base} has only the label column, no features")
+        raise InvalidInputError(
+            "path", f"{base} has only the label column, no features (its header splits into "
+                    f"one column at delimiter={delimiter!r}: is that the file's delimiter?)")
 
     if all(_is_number(h) for h in header):
         warnings.warn(
@@ -129,6 +132,23 @@ def load_csv(
         description=f"User data read from {fspath}.",
         source=fspath,
     )
+
+
+#: Characters that cannot separate the fields: line ends, the CSV quote, and characters
+#: of a number (a field "1.5e-3" must stay one field).
+_BAD_DELIMITERS = "\r\n\"0123456789.+-eE"
+
+
+def _check_delimiter(delimiter: object) -> None:
+    """A single character that can separate numeric fields, or an error naming it."""
+    if not isinstance(delimiter, str) or len(delimiter) != 1:
+        raise InvalidInputError("delimiter", f"must be a single character, got {delimiter!r}")
+    if delimiter in _BAD_DELIMITERS:
+        why = ("a line end" if delimiter in "\r\n" else "the CSV quote character"
+               if delimiter == '"' else "a character of numbers (1.5e-3)")
+        raise InvalidInputError(
+            "delimiter", f"{delimiter!r} cannot separate fields: it is {why}; use e.g. ',', "
+                         "';', '\\t' or ' '")
 
 
 def _is_number(s: str) -> bool:

@@ -180,7 +180,7 @@ def _read_shipped(filename: str) -> _Table:
     resource = resources.files("convexkern").joinpath("datasets").joinpath(filename)
     try:
         with resource.open("rb") as fh:
-            text = _open_text(fh, filename.endswith(".gz"))
+            text = _open_text(fh, filename.endswith(".gz"), filename)
     except FileNotFoundError:  # pragma: no cover - a broken installation
         raise FileNotFoundError(
             errno.ENOENT,

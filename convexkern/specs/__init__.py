@@ -41,7 +41,14 @@ The three data sources of ``[data]`` (exactly one):
 * ``generator = "blobs" | "moons" | "circles"`` (scikit-learn ``make_*``) with
   ``n_samples``, ``seed`` and ``noise`` (moons, circles), ``factor`` (circles),
   ``n_features``, ``cluster_std`` and ``centers`` (blobs: a list of two points); class 1
-  becomes +1 and class 0 becomes -1.
+  becomes +1 and class 0 becomes -1.  ``n_samples`` is capped so that the ``n x n``
+  float64 kernel matrix (``8 n^2`` bytes) stays within
+  :data:`~convexkern.specs.validate.MAX_GRAM_BYTES` = 4 GiB (``n_samples <= 23170``); a
+  larger value is refused with the estimate, naming ``data.n_samples``.
+
+Seeds (``data.seed``, ``split.seed``) lie in ``[0, 2**32 - 1]``, the range numpy and
+scikit-learn accept; a builder parameter whose default is a boolean (``psd_check``,
+``bias``) takes a TOML boolean only (``"no"`` or ``0`` is an error, not ``true``).
 
 Validation
 ----------

@@ -76,7 +76,8 @@ def _load_data(d: DataSpec) -> tuple[np.ndarray, np.ndarray]:
         except FileNotFoundError:
             raise SpecError("data.csv", f"no such file: {d.name}") from None
         except (InvalidInputError, InvalidTypeError) as exc:
-            fld = "data.label_column" if exc.argument == "label_column" else "data.csv"
+            fld = (f"data.{exc.argument}" if exc.argument in ("label_column", "delimiter")
+                   else "data.csv")
             raise SpecError(fld, _strip_arg(exc)) from None
         keep, y = _binary_labels(ds.y, o, os.path.basename(d.name))
         return np.asarray(ds.X[keep], dtype=float), y

@@ -13,7 +13,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from .._validation import check_open_unit
+from .._validation import check_open_unit, check_seed
 from ..errors import InvalidInputError, InvalidTypeError, SpecError
 from ..formulation import Formulation
 from .dispatch import (
@@ -52,6 +52,9 @@ _GENERATOR_KEYS = {
     "circles": ("generator", "n_samples", "seed", "noise", "factor"),
 }
 _SPLIT_KEYS = ("test_size", "seed", "stratify")
+#: The largest kernel matrix a generated data set may need, in bytes (4 GiB, i.e.
+#: ``n_samples <= 23170``): a spec asking for more is refused before anything is built.
+MAX_GRAM_BYTES = 4 * 2**30
 _PREPROCESS_KEYS = ("standardize",)
 _SOLVE_KEYS = ("solvers", "tol", "max_iter", "time_limit")
 
@@ -127,6 +130,32 @@ def _open_unit(v: Any, fld: str) -> float:
         return check_open_unit(v, fld)
     except (InvalidInputError, InvalidTypeError) as exc:
         raise SpecError(fld, _strip_arg(exc)) from None
+
+
+def _seed(v: Any, fld: str) -> int:
+    """A seed in ``[0, 2**32 - 1]`` (numpy's and scikit-learn's range), by the one seed
+    check :func:`convexkern._validation.check_seed`."""
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise SpecError(fld, f"must be an integer, got {_tname(v)} {v!r}")
+    try:
+        return check_seed(v, fld)
+    except (InvalidInputError, InvalidTypeError) as exc:
+        raise SpecError(fld, _strip_arg(exc)) from None
+
+
+def _n_samples(v: Any) -> int:
+    """``n_samples`` of a generator: >= 4, and small enough that the n x n Gram matrix of
+    float64 (``8 n^2`` bytes) stays within :data:`MAX_GRAM_BYTES`."""
+    n = _int(v, "data.n_samples", minimum=4)
+    need = 8 * n * n
+    if need > MAX_GRAM_BYTES:
+        n_max = math.isqrt(MAX_GRAM_BYTES // 8)
+        raise SpecError(
+            "data.n_samples",
+            f"{n} samples need a {n} x {n} kernel matrix of {need / 2**30:.1f} GiB (8 n^2 "
+            f"bytes), above the cap of {MAX_GRAM_BYTES / 2**30:g} GiB; use n_samples <= "
+            f"{n_max}")
+    return n
 
 
 def _class_list(v: Any, fld: str) -> list[Any]:
@@ -233,9 +262,9 @@ def _parse_data(t: dict[str, Any], base: Path) -> DataSpec:
     _check_keys(t, _GENERATOR_KEYS[gen], "data")
     opts: dict[str, Any] = {"n_samples": 200, "seed": 0}
     if "n_samples" in t:
-        opts["n_samples"] = _int(t["n_samples"], "data.n_samples", minimum=4)
+        opts["n_samples"] = _n_samples(t["n_samples"])
     if "seed" in t:
-        opts["seed"] = _int(t["seed"], "data.seed", minimum=0)
+        opts["seed"] = _seed(t["seed"], "data.seed")
     if "noise" in t:
         noise = _num(t["noise"], "data.noise")
         if noise < 0:
@@ -295,7 +324,7 @@ def _parse_split(t: dict[str, Any]) -> SplitSpec:
         raise SpecError("split.test_size", "is required in [split] (a fraction in (0, 1))")
     return SplitSpec(
         test_size=_open_unit(t["test_size"], "split.test_size"),
-        seed=_int(t.get("seed", 0), "split.seed", minimum=0),
+        seed=_seed(t.get("seed", 0), "split.seed"),
         stratify=_bool(t.get("stratify", True), "split.stratify"),
     )
 
@@ -360,6 +389,10 @@ def _parse_formulation(t: dict[str, Any]) -> tuple[FormulationSpec, Callable[...
             raise SpecError(f"formulation.{key}",
                             f"unknown parameter of {name}; its parameters: "
                             f"{', '.join(settable) or 'none'}")
+    for key, value in params.items():  # a boolean parameter takes a TOML boolean only
+        p = sig.parameters.get(key)
+        if p is not None and (isinstance(p.default, bool) or p.annotation in (bool, "bool")):
+            _bool(value, f"formulation.{key}")
     for p in sig.parameters.values():
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) or p.name in _DATA_ARGS:
             continue
