@@ -263,3 +263,25 @@ def test_default_compare_skips_a_psd_cone_beyond_a_solvers_reach(monkeypatch):
     assert rows["robust_apg"].ok and rows["scs"].status.has_solution
     named = ck.compare(f, solvers=["clarabel"])
     assert named[0].status is ck.Status.OPTIMAL
+
+
+def test_robust_claims_of_infeasibility_are_refuted():
+    """The conic form (6) of the robust SVM is feasible (K = I, t = n) and bounded below
+    by 0: Clarabel's 'infeasible' on a 1e6-scaled polynomial kernel (found by
+    benchmarks/reliability.py) is an error, never a status of the problem."""
+    from convexkern.formulations import robust_indefinite as ri
+
+    f = ri.dual(X @ X.T - 0.5 * np.eye(4), Y, C=1.0, rho=1.0)
+    assert set(f.facts) == {"feasible", "bounded"}
+
+    @ck.register_solver("liar_robust", kinds=["robust_indefinite"])
+    def liar(f, **kw):
+        return ck.SolveReport(status=ck.Status.INFEASIBLE, solver="liar", formulation=f.name)
+
+    try:
+        r = ck.solve(f, "liar_robust")
+    finally:
+        from convexkern.solvers import table
+
+        table._algorithms.pop("liar_robust")
+    assert r.status is ck.Status.ERROR and "K = I, t = n" in r.message

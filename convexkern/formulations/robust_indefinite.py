@@ -291,6 +291,8 @@ def dual(K0: Any, y: Any, C: float = 1.0, rho: float = 1.0) -> Formulation:
         certify=certify,
         extract=extract,
         default_solver="robust_apg",
+        facts={"feasible": "K = I, t = n, lambda = mu = nu = 0 is feasible",
+               "bounded": "the objective is >= 0 (t >= 0 in the PSD block, mu >= 0)"},
     )
 
 #: names that moved to another layer in the one-house layout (issue 10); the error names
