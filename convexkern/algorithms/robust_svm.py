@@ -73,7 +73,9 @@ class OracleValue:
 
 
 class RobustOracle:
-    """Value, gradient and certified upper bound of problem (3) at feasible points.
+    """Value, gradient and upper bound of problem (3) at feasible points: floating-point
+    estimates (cancellation-free) that the methods stop on; the certified bracket of a
+    report is :func:`convexkern.formulations.robust_indefinite.certificate`'s.
 
     Parameters
     ----------

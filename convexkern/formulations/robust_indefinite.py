@@ -17,19 +17,22 @@ Facts derived in ``docs/robust_indefinite.md`` and checked by the tests:
   \rho\|K - M\|_F^2 + \rho\|K_0\|_F^2 - \rho\|M\|_F^2` with :math:`v = Y\alpha` and
   :math:`M(\alpha) = K_0 + vv^\top/(4\rho)`, so the inner minimiser is
   :math:`K^\star(\alpha) = M(\alpha)_+` (:func:`inner_kernel`) and
-  :math:`f(\alpha) = e^\top\alpha + \rho(\|K_0\|_F^2 - \|M(\alpha)_+\|_F^2)`
-  (:func:`objective`); in particular :math:`f(0) = \rho\|(K_0)_-\|_F^2`;
+  :math:`f(\alpha) = e^\top\alpha + \rho(\|K_0\|_F^2 - \|M(\alpha)_+\|_F^2)
+  = e^\top\alpha - \tfrac12 v^\top K_0 v - \|v\|^4/(16\rho) + \rho\|M(\alpha)_-\|_F^2`
+  (:func:`objective` evaluates the second form, which cancels nothing of size
+  :math:`\rho\|K_0\|_F^2`); in particular :math:`f(0) = \rho\|(K_0)_-\|_F^2`;
 * by Danskin's theorem (the minimiser is unique), :math:`\nabla f(\alpha) = e - Y
   K^\star(\alpha) Y\alpha` (:func:`gradient`); the map :math:`M \mapsto M_+` is
   1-Lipschitz, so the gradient is Lipschitz on :math:`\mathcal{A}`;
-* for any :math:`\alpha\in\mathcal{A}`, :math:`f(\alpha) \le \mathrm{OPT} \le
-  U(\alpha)` where :math:`U(\alpha) = \mathrm{SVM}(K^\star(\alpha)) + \rho\|K^\star(\alpha)
-  - K_0\|_F^2` (min-max inequality with :math:`K` fixed at :math:`K^\star(\alpha)`).  The
-  SVM optimum is over-estimated by the soft-margin primal value at :math:`w(\alpha)` with
-  the best bias (:func:`convexkern.formulations.svm.certificate`), optionally after an SMO
-  refinement; a Frank--Wolfe bound :math:`f(\alpha) + \max_{\beta\in\mathcal{A}}
-  \nabla f(\alpha)^\top(\beta - \alpha)` (concavity) is also valid; the smallest of these
-  bounds is kept (:func:`certificate`);
+* for any :math:`\alpha\in\mathcal{A}` and any PSD :math:`K`, :math:`f(\alpha) \le
+  \mathrm{OPT} \le \mathrm{SVM}(K) + \rho\|K - K_0\|_F^2` (min-max inequality).
+  :func:`certificate` certifies both sides in exact arithmetic on the float data: a lower
+  bound on :math:`f(\alpha)` through a PSD :math:`Z` built from the computed negative
+  eigenpairs (:func:`convexkern.math.robust_indefinite.certified_lower`), upper bounds with
+  :math:`K = PP^\top` built from the computed positive ones (the soft-margin primal value at
+  :math:`w = P^\top Y\beta`, :math:`\beta = \alpha` or SMO's points, and a Frank--Wolfe
+  bound on the concave :math:`g(\cdot, PP^\top)`), each with explicit rounding terms; the
+  smallest upper bound is kept;
 * the dual (6) as a conic program (:func:`dual`): minimise
   :math:`\tfrac12 t + C e^\top\mu + \rho\|K-K_0\|_F^2` over :math:`K, t, \lambda \ge 0,
   \mu \ge 0, \nu` subject to :math:`\begin{pmatrix}K & z\\ z^\top & t\end{pmatrix}
@@ -114,9 +117,14 @@ def certificate(
     smo_time: float | None = None,
     check: bool = True,
 ) -> Certificate:
-    """Certified bounds :math:`f(\\alpha) \\le \\mathrm{OPT} \\le U(\\alpha)` for problem (3)
-    (Luss & d'Aspremont 2007, §3: min-max inequality with :math:`K` fixed at
-    :math:`K^\\star(\\alpha)`, and concavity of :math:`f` for the Frank--Wolfe bound).
+    """Certified bounds :math:`L(\\alpha) \\le f(\\alpha) \\le \\mathrm{OPT} \\le U(\\alpha)`
+    for problem (3) (Luss & d'Aspremont 2007, §3: min-max inequality with :math:`K` fixed at
+    a PSD proxy :math:`PP^\\top \\approx K^\\star(\\alpha)`, and concavity for the
+    Frank--Wolfe bound), valid in exact arithmetic on the floating-point data: neither the
+    eigendecomposition of :math:`M(\\alpha)` nor the arithmetic is trusted (the bounds and
+    their rounding terms are derived in :mod:`convexkern.math.robust_indefinite` and
+    ``docs/robust_indefinite.md``).  The bracket is never clamped: an inverted pair (a bug)
+    is reported as it is, with ``residuals["bound_inversion"]`` and a note.
 
     Parameters
     ----------
@@ -145,10 +153,13 @@ def certificate(
     Returns
     -------
     Certificate
-        ``primal_value = f(alpha)``, ``dual_value = U(alpha)`` (maximisation);
-        ``residuals`` has the absolute gap, the gap relative to ``f - f(0)``, which
-        bound won (``bound_*``; ``bound_svm_smo`` is ``inf`` when the refinement was not
-        run) and ``smo_iterations``, the SMO steps the refinement took.
+        ``primal_value = L(alpha)`` (the certified lower bound on ``f(alpha)``),
+        ``dual_value = U(alpha)`` (maximisation); ``residuals`` has the absolute gap, the
+        gap relative to ``f - f(0)``, every upper bound (``bound_*``; ``bound_svm_smo`` is
+        ``inf`` when the refinement was not run), ``smo_iterations`` (the SMO steps the
+        refinement took), ``value_estimate`` (the floating-point ``f(alpha)``), the
+        rounding terms ``rounding_lower``, ``rounding_upper`` (of the bound kept) and
+        ``rounding_dist`` (of :math:`\\rho\\|PP^\\top - K_0\\|^2`), and ``lower_z_term``.
     """
     if check:
         K0, y, C, rho = check_problem(K0, y, C, rho)
