@@ -184,6 +184,40 @@ def test_certified_lower_bound_on_an_indefinite_kernel(usps30):
         assert c.lower <= c.upper and "bound_inversion" not in r
 
 
+@pytest.mark.parametrize("noise", [1e-6, 1e-2])
+def test_certified_bounds_do_not_trust_the_eigenpairs(usps30_opt, usps30, noise):
+    """The certified bounds hold with corrupted eigenpairs (issue 12): B and P are built
+    from whatever (w, V) they are given, so Z = BB' and K = PP' stay PSD, and every number
+    is evaluated on the data.  The lower bound at the optimal alpha stays below the exact
+    (rational) g(alpha, PP') of the accurate eigenpairs, an upper bound on f(alpha); the
+    upper bounds stay above the reference's certified lower bound on OPT.  No tolerance."""
+    from fractions import Fraction
+
+    from convexkern.math import robust_indefinite as mri
+
+    K0, y = usps30
+    f, ref = usps30_opt
+    rho, C = 0.5, 1.0
+    a = ref.x["alpha"]
+    v = y * a
+    w, V = np.linalg.eigh(K0 + np.outer(v, v) / (4 * rho))
+    rng = np.random.default_rng(11)
+    wb = w * (1 + noise * rng.standard_normal(w.size))
+    Vb = V + noise * rng.standard_normal(V.shape)
+    K0F = [[Fraction(float(t)) for t in row] for row in K0]
+    g_exact = _exact_g_at_proxy(K0, K0F, y, a, rho)
+    good = mri.certified_lower(K0, y, a, rho, w, V)
+    bad = mri.certified_lower(K0, y, a, rho, wb, Vb)
+    assert Fraction(good.value) <= g_exact and Fraction(bad.value) <= g_exact
+    pk = mri.proxy_kernel(K0, rho, wb, Vb)
+    for u, _ in (mri.frank_wolfe_upper(pk, y, a, C), pk.svm_primal(y * a, y, C)):
+        assert u >= ref.primal_value
+    # worse eigenpairs give a looser, still valid, bracket
+    if noise >= 1e-2:
+        assert bad.value < good.value
+        assert pk.svm_primal(y * a, y, C)[0] > ref.dual_value
+
+
 def test_certificate_smo_refinement_is_capped_by_iterations_not_time(usps30_opt, usps30):
     """The SMO refinement of U(alpha) is bounded by a number of SMO steps (so the bound
     does not depend on machine load), skipped when the cheap bounds meet the requested
