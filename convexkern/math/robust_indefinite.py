@@ -232,7 +232,9 @@ def _g(k: float) -> float:
     r"""``1.01 k u``: a bound on :math:`\gamma_k = ku/(1-ku)` (Higham, *Accuracy and
     Stability*, §3.1) that also absorbs the relative rounding (at most
     :math:`\gamma_{k'}`, :math:`k' u \le 10^{-3}`) committed in computing the quantity it
-    multiplies.  Valid while :math:`ku \le 10^{-3}` (``k`` up to 9e12)."""
+    multiplies.  Valid while :math:`ku \le 10^{-3}` (``k`` up to 9e12) and no intermediate
+    result underflows or overflows (the standard model of floating-point arithmetic; a
+    non-finite intermediate makes the bound non-finite, never silently wrong)."""
     return 1.01 * float(k) * UNIT_ROUNDOFF
 
 
