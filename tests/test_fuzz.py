@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import convexkern as ck
-from convexkern.formulations import krein, lp_svm, svm
+from convexkern.formulations import krein, lp_svm, robust_indefinite, svm
 
 EXAMPLES = int(os.environ.get("CONVEXKERN_FUZZ_EXAMPLES", "25"))
 BUDGET = 10.0  # seconds a solve may take (time_limit), plus overhead below
@@ -144,6 +144,25 @@ def test_krein_reports_are_honest(seed, n, log_C, decomposition, solver):
         ref = ck.solve(f, "clarabel", tol=1e-9, time_limit=BUDGET)
         if ref.status is ck.Status.OPTIMAL:
             _intersect(r, ref, f"{decomposition} {solver}")
+
+
+@FUZZ
+@given(seed=st.integers(0, 10_000), n=st.integers(6, 16), log_kscale=st.integers(-4, 6),
+       log_rho=st.integers(-2, 6), solver=st.sampled_from(["robust_apg", "scs"]))
+def test_robust_reports_are_honest(seed, n, log_kscale, log_rho, solver):
+    X, y = _data(seed, n, 3, 1.0)
+    K0 = 10.0 ** log_kscale * ((X @ X.T + 1.0) ** 3 - 2.0 * np.eye(n))  # indefinite
+    f = robust_indefinite.dual(K0, y, 1.0, 10.0 ** log_rho)
+    r = _run(f, solver, [K0, y])
+    if r is None:
+        return
+    assert r.status not in NO_SOLUTION_CLAIMS, (solver, r)  # (6) is feasible and bounded
+    if r.status.has_solution:
+        lo, hi = _bracket(r)
+        assert lo <= hi, r
+        ref = ck.solve(f, "robust_apg", tol=1e-9, time_limit=BUDGET)
+        if ref.status.has_solution:  # any certified bracket of the same optimum
+            _intersect(r, ref, f"robust {solver}")
 
 
 @pytest.mark.parametrize("bad", [np.nan, np.inf, "x", None, -1.0, 0.0])
