@@ -353,17 +353,23 @@ def _positive_float(text: str) -> float:
     return v
 
 
+def _checked(text: str, parse: Any, check: Any, option: str, what: str) -> Any:
+    """An option's value parsed by ``parse`` and validated by the library's own ``check``,
+    its error turned into argparse's (which names the option itself)."""
+    try:
+        v = parse(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+    try:
+        return check(v, option)
+    except (InvalidInputError, InvalidTypeError) as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix(f"{option}: ")) from None
+
+
 def _tol(text: str) -> float:
     """``--tol``: a number in (0, 1), by the one open-unit check
     (:func:`convexkern._validation.check_open_unit`)."""
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    try:
-        return check_open_unit(v, "--tol")
-    except (InvalidInputError, InvalidTypeError) as exc:  # argparse names the option itself
-        raise argparse.ArgumentTypeError(str(exc).removeprefix("--tol: ")) from None
+    return _checked(text, float, check_open_unit, "--tol", "a number")
 
 
 def _positive_int(text: str) -> int:
@@ -379,14 +385,7 @@ def _positive_int(text: str) -> int:
 def _seed(text: str) -> int:
     """``--seed``: an integer in [0, 2**32 - 1], by the one seed check
     (:func:`convexkern._validation.check_seed`)."""
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    try:
-        return check_seed(v, "--seed")
-    except (InvalidInputError, InvalidTypeError) as exc:  # argparse names the option itself
-        raise argparse.ArgumentTypeError(str(exc).removeprefix("--seed: ")) from None
+    return _checked(text, int, check_seed, "--seed", "an integer")
 
 
 def _cmd_reproduce(args: argparse.Namespace, progress: _Progress, err: TextIO) -> int:

@@ -117,8 +117,11 @@ def solve_conic(
     better-certified report is kept; ``solver_stats["refined"]`` says it happened.
     """
     accuracy = max(tol * spec.safety, 1e-12)
-    first = _solve_at(f, spec, tol, accuracy, max_iter, time_limit, verbose, options,
-                      others_for)
+
+    def at(acc: float, limit: float | None) -> SolveReport:
+        return _solve_at(f, spec, tol, acc, max_iter, limit, verbose, options, others_for)
+
+    first = at(accuracy, time_limit)
     if not (spec.refine and first.status is Status.OPTIMAL_INACCURATE
             and first.solver_stats.get("status") == "optimal"
             and not (spec.setting_names & set(options))):
@@ -127,7 +130,7 @@ def solve_conic(
     if left is not None and left <= 0:
         return first
     finer = max(accuracy * 1e-3, 1e-14)
-    second = _solve_at(f, spec, tol, finer, max_iter, left, verbose, options, others_for)
+    second = at(finer, left)
     best = second if second.status.has_solution and second.rel_gap < first.rel_gap \
         else first
     note = (f"re-solved at settings {finer:.0e} after a certified gap of "
@@ -140,17 +143,10 @@ def solve_conic(
     )
 
 
-def _solve_at(
-    f: Formulation,
-    spec: ConicSolverSpec,
-    tol: float,
-    accuracy: float,
-    max_iter: int | None,
-    time_limit: float | None,
-    verbose: bool,
-    options: Mapping[str, Any],
-    others_for: Callable[[Formulation], list[str]],
-) -> SolveReport:
+def _solve_at(f: Formulation, spec: ConicSolverSpec, tol: float, accuracy: float,
+              max_iter: int | None, time_limit: float | None, verbose: bool,
+              options: Mapping[str, Any],
+              others_for: Callable[[Formulation], list[str]]) -> SolveReport:
     """One solve at the solver settings ``accuracy``, certified against ``tol``."""
     kwargs = spec.settings(accuracy, max_iter, time_limit)
     kwargs.update(options)
