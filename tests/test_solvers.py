@@ -285,3 +285,15 @@ def test_robust_claims_of_infeasibility_are_refuted():
 
         table._algorithms.pop("liar_robust")
     assert r.status is ck.Status.ERROR and "K = I, t = n" in r.message
+
+
+def test_tol_below_double_precision_is_refused_not_run_to_a_budget():
+    """Issue 12: robust_pg at tol = 1e-16 ran its whole budget (minutes); no certificate in
+    double precision proves a relative gap that small, so the request is refused."""
+    from convexkern.solvers.dispatch import TOL_FLOOR
+
+    f = svm.dual(X @ X.T + 0.1 * np.eye(4), Y, C=1.0)
+    for bad in (1e-16, 0.5 * TOL_FLOOR):
+        with pytest.raises(ck.InvalidInputError, match="^tol: must be >= 1e-14"):
+            ck.solve(f, "smo", tol=bad)
+    assert ck.solve(f, "clarabel", tol=TOL_FLOOR).status.has_solution

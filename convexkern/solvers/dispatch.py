@@ -113,9 +113,17 @@ def _resolve(f: Formulation, solver: str | None) -> ConicSolverSpec | AlgorithmS
     raise SolverNotFoundError(f"unknown solver '{name}'; solvers for {f.name}: {usable}")
 
 
+#: the smallest ``tol`` a solve accepts: a certified relative gap below it is under the
+#: rounding of the certificate itself in double precision (tens of ulps of the objective),
+#: so asking for less only runs an algorithm to its budget (issue 12)
+TOL_FLOOR = 1e-14
+
+
 def _check_controls(tol: Any, max_iter: Any, time_limit: Any) -> None:
-    if tol is not None:
-        check_open_unit(tol, "tol")
+    if tol is not None and check_open_unit(tol, "tol") < TOL_FLOOR:
+        raise InvalidInputError(
+            "tol", f"must be >= {TOL_FLOOR:g}: a relative gap of {tol!r} is below what a "
+                   "certificate computed in double precision can prove")
     if max_iter is not None and (
         isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 1
     ):
