@@ -32,6 +32,7 @@ LAYER_OF = (
     ("convexkern.math", "math"),
     ("convexkern.formulation", "core"),
     ("convexkern.report", "core"),
+    ("convexkern.generic", "core"),
     ("convexkern.solvers", "core"),
     ("convexkern.data", "data"),
     ("convexkern.splits", "data"),

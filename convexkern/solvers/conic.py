@@ -20,6 +20,7 @@ import numpy as np
 
 from ..errors import InvalidInputError
 from ..formulation import Formulation
+from ..generic import CONIC_KEY, ConicPoint, conic_data, raw_pair
 from ..report import SolveReport, Status
 from .certify import certified_report
 from .status import cvxpy_status
@@ -156,14 +157,22 @@ def _solve_at(f: Formulation, spec: ConicSolverSpec, tol: float, accuracy: float
     raw: dict[str, Any] = {}
     problem = f.problem
     unpack = problem.unpack_results
+    build = problem.get_problem_data
 
     def _keep_raw(solution: Any, chain: Any, inverse_data: Any) -> Any:
         raw.update(solution=solution, chain=chain, inverse_data=inverse_data)
         return unpack(solution, chain, inverse_data)
 
+    def _keep_data(*args: Any, **kwargs: Any) -> Any:
+        out = build(*args, **kwargs)
+        raw["data"] = out[0]  # the conic form the solver gets: the generic certificate's
+        return out
+
     t0 = time.perf_counter()
     forced: Status | None = None
     problem.unpack_results = _keep_raw  # type: ignore[method-assign]
+    if f.generic:
+        problem.get_problem_data = _keep_data  # type: ignore[method-assign]
     try:
         with warnings.catch_warnings():
             # cvxpy's "Solution may be inaccurate": the report's status and certified gap
@@ -202,6 +211,7 @@ def _solve_at(f: Formulation, spec: ConicSolverSpec, tol: float, accuracy: float
             )
     finally:
         problem.__dict__.pop("unpack_results", None)
+        problem.__dict__.pop("get_problem_data", None)
     elapsed = time.perf_counter() - t0
     stats = f.problem.solver_stats
     status = cvxpy_status(f.problem.status)
@@ -248,9 +258,28 @@ def _solve_at(f: Formulation, spec: ConicSolverSpec, tol: float, accuracy: float
             message=f"{spec.name} reported '{f.problem.status}' but returned no usable point "
                     f"({exc})",
         )
+    if f.generic:
+        point[CONIC_KEY] = _conic_point(spec, raw)
     return certified_report(
         f, point, solver=spec.name, status=status, tol=tol, solve_time=float(solve_time),
         iterations=iters, solver_stats=solver_stats,
     )
+
+
+def _conic_point(spec: ConicSolverSpec, raw: Mapping[str, Any]) -> ConicPoint | None:
+    """The solver's raw pair in its conic form, for the generic certificate (``None``
+    when the solve did not go through the capture)."""
+    data, chain = raw.get("data"), raw.get("chain")
+    if data is None or chain is None:
+        return None
+    try:
+        cd, reason = conic_data(data, getattr(chain, "solver", None))
+    except (KeyError, ValueError, TypeError, AttributeError) as exc:
+        del exc
+        return None  # the certificate then falls back to the point by variable names
+    x, y = raw_pair(spec.cvxpy_name, raw.get("solution"), data)
+    if x is None and not reason:
+        reason = f"{spec.name}'s raw answer is not read by the generic certificate"
+    return ConicPoint(data=cd, x=x, y=y, solver=spec.cvxpy_name, note=reason)
 
 
