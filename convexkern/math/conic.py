@@ -41,7 +41,7 @@ import scipy.linalg
 import scipy.sparse as sp
 
 from .conic_boxes import _dual_box, _primal_box, _psd_P_exact
-from .conic_cones import _cone_moves, _into_cone, interior_point, psd_shift
+from .conic_cones import _cone_moves, _into_cone, _smat, interior_point, psd_shift
 from .conic_data import _TINY, _U, ConicBounds, ConicData, _dot, _down, _fsum, _gamma, _up
 
 __all__ = ["ConicData", "ConicBounds", "conic_bounds", "psd_shift", "interior_point"]
@@ -51,29 +51,192 @@ def _abs_mv(M: sp.csr_matrix, v: np.ndarray) -> np.ndarray:
     return abs(M) @ np.abs(v)
 
 
+def _dual_room(data: ConicData, y: np.ndarray) -> np.ndarray:
+    """How far each multiplier may move and stay in ``K*`` (0: not a candidate)."""
+    room = np.zeros(y.size)
+    room[: data.zero] = 1.0
+    nn = slice(data.zero, data.zero + data.nonneg)
+    room[nn] = np.clip(y[nn], 0.0, 1.0)
+    for kind, i, k in data.blocks:
+        if kind == "soc":
+            room[i: i + k] = min(1.0, max(0.0, y[i] - float(np.linalg.norm(y[i + 1: i + k]))))
+        elif kind == "psd":
+            size = k * (k + 1) // 2
+            lam = float(scipy.linalg.eigvalsh(_smat(y[i: i + size], k, data.psd_lower),
+                                              subset_by_index=[0, 0])[0])
+            room[i: i + size] = min(1.0, max(0.0, lam))
+    return room
+
+
+def _dual_fix(data: ConicData, y: np.ndarray, r: np.ndarray, err: np.ndarray,
+              J: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, str]:
+    """Make the dual residual exactly zero on the columns ``J`` (which have no finite
+    box): some ``(y*, w*) = (y, x) + delta`` with ``delta`` on a basis of multipliers
+    (rows ``By``, within their room in ``K*``) and of ``w`` (columns ``Bw``, free) has
+    ``(c + A'y* + Pw*)_J = 0`` exactly, with ``|delta| <= d`` (enclosed as in
+    :func:`_equality_fix`).  Returns ``(By, Bw, d, reason)``."""
+    none = np.zeros(0, dtype=int)
+    if J.size > 2000:
+        return none, none, 0.0, f"{J.size} unbounded variables are too many to correct"
+    room_y = _dual_room(data, y)
+    rows = np.flatnonzero(room_y > 0)
+    AtJ = data.A[rows][:, J].T.toarray()  # |J| x |rows|
+    parts, rooms = [AtJ], [room_y[rows]]
+    wcols = none
+    if data.P is not None:
+        wcols = np.flatnonzero(np.diff(data.P.tocsc().indptr) > 0)
+        parts.append(data.P[J][:, wcols].toarray())
+        rooms.append(np.ones(wcols.size))
+    N = np.hstack(parts)
+    room = np.concatenate(rooms)
+    if N.shape[1] < J.size:
+        return none, none, 0.0, "too few free multipliers to cancel the dual residual"
+    try:
+        _, _, piv = scipy.linalg.qr(N * room, mode="economic", pivoting=True)
+    except (ValueError, np.linalg.LinAlgError):
+        return none, none, 0.0, "the dual residual could not be factorised"
+    basis = np.sort(piv[: J.size])
+    M = N[:, basis]
+    try:
+        R = np.linalg.inv(M)
+    except np.linalg.LinAlgError:
+        return none, none, 0.0, "the unbounded variables' columns are rank deficient"
+    err_rm = _gamma(J.size + 2) * (np.abs(R) @ np.abs(M))
+    beta = float(np.max(np.sum(np.abs(np.eye(J.size) - R @ M) + err_rm, axis=1))) * (1 + 4 * _U)
+    if not beta < 0.5:
+        return none, none, 0.0, (f"the unbounded variables' dual rows are too "
+                                 f"ill-conditioned to correct exactly ({beta:.2g})")
+    d = float(np.max(np.abs(R) @ (np.abs(r[J]) + err[J]))) * (1 + float(_gamma(J.size + 3)))
+    d = _up(d / (1.0 - beta)) + _TINY
+    By = rows[basis[basis < rows.size]]
+    Bw = wcols[basis[basis >= rows.size] - rows.size]
+    # the moved multipliers must stay in K*: every point within d of y on By
+    if By.size and not _stays_in_dual(data, y, By, d):
+        return none, none, 0.0, "the dual correction would leave the dual cone"
+    return By, Bw, d, ""
+
+
+def _stays_in_dual(data: ConicData, y: np.ndarray, By: np.ndarray, d: float) -> bool:
+    """Whether ``y + delta`` is in ``K*`` for every ``delta`` on ``By`` with ``|delta| <= d``."""
+    mark = np.zeros(y.size, dtype=bool)
+    mark[By] = True
+    nn = slice(data.zero, data.zero + data.nonneg)
+    if np.any(mark[nn] & (y[nn] - d < 0)):
+        return False
+    for kind, i, k in data.blocks:
+        size = k if kind != "psd" else k * (k + 1) // 2
+        hit = mark[i: i + size]
+        if not hit.any():
+            continue
+        if kind == "soc":
+            tail = np.abs(y[i + 1: i + k]) + d * hit[1:]
+            need = float(np.linalg.norm(tail)) * (1.0 + float(_gamma(k + 4)))
+            if not y[i] - d * hit[0] >= need:
+                return False
+        elif kind == "psd":
+            frob = d * math.sqrt(float(np.sum(hit))) * (1 + 4 * _U)
+            if psd_shift(_smat(y[i: i + size], k, data.psd_lower), frob) != 0.0:
+                return False
+        else:
+            return False
+    return True
+
+
+def _min_product(alo: np.ndarray, ahi: np.ndarray, lo: np.ndarray, hi: np.ndarray
+                 ) -> np.ndarray:
+    """``min a x`` over ``a in [alo, ahi]``, ``x in [lo, hi]`` elementwise, with
+    ``0 * inf = 0`` (a zero coefficient or a zero bound contributes nothing)."""
+    out = np.full(alo.shape, np.inf)
+    for a in (alo, ahi):
+        for b in (lo, hi):
+            with np.errstate(invalid="ignore"):
+                p = a * b
+            p = np.where((a == 0) | (b == 0), 0.0, p)
+            out = np.minimum(out, p)
+    return out
+
+
+def _toward_bounds(data: ConicData, y: np.ndarray, lo: np.ndarray, hi: np.ndarray
+                   ) -> np.ndarray:
+    """Drop the multipliers of bound-like rows (``a x_j <= b``, one entry) on columns
+    open on the other side.  In exact arithmetic this changes nothing (``-b_i y_i`` and
+    the box term at the bound cancel), but the residual of column ``j`` then holds its
+    reduced cost, which points away from the bound: the box term sits at the bound
+    (finite) instead of at infinity.  Every ``y`` in ``K*`` gives a valid bound."""
+    rows = data.A[data.zero: data.zero + data.nonneg]
+    one = np.flatnonzero(np.diff(rows.indptr) == 1)
+    if one.size == 0:
+        return y
+    j = rows.indices[rows.indptr[one]]
+    a = rows.data[rows.indptr[one]]
+    i = data.zero + one
+    # a < 0 bounds x_j below: it matters when x_j is open above, and the other way round
+    drop = np.where(a < 0, ~np.isfinite(hi[j]), ~np.isfinite(lo[j]))
+    y = y.copy()
+    y[i[drop]] = 0.0
+    return y
+
+
 def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np.ndarray,
            p_shift: float) -> tuple[float, str, dict[str, float]]:
-    """Weak duality with the box (module docstring); without ``d``."""
+    """Weak duality with the box (module docstring); without ``d``.  Columns without a
+    finite box get an exactly zero residual by :func:`_dual_fix`."""
     yk, reason = _into_cone(y, data, dual=True)
     if reason:
         return -math.inf, reason, {}
     n = data.c.size
     At = data.A.T.tocsr()
-    r = data.c + At @ yk
-    mag = np.abs(data.c) + _abs_mv(At, yk)
-    kcol = np.diff(At.indptr) + 2
-    Px = np.zeros(n)
-    if data.P is not None:
-        Px = data.P @ x
-        r = r + Px
-        mag = mag + _abs_mv(data.P, x)
-        kcol = kcol + np.diff(data.P.indptr) + 1
-    err = np.where(mag > 0, _gamma(kcol) * mag + _TINY, 0.0)  # no rounding where all is 0
-    with np.errstate(invalid="ignore"):
-        term = np.minimum(r * lo, r * hi)
-        width = np.maximum(np.abs(lo), np.abs(hi))
-    term = np.where(r == 0, 0.0, term)
-    bad = ~np.isfinite(term) | ((err > 0) & ~np.isfinite(width))
+    Px = np.zeros(n) if data.P is None else data.P @ x
+
+    def residual(yv: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        rr = data.c + At @ yv
+        mag = np.abs(data.c) + _abs_mv(At, yv)
+        kcol = np.diff(At.indptr) + 2
+        if data.P is not None:
+            rr = rr + Px
+            mag = mag + _abs_mv(data.P, x)
+            kcol = kcol + np.diff(data.P.indptr) + 1
+        return rr, np.where(mag > 0, _gamma(kcol) * mag + _TINY, 0.0)
+
+    r, err = residual(yk)
+    yk = _toward_bounds(data, yk, lo, hi)
+    r, err = residual(yk)
+    term = _min_product(r - err, r + err, lo, hi)
+    bad = ~np.isfinite(term)
+    fix_b = 0.0
+    fix_q = 0.0
+    res_fix: dict[str, float] = {}
+    if bad.any() and p_shift == 0.0:
+        # columns open on a side whose residual sign is not safely away from it join the
+        # correction too: the correction moves every other column's residual a little
+        open_side = ~np.isfinite(lo) | ~np.isfinite(hi)
+        unsafe = open_side & (np.abs(r) <= 1e3 * err + 1e-9 * float(np.max(np.abs(r))))
+        J = np.flatnonzero(bad | unsafe)
+        for _ in range(2):
+            By, Bw, d, why = _dual_fix(data, yk, r, err, J)
+            if why:
+                break
+            # residual moved by A_By' delta_y + P_Bw delta_w on the other columns
+            shift = d * (np.asarray(abs(data.A[By]).sum(axis=0)).ravel() if By.size
+                         else np.zeros(n))
+            if Bw.size:
+                shift = shift + d * np.asarray(abs(data.P[:, Bw]).sum(axis=1)).ravel()
+            inJ = np.zeros(n, dtype=bool)
+            inJ[J] = True
+            e2 = np.where(inJ, 0.0, err + shift * (1 + 8 * _U))
+            r2 = np.where(inJ, 0.0, r)
+            term2 = np.where(inJ, 0.0, _min_product(r2 - e2, r2 + e2, lo, hi))
+            still = ~np.isfinite(term2)
+            if still.any():
+                J = np.union1d(J, np.flatnonzero(still))
+                continue
+            term, bad = term2, still
+            fix_b = d * float(np.sum(np.abs(data.b[By]))) * (1 + 4 * _U)
+            if Bw.size:  # 1/2 w*'Pw* <= 1/2 x'Px + |Px|_Bw d + 1/2 d^2 sum|P_BwBw|
+                fix_q = (d * float(np.sum(np.abs(Px[Bw])))
+                         + 0.5 * d * d * float(abs(data.P[Bw][:, Bw]).sum())) * (1 + 8 * _U)
+            res_fix = {"dual_correction": d}
+            break
     if bad.any():
         j = int(np.flatnonzero(bad)[0])
         return -math.inf, (f"conic variable {j} carries dual residual {r[j]:.2g} and has no "
@@ -81,9 +244,7 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
                                np.max(np.abs(r)))}
     by, ebyv = _dot(data.b, yk)
     s_box, e_box = _fsum(term)
-    with np.errstate(invalid="ignore"):
-        e_box += _U * float(np.sum(np.abs(term))) + float(
-            np.sum(np.where(err > 0, err * width, 0.0)))
+    e_box += 2 * _U * float(np.sum(np.abs(term)))  # the products' own rounding
     q, eq = (0.0, 0.0)
     if data.P is not None:
         q, eq = _dot(x, Px)
@@ -93,11 +254,11 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
     if p_shift > 0:  # 1/2 (x'-x)'P(x'-x) >= -1/2 shift |x'-x|^2 over the box
         dist = np.maximum(np.abs(hi - x), np.abs(x - lo))
         pen = 0.5 * p_shift * float(np.sum(dist * dist)) * (1 + 1e-12)
-    val = -by - 0.5 * q + s_box - pen
+    val = -by - 0.5 * q + s_box - pen - fix_b - fix_q
     errs = ebyv + 0.5 * eq + e_box
-    total = val - errs - 8 * _U * (abs(by) + abs(q) + abs(s_box) + pen) - _TINY
+    total = val - errs - 8 * _U * (abs(by) + abs(q) + abs(s_box) + pen + fix_b + fix_q) - _TINY
     res = {"dual_residual": float(np.max(np.abs(r))) if r.size else 0.0,
-           "dual_cone_move": float(np.max(np.abs(yk - y))) if y.size else 0.0}
+           "dual_cone_move": float(np.max(np.abs(yk - y))) if y.size else 0.0, **res_fix}
     return _down(total), "", res
 
 
@@ -320,7 +481,8 @@ def conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
     for _ in range(rounds + 1):
         progress = False
         if y is not None and x is not None and math.isfinite(shift) and lower == -math.inf:
-            lo, hi = _primal_box(data, upper)
+            yk, _ = _into_cone(y, data, dual=True)
+            lo, hi = _primal_box(data, upper, x, yk)
             val, why, r = _lower(data, x, y, lo, hi, shift)
             res.update(r)
             if math.isfinite(val):

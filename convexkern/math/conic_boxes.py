@@ -87,9 +87,46 @@ def _psd_P_exact(P: sp.csr_matrix | None) -> bool:
     return (P - sp.diags(P.diagonal())).nnz == 0 and bool(np.all(P.diagonal() >= 0))
 
 
-def _primal_box(data: ConicData, upper: float) -> tuple[np.ndarray, np.ndarray]:
+def _lagrangian_cut(data: ConicData, x: np.ndarray, y: np.ndarray, upper: float):
+    """The cut ``r'x' <= R`` that every feasible ``x'`` with objective ``<= upper``
+    satisfies, from weak duality with the multipliers ``y`` (in ``K*``) of all rows but
+    the bound-like ones (a nonneg row with one entry): ``f(x') >= r'x' - b_S'y_S -
+    1/2 x'Px`` with ``r = c + Px + A_S'y_S`` (``P`` exactly PSD).  Without the bound
+    rows' multipliers ``r`` holds the reduced costs, which bound the variables those
+    rows leave open (Lagrangian bound tightening).  Returns ``(r, err, R)``: the computed
+    coefficients, their rounding bound and the right-hand side rounded up."""
+    rows = data.A[data.zero: data.zero + data.nonneg]
+    single = np.flatnonzero(np.diff(rows.indptr) == 1) + data.zero
+    yS = y.copy()
+    yS[single] = 0.0
+    At = data.A.T.tocsr()
+    r = data.c + At @ yS
+    mag = np.abs(data.c) + abs(At) @ np.abs(yS)
+    k = np.diff(At.indptr) + 2
+    q = 0.0
+    eq = 0.0
+    if data.P is not None:
+        Px = data.P @ x
+        r = r + Px
+        mag = mag + abs(data.P) @ np.abs(x)
+        k = k + np.diff(data.P.indptr) + 1
+        pq = x * Px
+        q = math.fsum(pq.tolist())
+        eq = float(np.sum(np.abs(pq))) * float(_gamma(int(np.max(k)) + 2)) + _TINY
+    err = np.where(mag > 0, _gamma(k) * mag + _TINY, 0.0)
+    by = yS * data.b
+    bsum = math.fsum(by.tolist())
+    R = upper + bsum + 0.5 * q
+    eR = (float(np.sum(np.abs(by))) * 2 * _U + 0.5 * eq
+          + 8 * _U * (abs(upper) + abs(bsum) + abs(q)) + _TINY)
+    return r, err, _up(R + eR)
+
+
+def _primal_box(data: ConicData, upper: float, x: np.ndarray | None = None,
+                y: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """A box holding every feasible ``x`` with ``c'x + 1/2 x'Px <= upper`` (the objective
-    cut is used only when ``P`` is exactly PSD, so that ``c'x <= upper`` follows)."""
+    cut is used only when ``P`` is exactly PSD, so that ``c'x <= upper`` follows; with a
+    point ``x`` and multipliers ``y`` in ``K*``, also the cut of :func:`_lagrangian_cut`)."""
     m, n = data.A.shape
     G = sp.hstack([data.A, sp.identity(m, format="csr")], format="csr")
     rlo, rhi = data.b.copy(), data.b.copy()
@@ -106,13 +143,35 @@ def _primal_box(data: ConicData, upper: float) -> tuple[np.ndarray, np.ndarray]:
         lo[:n] = np.maximum(lo[:n], data.lb)
     if data.ub is not None:
         hi[:n] = np.minimum(hi[:n], data.ub)
-    extra = None
+    rules = []
+    if cut and x is not None and y is not None:
+        r_l, e_l, R_l = _lagrangian_cut(data, x, y, upper)
+        cols = np.flatnonzero((r_l != 0) | (e_l != 0))
+
+        def lagrangian(lo_: np.ndarray, hi_: np.ndarray) -> None:
+            # the true coefficient is within e of r: take its worst case on each column's
+            # sign, and pay e |x_j| on the right for a column of either sign
+            lj, hj = lo_[cols], hi_[cols]
+            rho = np.where(lj >= 0, r_l[cols] - e_l[cols],
+                           np.where(hj <= 0, r_l[cols] + e_l[cols], r_l[cols]))
+            mixed = (lj < 0) & (hj > 0) & (e_l[cols] > 0)
+            with np.errstate(invalid="ignore"):
+                pay = float(np.sum(e_l[cols][mixed] * np.maximum(-lj[mixed], hj[mixed])))
+            if not math.isfinite(pay):
+                return
+            row = sp.csr_matrix((rho, (np.zeros(cols.size, dtype=int), cols)),
+                                shape=(1, n + m))
+            row.eliminate_zeros()
+            _propagate(row, np.array([-np.inf]), np.array([_up(R_l + pay * (1 + 4 * _U))]),
+                       lo_, hi_)
+
+        rules.append(lagrangian)
     if cut and data.P is not None:
         diag = data.P.diagonal()
         iso = np.flatnonzero(diag > 0)
         c = data.c
 
-        def extra(lo_: np.ndarray, hi_: np.ndarray) -> None:
+        def quadratic(lo_: np.ndarray, hi_: np.ndarray) -> None:
             # 1/2 P_jj x_j^2 <= upper - min c'x  (P diagonal and PSD)
             with np.errstate(invalid="ignore"):
                 cmin = np.where(c > 0, c * lo_[:n], c * hi_[:n])
@@ -127,6 +186,12 @@ def _primal_box(data: ConicData, upper: float) -> tuple[np.ndarray, np.ndarray]:
             r = np.sqrt(2.0 * slack / diag[iso]) * (1.0 + 8 * _U)
             hi_[iso] = np.minimum(hi_[iso], r)
             lo_[iso] = np.maximum(lo_[iso], -r)
+
+        rules.append(quadratic)
+
+    def extra(lo_: np.ndarray, hi_: np.ndarray) -> None:
+        for rule in rules:
+            rule(lo_, hi_)
 
     _tighten(G, rlo, rhi, lo, hi, lambda a, b_: _cone_box(a, b_, data, n, dual=False),
              extra)

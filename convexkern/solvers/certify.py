@@ -85,13 +85,17 @@ _INVERSION_ULPS = 64 * 2.0 ** -53
 
 
 def _refuse(f: Formulation, cert: Any) -> str:
-    """Why the certificate cannot be right (empty if nothing is wrong): a sense that
-    disagrees with the problem's, or a lower bound above the upper one beyond
-    round-off.  Either is a bug in the certificate, never an optimum (issue 11)."""
+    """Why the certificate cannot be right (empty if nothing is wrong): no sense, NaN
+    bounds, or a lower bound above the upper one beyond round-off.  Each is a bug in the
+    certificate, never an optimum (issue 11).  A sense swapped by mistake shows up as an
+    inverted bracket (its "primal" value is then on the wrong side).  The certificate's
+    sense may differ from the cvxpy problem's when the builder solves a dual of the
+    paper's problem (``robust_indefinite.dual`` minimises the dual (6) of the
+    maximisation (3)): the optimal values agree, so the bracket is checked, not the word."""
     who = getattr(f.certify, "__qualname__", repr(f.certify))
-    if cert.sense != f.sense:
-        return (f"certificate {who} of {f.name} says '{cert.sense}' but the problem is a "
-                f"'{f.sense}' problem: its bounds are refused")
+    if cert.sense not in ("minimize", "maximize"):
+        return (f"certificate {who} of {f.name} gives sense {cert.sense!r} (neither "
+                "'minimize' nor 'maximize'): its bounds are refused")
     lo, up = cert.lower, cert.upper
     if math.isnan(lo) or math.isnan(up):
         return f"certificate {who} of {f.name} returned NaN bounds: they are refused"
