@@ -391,6 +391,11 @@ def _upper_at(data: ConicData, x: np.ndarray, ylo: np.ndarray, yhi: np.ndarray
     s = data.b - data.A @ x
     mag = np.abs(data.b) + _abs_mv(data.A, x)
     es = np.where(mag > 0, _gamma(np.diff(data.A.indptr) + 2) * mag + _TINY, 0.0)
+    # a row with one entry of magnitude 1 is b - x: one rounding, exact when it gives 0
+    nnz = np.diff(data.A.indptr)
+    unit = np.flatnonzero(nnz == 1)
+    unit = unit[np.abs(data.A.data[data.A.indptr[unit]]) == 1.0]
+    es[unit] = _U * np.abs(s[unit])
     B, d, reason = _equality_fix(data, x, s, es)
     if reason:
         return math.inf, reason, {}
