@@ -105,8 +105,10 @@ class Formulation:
 
     @property
     def generic(self) -> bool:
-        """Whether the formulation is certified by the generic certificate."""
-        return self.certify is generic_certify
+        """Whether the formulation is certified by the generic certificate (or a wrapper
+        of it marked ``generic = True``, e.g. a timer): the conic path then hands it the
+        solver's raw pair."""
+        return bool(getattr(self.certify, "generic", False))
 
     # -- the solution side -------------------------------------------------------------
     @property

@@ -177,6 +177,9 @@ def generic_certify(f: Any, point: Mapping[str, Any]) -> Certificate:
     )
 
 
+generic_certify.generic = True  # type: ignore[attr-defined]
+
+
 def _primal_only(problem: cp.Problem, values: Mapping[str, Any]
                  ) -> tuple[Any, Any, str]:
     """The conic form (SCS's convention, or Clarabel's) and the conic ``x`` filled from
