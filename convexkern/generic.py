@@ -123,16 +123,20 @@ def raw_pair(name: str, raw: Any, data: Mapping[str, Any]) -> tuple[Any, Any]:
 
 
 def _pair_bounds(cd: ConicData, x: Any, y: Any, signs: tuple[float, ...]) -> ConicBounds:
-    """Bounds with the dual point taken as ``s * y`` for each sign ``s`` the solver's
-    convention leaves open (every choice is valid; the best is kept)."""
-    best = None
-    for s in signs:
-        cb = conic_bounds(cd, x, None if y is None else s * y)
-        if best is None or (cb.upper - cb.lower) < (best.upper - best.lower) or (
-                math.isfinite(cb.lower) and not math.isfinite(best.lower)):
-            best = cb
-    assert best is not None
-    return best
+    """Bounds with the dual point taken as ``s * y`` for the sign ``s`` (among those the
+    solver's convention leaves open) whose dual residual ``c + A'(s y)`` is smaller:
+    either sign gives valid bounds, the right one tight ones."""
+    if y is not None and len(signs) > 1:
+        At = cd.A.T
+
+        def resid(s: float) -> float:
+            g = cd.c + At @ (s * y)
+            if cd.P is not None and x is not None:
+                g = g + cd.P @ x
+            return float(np.linalg.norm(g))
+
+        signs = (min(signs, key=resid),)
+    return conic_bounds(cd, x, None if y is None else signs[0] * y)
 
 
 def generic_certify(f: Any, point: Mapping[str, Any]) -> Certificate:

@@ -51,6 +51,36 @@ def _abs_mv(M: sp.csr_matrix, v: np.ndarray) -> np.ndarray:
     return abs(M) @ np.abs(v)
 
 
+def _diagonal_basis(N: sp.csc_matrix, room: np.ndarray) -> np.ndarray | None:
+    """For a sparse ``N`` (rows: equations, columns: candidate unknowns), one column per
+    row that has no other nonzero among the rows, the roomiest; ``None`` if some row has
+    none.  ``N[:, basis]`` is then diagonal: its inverse is exact up to one rounding."""
+    Nc = sp.csc_matrix(N)
+    Nc.eliminate_zeros()
+    cnt = np.diff(Nc.indptr)
+    single = np.flatnonzero((cnt == 1) & (room > 0))
+    if single.size == 0:
+        return None
+    rows = Nc.indices[Nc.indptr[single]]
+    score = room[single] * np.abs(Nc.data[Nc.indptr[single]])
+    order = np.lexsort((-score, rows))  # by row, best first
+    rows_sorted = rows[order]
+    first = np.ones(order.size, dtype=bool)
+    first[1:] = rows_sorted[1:] != rows_sorted[:-1]
+    pick_rows = rows_sorted[first]
+    if pick_rows.size != N.shape[0]:
+        return None
+    basis = np.empty(N.shape[0], dtype=int)
+    basis[pick_rows] = single[order[first]]
+    return basis
+
+
+def _diagonal_radius(diag: np.ndarray, rhs_abs: np.ndarray) -> np.ndarray:
+    """Componentwise enclosure radius of ``diag^{-1} r`` for ``|r| <= rhs_abs``: one
+    division rounds once, so ``|r_i / a_i| <= fl(rhs_i / |a_i|)(1 + 2u)``."""
+    return np.nextafter(rhs_abs / np.abs(diag) * (1 + 4 * _U), np.inf) + _TINY
+
+
 def _dual_room(data: ConicData, y: np.ndarray) -> np.ndarray:
     """How far each multiplier may move and stay in ``K*`` (0: not a candidate)."""
     room = np.zeros(y.size)
@@ -87,8 +117,20 @@ def _dual_fix(data: ConicData, y: np.ndarray, r: np.ndarray, err: np.ndarray,
         wcols = np.flatnonzero(np.diff(data.P.tocsc().indptr) > 0)
         parts.append(data.P[J][:, wcols].toarray())
         rooms.append(np.ones(wcols.size))
-    N = np.hstack(parts)
     room = np.concatenate(rooms)
+    Ns = sp.hstack([data.A[rows][:, J].T] + ([data.P[J][:, wcols]] if wcols.size else []),
+                   format="csc")
+    basis = _diagonal_basis(Ns, room)
+    if basis is not None:
+        diag = np.asarray(Ns[np.arange(J.size), basis]).ravel()
+        dv = _diagonal_radius(diag, np.abs(r[J]) + err[J])
+        d = float(np.max(dv)) if dv.size else 0.0
+        By = rows[basis[basis < rows.size]]
+        Bw = wcols[basis[basis >= rows.size] - rows.size]
+        if By.size and not _stays_in_dual(data, y, By, d):
+            return none, none, 0.0, "the dual correction would leave the dual cone"
+        return By, Bw, d, ""
+    N = np.hstack(parts)
     if N.shape[1] < J.size:
         return none, none, 0.0, "too few free multipliers to cancel the dual residual"
     try:
@@ -178,7 +220,7 @@ def _toward_bounds(data: ConicData, y: np.ndarray, lo: np.ndarray, hi: np.ndarra
 
 
 def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np.ndarray,
-           p_shift: float) -> tuple[float, str, dict[str, float]]:
+           p_shift: float, allow_fix: bool = True) -> tuple[float, str, dict[str, float]]:
     """Weak duality with the box (module docstring); without ``d``.  Columns without a
     finite box get an exactly zero residual by :func:`_dual_fix`."""
     yk, reason = _into_cone(y, data, dual=True)
@@ -206,7 +248,7 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
     fix_b = 0.0
     fix_q = 0.0
     res_fix: dict[str, float] = {}
-    if bad.any() and p_shift == 0.0:
+    if bad.any() and p_shift == 0.0 and allow_fix:
         # columns open on a side whose residual sign is not safely away from it join the
         # correction too: the correction moves every other column's residual a little
         open_side = ~np.isfinite(lo) | ~np.isfinite(hi)
@@ -327,8 +369,16 @@ def _equality_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
         room = np.minimum(room, np.clip(data.ub - x, 0.0, 1.0))
     room = np.maximum(room, 1e-300)
     cached = getattr(data, "_equality_cache", None)
+    if cached is None:
+        basis = _diagonal_basis(AE.tocsc(), np.maximum(room, 1e-300))
+        if basis is not None:
+            cached = ("diag", basis, np.asarray(AE[np.arange(z), basis]).ravel())
+            data._equality_cache = cached  # type: ignore[attr-defined]
+    if cached is not None and cached[0] == "diag":
+        _, B, diag = cached
+        return B, _diagonal_radius(diag, np.abs(s[:z]) + es[:z]), ""
     if cached is not None:  # the basis depends on the data only: reuse it for new points
-        B, R, beta = cached
+        _, B, R, beta = cached
         r = s[:z]
         rr = np.abs(R) @ (np.abs(r) + es[:z])
         d = float(np.max(rr)) * (1 + float(_gamma(z + 3))) / (1.0 - beta)
@@ -350,7 +400,7 @@ def _equality_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
     if not beta < 0.5:
         return *none, (f"the equality rows are too ill-conditioned to correct exactly "
                        f"(||I - RM|| = {beta:.2g})")
-    data._equality_cache = (B, R, beta)  # type: ignore[attr-defined]
+    data._equality_cache = ("dense", B, R, beta)  # type: ignore[attr-defined]
     r = s[:z]
     rr = np.abs(R) @ (np.abs(r) + es[:z])
     d = float(np.max(rr)) * (1 + float(_gamma(z + 3))) / (1.0 - beta)
@@ -457,6 +507,16 @@ def _p_shift(P: sp.csr_matrix | None) -> float:
 
 def conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
                  rounds: int = 3, interior: bool = True) -> ConicBounds:
+    """See :func:`_conic_bounds`; BLAS runs on one thread (the blocks are small: threads
+    only contend, the more so on a loaded machine)."""
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _conic_bounds(data, x, y, rounds, interior)
+
+
+def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
+                  rounds: int = 3, interior: bool = True) -> ConicBounds:
     """A rigorous bracket on ``min c'x + 1/2 x'Px + d`` from an approximate primal point
     ``x`` and dual point ``y`` (either may be ``None``: that side is then infinite).
 
@@ -483,17 +543,8 @@ def conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
         why_lo = why_lo or "the quadratic objective could not be verified PSD"
     inner: np.ndarray | None = None
     tried_inner = False
-    for _ in range(rounds + 1):
+    for it in range(rounds + 1):
         progress = False
-        if y is not None and x is not None and math.isfinite(shift) and lower == -math.inf:
-            yk, _ = _into_cone(y, data, dual=True)
-            lo, hi = _primal_box(data, upper, x, yk)
-            val, why, r = _lower(data, x, y, lo, hi, shift)
-            res.update(r)
-            if math.isfinite(val):
-                lower, why_lo, progress = val, "", True
-            else:
-                why_lo = why
         if x is not None and upper == math.inf:
             ylo, yhi = _dual_box(data, lower)
             val, why, r = _upper(data, x, ylo, yhi, inner)
@@ -506,6 +557,16 @@ def conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
                     tried_inner, progress = True, True
                     inner, margin = interior_point(data)
                     res["phase_one_margin"] = margin
+        if y is not None and x is not None and math.isfinite(shift) and lower == -math.inf:
+            yk, _ = _into_cone(y, data, dual=True)
+            lo, hi = _primal_box(data, upper, x, yk)
+            val, why, r = _lower(data, x, y, lo, hi, shift,
+                                  allow_fix=math.isfinite(upper) or it > 0)
+            res.update(r)
+            if math.isfinite(val):
+                lower, why_lo, progress = val, "", True
+            else:
+                why_lo = why
         if not progress or (math.isfinite(lower) and math.isfinite(upper)):
             break
     d = float(data.offset)

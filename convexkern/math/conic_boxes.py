@@ -210,13 +210,13 @@ def _dual_box(data: ConicData, lower: float) -> tuple[np.ndarray, np.ndarray]:
     if data.P is not None:
         pcols = np.diff(data.P.tocsc().indptr) > 0
         pdiag = np.maximum(data.P.diagonal(), 0.0)
-    # native variable bounds have multipliers of their own: those columns give no row
-    free_col = np.ones(n, dtype=bool)
-    if data.lb is not None:
-        free_col &= ~np.isfinite(data.lb)
-    if data.ub is not None:
-        free_col &= ~np.isfinite(data.ub)
-    keep = free_col
+    # a column with a native bound has a multiplier of its own: its row becomes one-sided
+    # (c + A'y + Pw)_j >= 0 with a lower bound only, <= 0 with an upper bound only
+    has_lo = np.zeros(n, dtype=bool) if data.lb is None else np.isfinite(data.lb)
+    has_hi = np.zeros(n, dtype=bool) if data.ub is None else np.isfinite(data.ub)
+    rhi = np.where(has_lo, np.inf, rhi)
+    rlo = np.where(has_hi, -np.inf, rlo)
+    keep = ~(has_lo & has_hi)
     G = G[keep]
     rlo, rhi = rlo[keep], rhi[keep]
     pc, pdg = pcols[keep], pdiag[keep]
@@ -250,8 +250,8 @@ def _dual_box(data: ConicData, lower: float) -> tuple[np.ndarray, np.ndarray]:
             return
         rad = np.sqrt(pdg[rows_p] * 2.0 * q) * (1.0 + 8 * _U)
         slack = np.abs(cneg) * 4 * _U + _TINY
-        rlo[rows_p] = cneg - rad - slack
-        rhi[rows_p] = cneg + rad + slack
+        rlo[rows_p] = np.where(has_hi[keep][rows_p], -np.inf, cneg - rad - slack)
+        rhi[rows_p] = np.where(has_lo[keep][rows_p], np.inf, cneg + rad + slack)
 
     _tighten(G, rlo, rhi, lo, hi, lambda a, b_: _cone_box(a, b_, data, 0, dual=True), extra)
     return lo, hi

@@ -219,6 +219,16 @@ def interior_point(data: ConicData) -> tuple[np.ndarray | None, float]:
 
     if data.exp or data.p3d:
         return None, 0.0
+    cached = getattr(data, "_interior_cache", None)
+    if cached is not None:
+        return cached
+    out = _phase_one(data, cp)
+    data._interior_cache = out  # type: ignore[attr-defined]
+    return out
+
+
+def _phase_one(data: ConicData, cp) -> tuple[np.ndarray | None, float]:
+    """The phase-one problem of :func:`interior_point`, solved."""
     m, n = data.A.shape
     x = cp.Variable(n)
     t = cp.Variable()
