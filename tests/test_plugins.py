@@ -305,6 +305,19 @@ def test_module_that_fails_to_import(tmp_path):
         load_spec(write_spec(tmp_path, name="missing_dep:svm_dual"))
 
 
+def test_an_absolute_sibling_import_gets_a_hint(tmp_path):
+    (tmp_path / "helpers_ck.py").write_text("X = 1\n")
+    (tmp_path / "uses_sibling.py").write_text("import helpers_ck\n")
+    with pytest.raises(SpecError, match=r"not on sys.path: import it relatively, "
+                                        r"'from \. import helpers_ck'"):
+        load_spec(write_spec(tmp_path, name="uses_sibling:svm_dual"))
+    (tmp_path / "uses_sibling.py").write_text(
+        "from . import helpers_ck\nfrom .my_formulations import svm_dual  # noqa: F401\n")
+    write_builder(tmp_path, tag="sibling")
+    assert load_spec(write_spec(tmp_path, name="uses_sibling:svm_dual")).build() \
+        .formulation.name == "user.svm_dual.sibling"
+
+
 def test_installed_module_by_import(tmp_path, monkeypatch):
     name = f"ck_installed_{uuid.uuid4().hex[:8]}"
     site = tmp_path / "site"

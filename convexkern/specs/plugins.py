@@ -122,8 +122,13 @@ def _import_from_folder(folder: Path, module: str, path: Path, spec_name: str) -
             for key in [k for k in sys.modules if k == full or k.startswith(full + ".")]:
                 del sys.modules[key]  # a half-run module is not kept
             _loaded.pop(path, None)
+            hint = ""
+            if (isinstance(exc, ModuleNotFoundError) and exc.name
+                    and _module_file(folder, exc.name) is not None):
+                hint = (f" ({exc.name} is in {folder}, which is not on sys.path: import it "
+                        f"relatively, 'from . import {exc.name.split('.')[-1]}')")
             raise SpecError(_FIELD, f"{spec_name}: importing {path} failed: "
-                                    f"{type(exc).__name__}: {exc}") from exc
+                                    f"{type(exc).__name__}: {exc}{hint}") from exc
         _loaded[path] = (stamp, mod)
         return mod
 
