@@ -337,7 +337,7 @@ def _cli(*args, cwd):
                           capture_output=True, text=True, timeout=300)
 
 
-def test_cli_compare_and_solve_a_user_builder(tmp_path, reference_optimum):
+def test_cli_compare_and_solve_a_user_builder(tmp_path, reference_optimum, capsys):
     write_builder(tmp_path / "specs")
     spec = write_spec(tmp_path / "specs")
     proc = _cli("compare", str(spec), "--solvers", "clarabel,scs", "--json", cwd=tmp_path)
@@ -352,11 +352,13 @@ def test_cli_compare_and_solve_a_user_builder(tmp_path, reference_optimum):
     proc = _cli("solve", str(spec), cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "clarabel" in proc.stdout and "optimal" in proc.stdout
-    # an error is a spec error naming the field, exit status 2
+    # an error is a spec error naming the field, exit status 2 (in-process: same main())
+    from convexkern.cli import main
+
     bad = write_spec(tmp_path / "specs", name="my_formulations:nope", file="bad.toml")
-    proc = _cli("solve", str(bad), cwd=tmp_path)
-    assert proc.returncode == 2
-    assert "spec field 'formulation.name'" in proc.stderr and "no function 'nope'" in proc.stderr
+    assert main(["solve", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "spec field 'formulation.name'" in err and "no function 'nope'" in err
 
 
 # --------------------------------------------------------------------------- entry points
@@ -617,6 +619,8 @@ def test_import_reads_no_plugin_and_cli_lists_them(tmp_path):
     assert proc.returncode == 0, proc.stderr
     rows = {r["name"]: r for r in json.loads(proc.stdout)}
     assert rows["fakemethod"]["solves"] == d.kind and "fake_raises" not in rows
+    assert rows["fakemethod"]["kind"] == f"plugin ({d.pkg} 0.1)"
+    assert rows["smo"]["kind"] == "built-in"
     assert "solver plugin 'fake_raises'" in proc.stderr and "plugin setup failed" in proc.stderr
 
 

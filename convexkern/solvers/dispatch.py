@@ -22,7 +22,7 @@ from ..errors import InvalidInputError, InvalidTypeError, SolverNotFoundError
 from ..formulation import Formulation
 from ..report import ReportTable, SolveReport, Status
 from .conic import solve_conic
-from .plugins import load_solver_plugins, plugin_failure
+from .plugins import load_solver_plugins, plugin_failure, plugin_source
 from .table import ALGORITHMS, CONIC, AlgorithmSpec, ConicSolverSpec
 
 __all__ = [
@@ -53,8 +53,10 @@ def solver_info() -> list[dict[str, Any]]:
             "install": "" if s.installed else s.install,
         })
     for c in ALGORITHMS.values():
+        source = plugin_source(c.name)
         rows.append({
-            "name": c.name, "kind": "built-in", "installed": True,
+            "name": c.name, "kind": f"plugin ({source})" if source else "built-in",
+            "installed": True,
             "solves": ",".join(sorted(c.kinds)), "default_tol": c.default_tol,
             "install": "", "description": c.description,
         })

@@ -36,7 +36,8 @@ from typing import Any
 
 from .table import _ALGORITHM_ENTRIES, ALGORITHMS, CONIC
 
-__all__ = ["ENTRY_POINT_GROUP", "PluginWarning", "load_solver_plugins", "plugin_failure"]
+__all__ = ["ENTRY_POINT_GROUP", "PluginWarning", "load_solver_plugins", "plugin_failure",
+           "plugin_source"]
 
 #: the entry-point group read for solvers
 ENTRY_POINT_GROUP = "convexkern.solvers"
@@ -45,6 +46,7 @@ _BUILT_IN = frozenset(CONIC) | frozenset(s.name for s in _ALGORITHM_ENTRIES)
 _lock = threading.RLock()
 _tried: set[str] = set()  # entry-point names (lower case) already tried
 _failed: dict[str, str] = {}  # entry-point name -> why it was skipped
+_sources: dict[str, str] = {}  # solver registered by a plugin -> its distribution
 _all_read = False
 
 
@@ -66,9 +68,13 @@ def _entry_points(group: str) -> list[Any]:
     return list(seen.values())
 
 
-def _describe(ep: Any) -> str:
+def _dist(ep: Any) -> str:
     dist = getattr(ep, "dist", None)
-    where = f" from {dist.name} {dist.version}" if dist is not None else ""
+    return f"{dist.name} {dist.version}" if dist is not None else ""
+
+
+def _describe(ep: Any) -> str:
+    where = f" from {_dist(ep)}" if _dist(ep) else ""
     return f"solver plugin '{ep.name}' ({ep.value}{where})"
 
 
@@ -93,6 +99,8 @@ def _load(ep: Any) -> None:
     if key not in ALGORITHMS:
         _fail(key, f"{what} ran but registered no solver named '{key}' (its function must "
                    f"call convexkern.register_solver('{key}', kinds=[...]))")
+        return
+    _sources[key] = _dist(ep) or ep.value
 
 
 def _fail(key: str, message: str) -> None:
@@ -123,10 +131,17 @@ def plugin_failure(name: str) -> str | None:
     return _failed.get(name.lower())
 
 
+def plugin_source(name: str) -> str | None:
+    """The distribution (``"mypkg 0.1"``) whose entry point registered the solver
+    ``name``; None for a built-in or a solver the user's code registered."""
+    return _sources.get(name.lower())
+
+
 def _reset() -> None:
     """Forget which entry points were read (for tests; registrations stay)."""
     global _all_read
     with _lock:
         _tried.clear()
         _failed.clear()
+        _sources.clear()
         _all_read = False
