@@ -598,6 +598,10 @@ def test_unreadable_metadata_is_a_warning(monkeypatch, fake_dist):
     with pytest.warns(solver_plugins.PluginWarning, match="metadata unreadable"):
         names = ck.installed_solvers()
     assert "clarabel" in names
+    from convexkern.specs.plugins import entry_point_names
+
+    with pytest.warns(solver_plugins.PluginWarning, match="convexkern.formulations"):
+        assert entry_point_names() == []
 
 
 def test_import_reads_no_plugin_and_cli_lists_them(tmp_path):

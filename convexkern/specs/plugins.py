@@ -36,12 +36,14 @@ import inspect
 import os
 import sys
 import threading
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from ..errors import SpecError
+from ..solvers.plugins import PluginWarning
 
 __all__ = ["ENTRY_POINT_GROUP", "is_plugin_name", "resolve_plugin", "entry_point_names"]
 
@@ -137,7 +139,9 @@ def _import_from_folder(folder: Path, module: str, path: Path, spec_name: str) -
 def _entry_points() -> dict[str, Any]:
     try:
         eps = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
-    except Exception:  # broken metadata: no plugin, rather than no spec at all
+    except Exception as exc:  # broken metadata: no plugin, rather than no spec at all
+        warnings.warn(f"convexkern: could not read the entry points of {ENTRY_POINT_GROUP!r}: "
+                      f"{type(exc).__name__}: {exc}", PluginWarning, stacklevel=3)
         return {}
     out: dict[str, Any] = {}
     for ep in eps:
