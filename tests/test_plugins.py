@@ -663,3 +663,40 @@ def test_docs_plugins_example_runs_and_prints_the_truth(tmp_path):
     (tmp_path / "builtin.toml").write_text(raw)
     ref = ck.solve(load_spec(tmp_path / "builtin.toml").build().formulation, "clarabel")
     assert r.primal_value == pytest.approx(ref.primal_value, rel=2e-8)
+
+
+GENERIC_BUILDER = '''
+import cvxpy as cp
+import numpy as np
+import convexkern as ck
+
+
+def svm_dual(K, y, C=1.0):
+    """The SVM dual written plainly in cvxpy: no certificate of its own."""
+    a = cp.Variable(y.size, name="alpha")
+    Cp = cp.Parameter(pos=True, value=C, name="C")
+    Q = cp.psd_wrap(np.asarray(K) * np.outer(y, y))
+    problem = cp.Problem(cp.Maximize(cp.sum(a) - 0.5 * cp.quad_form(a, Q)),
+                         [a >= 0, a <= Cp, y @ a == 0])
+    return ck.from_cvxpy(problem, "user.svm_dual")
+'''
+
+
+def test_cli_certifies_a_user_builder_without_a_certificate(tmp_path, reference_optimum):
+    """Issue 11, "Done when": an outside module's builder with no certificate runs from a
+    spec and the CLI, certified optimal by Clarabel (generic certificate) at the built-in
+    formulation's optimum."""
+    folder = tmp_path / "specs"
+    folder.mkdir()
+    (folder / "my_formulations.py").write_text(GENERIC_BUILDER)
+    spec = write_spec(folder)
+    proc = _cli("compare", str(spec), "--solvers", "clarabel,scs", "--json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    rows = {r["solver"]: r for r in json.loads(proc.stdout)}
+    assert rows["clarabel"]["status"] == "optimal"
+    lo = min(rows["clarabel"]["primal_value"], rows["clarabel"]["dual_value"])
+    up = max(rows["clarabel"]["primal_value"], rows["clarabel"]["dual_value"])
+    assert lo <= reference_optimum * (1 + 1e-8) and up >= reference_optimum * (1 - 1e-8)
+    s_lo = min(rows["scs"]["primal_value"], rows["scs"]["dual_value"])
+    s_up = max(rows["scs"]["primal_value"], rows["scs"]["dual_value"])
+    assert s_lo <= reference_optimum * (1 + 1e-8) and s_up >= reference_optimum * (1 - 1e-8)
