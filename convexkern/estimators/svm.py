@@ -2,17 +2,28 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from numbers import Real
 from typing import Any
 
 import numpy as np
+from sklearn.utils.class_weight import compute_class_weight
+from sklearn.utils.validation import check_is_fitted
 
 from ..errors import InvalidInputError, NotPSDError, SolverError
 from ..formulations import svm
 from ..kernels import Kernel
-from ._base import _BinaryKernelClassifier, _support_mask
-from ._compat import Interval
+from ..report import SolveReport
+from . import _ovo
+from ._base import (
+    _BinaryKernelClassifier,
+    _build_kernel,
+    _check_sample_weight,
+    _evaluate_kernel,
+    _support_mask,
+)
+from ._compat import Interval, StrOptions
 
 __all__ = ["SVMClassifier"]
 
@@ -126,6 +137,9 @@ class SVMClassifier(_BinaryKernelClassifier):
     _parameter_constraints: dict[str, list[Any]] = {
         **_BinaryKernelClassifier._parameter_constraints,
         "C": [Interval(Real, 0, None, closed="neither")],
+        "class_weight": [dict, StrOptions({"balanced"}), None],
+        "decision_function_shape": [StrOptions({"ovr", "ovo"})],
+        "break_ties": ["boolean"],
     }
 
     def __init__(
@@ -135,6 +149,9 @@ class SVMClassifier(_BinaryKernelClassifier):
         gamma: str | float = "scale",
         degree: int = 3,
         coef0: float = 0.0,
+        class_weight: dict[Any, float] | str | None = None,
+        decision_function_shape: str = "ovr",
+        break_ties: bool = False,
         solver: str = "smo",
         tol: float | None = None,
         max_iter: int | None = None,
@@ -144,19 +161,34 @@ class SVMClassifier(_BinaryKernelClassifier):
         self.gamma = gamma
         self.degree = degree
         self.coef0 = coef0
+        self.class_weight = class_weight
+        self.decision_function_shape = decision_function_shape
+        self.break_ties = break_ties
         self.solver = solver
         self.tol = tol
         self.max_iter = max_iter
 
-    def fit(self, X: Any, y: Any) -> SVMClassifier:
-        """Fit the SVM on ``(X, y)``.
+    def __sklearn_tags__(self):  # noqa: D105
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = True
+        return tags
+
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> SVMClassifier:
+        """Fit the SVM on ``(X, y)``: one SVM for two classes, one per pair of classes
+        (one-vs-one, as LIBSVM) for more.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features), or (n_samples, n_samples)
-            Training data, or the training kernel when ``kernel="precomputed"``.
+            Training data, or the training kernel when ``kernel="precomputed"``.  A
+            scipy.sparse matrix is refused (an error naming ``X``).
         y : array-like of shape (n_samples,)
-            Two class labels, of any type.
+            Class labels (two or more classes), of any type.
+        sample_weight : array-like of shape (n_samples,), default None
+            Per-sample weights ``>= 0``: sample ``i`` gets the penalty
+            ``C_i = C * sample_weight[i] * class_weight_[y_i]`` (LIBSVM's weighted C-SVC);
+            a sample of weight 0 is left out of the training (as in SVC).  Ignored, except
+            for the zeros, when ``C = inf``.
 
         Returns
         -------
@@ -165,22 +197,98 @@ class SVMClassifier(_BinaryKernelClassifier):
         Raises
         ------
         ValueError
-            For a bad parameter (the message names it), a target that is not two-class,
-            a kernel that is not positive semidefinite (naming ``K``), or a solver that
-            cannot solve the SVM dual.
+            For a bad parameter (the message names it), a target with one class, a weight
+            that is negative or not finite or of the wrong length (naming
+            ``sample_weight``), a class whose samples all have weight 0, a kernel that is
+            not positive semidefinite (naming ``kernel``, or ``K`` for a precomputed one),
+            or a solver that cannot solve the SVM dual.
         convexkern.SolverError
-            When the solver returns no solution.
+            When a solver returns no solution (``C = inf`` on classes that cannot be
+            separated in feature space: the hard-margin dual is unbounded).
 
         Warns
         -----
         sklearn.exceptions.ConvergenceWarning
-            When the solve stops before its certified gap meets ``tol``.
+            When a solve stops before its certified gap meets ``tol``.
         """
-
         self._validate_params()
-        X, y_pm = self._validate_train(X, y)
-        K = self._train_kernel(X)
+        X, y_idx = self._validate_train(X, y, multiclass=True)
+        k = self.classes_.size
+        weights = self._weights(y_idx, sample_weight)
+        keep = np.flatnonzero(weights > 0)
+        self._train_kernel_resolve(X)
+        K = self._gram(X, keep)  # on the samples of positive weight
         C = float(self.C)
+        hard = not math.isfinite(C)
+        if k == 2:  # classes_[1] is +1, as in scikit-learn
+            plan = [(keep, np.where(y_idx[keep] == 1, 1.0, -1.0))]
+        else:  # pair (a, b): class a is +1, as in LIBSVM
+            plan = []
+            for a, b in _ovo.pairs(k):
+                rows = np.flatnonzero((y_idx[keep] == a) | (y_idx[keep] == b))
+                plan.append((keep[rows], np.where(y_idx[keep[rows]] == a, 1.0, -1.0)))
+        position = np.full(y_idx.size, -1, dtype=np.intp)
+        position[keep] = np.arange(keep.size)
+        reports, solutions, intercepts = [], [], []
+        self.alpha_ = np.zeros((len(plan), y_idx.size))
+        for p, (idx, y_pm) in enumerate(plan):
+            Kp = K[np.ix_(position[idx], position[idx])]
+            Cp = None if hard else _box(C * weights[idx])
+            report, alpha = self._solve_pair(Kp, y_pm, Cp)
+            mask = _support_mask(alpha, math.inf if Cp is None else float(np.max(Cp)))
+            a_sv = np.where(mask, alpha, 0.0)
+            intercepts.append(svm.primal_bias(Kp @ (y_pm * a_sv), y_pm, Cp))
+            solutions.append((idx[mask], (a_sv * y_pm)[mask]))
+            reports.append(report)
+            self.alpha_[p, idx] = alpha
+        if k == 2:
+            self.alpha_ = self.alpha_[0]
+        self.support_, self.n_support_, self.dual_coef_ = _ovo.libsvm_layout(
+            k, y_idx, solutions)
+        if not self._precomputed():
+            self.support_vectors_ = X[self.support_].copy()
+        self.intercept_ = np.array(intercepts, dtype=np.float64)
+        self.reports_ = tuple(reports)
+        self.report_ = max(reports, key=lambda r: r.rel_gap)  # the weakest certificate
+        self.n_iter_ = np.array([r.iterations for r in reports], dtype=np.int32)
+        return self
+
+    # -- fit helpers ----------------------------------------------------------------------
+
+    def _weights(self, y_idx: np.ndarray, sample_weight: Any) -> np.ndarray:
+        """``sample_weight * class_weight_[y]``, checked; sets ``class_weight_``."""
+        sw = _check_sample_weight(sample_weight, y_idx.size)
+        y_labels = self.classes_[y_idx]
+        self.class_weight_ = compute_class_weight(self.class_weight, classes=self.classes_,
+                                                  y=y_labels)
+        weights = sw * self.class_weight_[y_idx]
+        if not np.any(weights > 0):
+            raise InvalidInputError(
+                "sample_weight", "all samples have zero weight (sample_weight times "
+                "class_weight): there is nothing to train on")
+        empty = [c for c in range(self.classes_.size) if not np.any(weights[y_idx == c] > 0)]
+        if empty:
+            raise InvalidInputError(
+                "sample_weight",
+                f"no sample of class {self.classes_[empty].tolist()} has a positive weight "
+                "(sample_weight times class_weight); every class needs one (with weights "
+                "of 0 left out, SVC would train on fewer classes than classes_)")
+        return weights
+
+    def _train_kernel_resolve(self, X: np.ndarray) -> None:
+        """Set ``kernel_`` from the whole training ``X`` (``gamma="scale"`` uses the
+        variance of every sample, zero weights included, as SVC does)."""
+        self.kernel_ = _build_kernel(self.kernel, X, gamma=self.gamma, degree=self.degree,
+                                     coef0=self.coef0)
+
+    def _gram(self, X: np.ndarray, keep: np.ndarray) -> np.ndarray:
+        if self._precomputed():
+            return X if keep.size == X.shape[0] else X[np.ix_(keep, keep)]
+        return _evaluate_kernel(self.kernel_, X if keep.size == X.shape[0] else X[keep])
+
+    def _solve_pair(self, K: np.ndarray, y_pm: np.ndarray,
+                    C: float | np.ndarray | None) -> tuple[SolveReport, np.ndarray]:
+        """Build and solve one binary SVM dual; its report and ``alpha``."""
         try:
             f = svm.dual(K, y_pm, C)
         except NotPSDError as exc:
@@ -201,19 +309,28 @@ class SVMClassifier(_BinaryKernelClassifier):
                 f"SVMClassifier: solver {report.solver!r} stopped with status "
                 f"'{report.status}' and no point ({report.message}); increase max_iter"
             )
+        return report, np.asarray(report.x["alpha"], dtype=np.float64)
 
-        alpha = np.asarray(report.x["alpha"], dtype=np.float64)
-        mask = _support_mask(alpha, C)
-        a_sv = np.where(mask, alpha, 0.0)
-        b = svm.primal_bias(K @ (y_pm * a_sv), y_pm, C)
-        self.alpha_ = alpha
-        self._set_support(X, mask, y_pm)
-        self.dual_coef_ = (a_sv * y_pm)[self.support_].reshape(1, -1)
-        self.intercept_ = np.array([b], dtype=np.float64)
-        return self
+    # -- predict ----------------------------------------------------------------------------
+
+    def _ovo_values(self, X: Any) -> np.ndarray:
+        """Decision values: ``(n,)`` for two classes, ``(n, n_pairs)`` (LIBSVM signs)
+        for more."""
+        X = self._validate_test(X)
+        K_sv = self._kernel_to_support(X)
+        if self.classes_.size == 2:
+            return K_sv @ self.dual_coef_[0] + self.intercept_[0]
+        return _ovo.ovo_decision(K_sv, self.dual_coef_, self.intercept_, self.n_support_)
 
     def decision_function(self, X: Any) -> np.ndarray:
-        """Signed decision values :math:`f(x) = \\sum_i \\alpha_i y_i k(x_i, x) + b`.
+        r"""Decision values, as :meth:`sklearn.svm.SVC.decision_function` returns them.
+
+        Two classes: :math:`f(x) = \sum_i \alpha_i y_i k(x_i, x) + b`, positive for
+        ``classes_[1]``.  More: the one-vs-one values of the pairs ``(a, b)`` (positive
+        for ``a``), shape ``(n, n_classes (n_classes - 1) / 2)``, for
+        ``decision_function_shape="ovo"``; for ``"ovr"`` (the default) scikit-learn's
+        transformation of them into ``(n, n_classes)``: votes plus summed confidences
+        squashed into ``(-1/3, 1/3)``.
 
         Parameters
         ----------
@@ -222,8 +339,66 @@ class SVMClassifier(_BinaryKernelClassifier):
 
         Returns
         -------
-        ndarray of shape (n_samples,)
-            Positive values predict ``classes_[1]``.
+        ndarray of shape (n_samples,), (n_samples, n_classes) or (n_samples, n_pairs)
         """
-        X = self._validate_test(X)
-        return self._kernel_to_support(X) @ self.dual_coef_[0] + self.intercept_[0]
+        dec = self._ovo_values(X)
+        if self.classes_.size > 2 and self.decision_function_shape == "ovr":
+            return _ovo.ovr_decision(dec, self.classes_.size)
+        return dec
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Class labels: two classes by the sign of the decision value; more by LIBSVM's
+        one-vs-one vote (ties to the first class), or, with ``break_ties=True`` and
+        ``decision_function_shape="ovr"``, by the largest ``"ovr"`` decision value.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), or (n_samples, n_train)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Labels from ``classes_``.
+
+        Raises
+        ------
+        ValueError
+            ``break_ties=True`` with ``decision_function_shape="ovo"`` (naming
+            ``break_ties``, as SVC refuses it).
+        """
+        check_is_fitted(self)
+        if self.break_ties and self.decision_function_shape == "ovo":
+            raise InvalidInputError(
+                "break_ties", "break_ties must be False when decision_function_shape is 'ovo'")
+        k = self.classes_.size
+        if k == 2:
+            return self.classes_[(self._ovo_values(X) > 0).astype(np.intp)]
+        dec = self._ovo_values(X)
+        if self.break_ties:
+            return self.classes_[np.argmax(_ovo.ovr_decision(dec, k), axis=1)]
+        return self.classes_[_ovo.vote(dec, k)]
+
+    @property
+    def coef_(self) -> np.ndarray:
+        """Primal weights ``w`` of each pair (read-only), linear kernel only: shape
+        ``(1, n_features)`` for two classes, ``(n_pairs, n_features)`` for more.
+
+        Raises
+        ------
+        AttributeError
+            For any kernel but ``"linear"``, as :attr:`sklearn.svm.SVC.coef_`.
+        """
+        if not (isinstance(self.kernel, str) and self.kernel == "linear"):
+            raise AttributeError("coef_ is only available when using a linear kernel")
+        check_is_fitted(self)
+        if self.classes_.size == 2:
+            coef = self.dual_coef_ @ self.support_vectors_
+        else:
+            coef = _ovo.ovo_coef(self.support_vectors_, self.dual_coef_, self.n_support_)
+        coef.flags.writeable = False
+        return coef
+
+
+def _box(c: np.ndarray) -> float | np.ndarray:
+    """Per-example bounds, or one number when they are all equal (SMO's scalar path)."""
+    return float(c[0]) if np.all(c == c[0]) else c

@@ -172,9 +172,15 @@ def primal_bias(f: Any, y: Any, C: float | np.ndarray | None = 1.0) -> float:
     as free by a threshold: the threshold misclassifies near-bound coefficients of an
     interior-point or first-order solver, and one wrong ``t_i`` moves the average, while
     the minimiser moves only with the decision values (by the solver's error).
+
+    Per-example bounds ``C`` (an ``(n,)`` array, a weighted SVM): ``b`` minimises the
+    weighted hinge sum ``sum_i C_i max(0, 1 - y_i (f_i + b))``.
     """
     f = np.asarray(f, dtype=float)
     y = np.asarray(y, dtype=float)
+    if C is not None and np.ndim(C) == 1:
+        _, lo, hi, _ = _hinge_min(f, y, np.asarray(C, dtype=float))
+        return 0.5 * (lo + hi)
     if C is None or not math.isfinite(float(C)):
         return -0.5 * (float(f[y > 0].min()) + float(f[y < 0].max()))
     _, lo, hi, _ = _hinge_min(f, y)
