@@ -136,7 +136,7 @@ class SVMClassifier(_BinaryKernelClassifier):
 
     _parameter_constraints: dict[str, list[Any]] = {
         **_BinaryKernelClassifier._parameter_constraints,
-        "C": [Interval(Real, 0, None, closed="neither")],
+        "C": [Interval(Real, 0, None, closed="right")],  # C = inf: the hard margin
         "class_weight": [dict, StrOptions({"balanced"}), None],
         "decision_function_shape": [StrOptions({"ovr", "ovo"})],
         "break_ties": ["boolean"],
@@ -303,7 +303,14 @@ class SVMClassifier(_BinaryKernelClassifier):
                 "estimator for indefinite kernels: convexkern.estimators.KreinSVC or "
                 "RobustSVMClassifier",
             ) from exc
-        report = self._solve(f)
+        try:
+            report = self._solve(f)
+        except SolverError as exc:
+            if C is not None:
+                raise
+            raise SolverError(
+                f"SVMClassifier: C=inf is the hard margin, which needs classes separable in "
+                f"the kernel's feature space; use a finite C ({exc})") from exc
         if "alpha" not in report.x:  # a limit reached before the solver had any point
             raise SolverError(
                 f"SVMClassifier: solver {report.solver!r} stopped with status "
