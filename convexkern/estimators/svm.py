@@ -42,12 +42,23 @@ class SVMClassifier(_BinaryKernelClassifier):
     of the certified primal point (:func:`convexkern.formulations.svm.primal_bias`: the
     minimiser of the hinge loss, which equals :math:`y_i - \sum_j \alpha_j y_j k(x_j, x_i)`
     on every free support vector at the optimum).  For the same ``C``, kernel and
-    ``gamma`` it is the model of :class:`sklearn.svm.SVC`.
+    ``gamma`` it is the model of :class:`sklearn.svm.SVC`, with SVC's weights and
+    multiclass scheme: sample ``i`` gets the penalty ``C_i = C * sample_weight[i] *
+    class_weight_[y_i]`` (the dual box ``0 <= alpha_i <= C_i``), and more than two classes
+    are separated one-vs-one, one certified solve per pair, in LIBSVM's layout
+    (``docs/svm.md``, "scikit-learn parity").
+
+    Probabilities: SVC's ``probability=True`` is deprecated in scikit-learn 1.9; wrap the
+    estimator in :class:`sklearn.calibration.CalibratedClassifierCV` (e.g.
+    ``CalibratedClassifierCV(SVMClassifier(), cv=5)``, Platt's sigmoid fitted on held-out
+    decision values), which has ``predict_proba``.
 
     Parameters
     ----------
     C : float, default 1.0
         Penalty on the slacks (> 0); the upper bound on the dual coefficients.
+        ``float("inf")`` is the hard margin (``svm.dual(K, y, None)``; weights are then
+        ignored but for the zeros), which needs classes separable in feature space.
     kernel : str, callable or Kernel, default "rbf"
         ``"linear"``, ``"poly"``, ``"rbf"``, ``"sigmoid"`` (or another name of
         :data:`KERNELS`); a :class:`convexkern.kernels.Kernel` (its own parameters are
@@ -66,6 +77,16 @@ class SVMClassifier(_BinaryKernelClassifier):
         Degree of the ``poly`` kernel.
     coef0 : float, default 0.0
         Offset of the ``poly`` and ``sigmoid`` kernels.
+    class_weight : dict, "balanced" or None, default None
+        Multiplies ``C`` per class: a dict ``{label: weight}`` (labels not named get 1), or
+        ``"balanced"``, ``n_samples / (n_classes * count(class))``, as in SVC
+        (:func:`sklearn.utils.class_weight.compute_class_weight`).
+    decision_function_shape : {"ovr", "ovo"}, default "ovr"
+        The shape of :meth:`decision_function` for more than two classes: the one-vs-one
+        values of the pairs (``"ovo"``), or scikit-learn's one-vs-rest transform of them.
+    break_ties : bool, default False
+        With ``"ovr"`` and more than two classes, predict by the largest decision value
+        instead of the vote (ties in the vote then go by confidence).
     solver : str, default "smo"
         A name from ``convexkern.available_solvers(formulation)``, checked in ``fit``.
     tol : float in (0, 1) or None, default None
@@ -76,30 +97,44 @@ class SVMClassifier(_BinaryKernelClassifier):
     Attributes
     ----------
     report_ : SolveReport
-        The certified solve: status, primal and dual values, gap, time, iterations.
-    alpha_ : ndarray of shape (n_samples,)
-        The dual solution (the certified point ``report_.x["alpha"]``).
-    dual_coef_ : ndarray of shape (1, n_SV)
-        ``alpha_i y_i`` on the support vectors, with ``y_i = +1`` for ``classes_[1]``.
+        The certified solve: status, primal and dual values, gap, time, iterations (with
+        more than two classes: the pair with the largest certified relative gap).
+    reports_ : tuple of SolveReport
+        One certified solve per pair of classes, in the order of ``intercept_``.
+    alpha_ : ndarray of shape (n_samples,) or (n_pairs, n_samples)
+        The dual solution (the certified point ``report_.x["alpha"]``; per pair, zero on
+        the samples outside the pair and on those of weight 0).
+    dual_coef_ : ndarray of shape (n_classes - 1, n_SV)
+        ``alpha_i y_i`` on the support vectors.  Two classes: one row, ``y_i = +1`` for
+        ``classes_[1]``.  More: LIBSVM's layout, ``y_i = +1`` for the first class of a
+        pair; the coefficient of a support vector of class ``c`` in its pair with ``d`` is
+        in row ``d - 1`` if ``d > c``, else in row ``d``.
     support_ : ndarray of shape (n_SV,)
-        Indices of the support vectors: ``alpha_i > 1e-5 * min(C, max(alpha))`` (interior
-        point solvers return tiny nonzero coefficients instead of zeros).
+        Indices into ``X`` of the support vectors, grouped by class in the order of
+        ``classes_`` (increasing within a class): ``alpha_i > 1e-5 * min(C_max, max(alpha))``
+        in some pair (interior point solvers return tiny nonzero coefficients instead of
+        zeros).
     support_vectors_ : ndarray of shape (n_SV, n_features)
         The support vectors (not set when ``kernel="precomputed"``).
-    n_support_ : ndarray of shape (2,)
+    n_support_ : ndarray of shape (n_classes,)
         Number of support vectors of each class, in the order of ``classes_``.
-    intercept_ : ndarray of shape (1,)
-        The bias ``b``: :func:`~convexkern.formulations.svm.primal_bias` of the decision
-        values of the support vectors (the coefficients kept in ``dual_coef_``), so the
-        model's own decision function is hinge-optimal in ``b``; ``report_.x["b"]`` is the
-        same rule on the full ``alpha``.
-    classes_ : ndarray of shape (2,)
-        The two labels; ``classes_[1]`` is predicted where the decision value is positive.
+    intercept_ : ndarray of shape (n_pairs,)
+        The bias ``b`` of each pair: :func:`~convexkern.formulations.svm.primal_bias` of
+        the decision values of the support vectors (the coefficients kept in
+        ``dual_coef_``), so the model's own decision function is hinge-optimal in ``b``;
+        ``report_.x["b"]`` is the same rule on the full ``alpha``.
+    classes_ : ndarray of shape (n_classes,)
+        The sorted labels; with two, ``classes_[1]`` is predicted where the decision value
+        is positive.
+    class_weight_ : ndarray of shape (n_classes,)
+        The weight of each class (1 without ``class_weight``).
+    coef_ : ndarray of shape (n_pairs, n_features)
+        Primal weights of each pair, ``kernel="linear"`` only (a read-only property).
     kernel_ : Kernel, callable or "precomputed"
         The kernel used (for a name: the :class:`~convexkern.kernels.Kernel` built with
         the resolved ``gamma``).
-    n_iter_ : int
-        Iterations of the solver.
+    n_iter_ : ndarray of shape (n_pairs,)
+        Iterations of the solver, per pair (``n_pairs = n_classes (n_classes - 1) / 2``).
     n_features_in_ : int
         Number of features seen in ``fit``.
     feature_names_in_ : ndarray of str
@@ -132,6 +167,19 @@ class SVMClassifier(_BinaryKernelClassifier):
     (['no', 'yes'], [3, 3])
     >>> np.round(clf.decision_function([[0.5, 0.5], [3.5, 3.5]]), 3).tolist()
     [-1.16, 1.161]
+
+    Three classes, one SVM per pair, with a weight per sample:
+
+    >>> X3 = np.vstack([X, [[0.0, 4.0], [0.0, 5.0], [1.0, 4.5]]])
+    >>> y3 = np.array(["no"] * 3 + ["yes"] * 3 + ["maybe"] * 3)
+    >>> w = np.array([1.0, 1.0, 2.0, 1.0, 1.0, 1.0, 0.5, 1.0, 1.0])
+    >>> clf3 = SVMClassifier(C=10.0, kernel="linear").fit(X3, y3, sample_weight=w)
+    >>> clf3.classes_.tolist(), clf3.n_iter_.shape, clf3.dual_coef_.shape[0]
+    (['maybe', 'no', 'yes'], (3,), 2)
+    >>> clf3.predict([[0.2, 0.2], [3.2, 3.8], [0.5, 4.5]]).tolist()
+    ['no', 'yes', 'maybe']
+    >>> clf3.decision_function([[0.2, 0.2]]).shape  # "ovr": one column per class
+    (1, 3)
     """
 
     _parameter_constraints: dict[str, list[Any]] = {
