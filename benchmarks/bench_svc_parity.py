@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import time
 import warnings
+from functools import partial
 
 import numpy as np
 from sklearn.svm import SVC
@@ -63,10 +64,10 @@ def smo_table(repeat: int) -> None:
     print("|---|---|---|---|---|---|---|---|")
     for name, K, yy in cases:
         n = yy.size
-        t_s, r_s = _best(lambda: smo(K, yy, 1.0, eps=1e-3, check_input=False), repeat)
-        Cv = np.full(n, 1.0)
-        t_v, r_v = _best(lambda: smo(K, yy, Cv, eps=1e-3, check_input=False), repeat)
-        t_l, _ = _best(lambda: SVC(kernel="precomputed", C=1.0, tol=1e-3).fit(K, yy), repeat)
+        t_s, r_s = _best(partial(smo, K, yy, 1.0, eps=1e-3, check_input=False), repeat)
+        t_v, r_v = _best(partial(smo, K, yy, np.full(n, 1.0), eps=1e-3, check_input=False),
+                         repeat)
+        t_l, _ = _best(partial(SVC(kernel="precomputed", C=1.0, tol=1e-3).fit, K, yy), repeat)
         same = r_s.iterations == r_v.iterations and np.array_equal(r_s.alpha, r_v.alpha)
         print(f"| {name} | {n} | {t_s:.4f} | {t_v:.4f} | {t_v / t_s:.2f} | {t_l:.4f} | "
               f"{t_s / t_l:.2f} | {same} |")
@@ -85,18 +86,12 @@ def multiclass_table(repeat: int) -> None:
     for name, Xtr, ytr, Xte, yte in cases:
         sw = np.random.default_rng(0).uniform(0.5, 2.0, size=ytr.size)
         for label, cw, w in (("none", None, None), ("balanced + sample", "balanced", sw)):
-            def ours(cw=cw, w=w):
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    return SVMClassifier(tol=1e-3, class_weight=cw,
-                                         decision_function_shape="ovo").fit(Xtr, ytr, w)
-
-            def ref(cw=cw, w=w):
-                return SVC(tol=1e-3, class_weight=cw, decision_function_shape="ovo").fit(
-                    Xtr, ytr, sample_weight=w)
-
-            t_o, m_o = _best(ours, repeat)
-            t_r, m_r = _best(ref, repeat)
+            ours = SVMClassifier(tol=1e-3, class_weight=cw, decision_function_shape="ovo")
+            ref = SVC(tol=1e-3, class_weight=cw, decision_function_shape="ovo")
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                t_o, m_o = _best(partial(ours.fit, Xtr, ytr, w), repeat)
+            t_r, m_r = _best(partial(ref.fit, Xtr, ytr, sample_weight=w), repeat)
             acc_o = float(np.mean(m_o.predict(Xte) == yte))
             acc_r = float(np.mean(m_r.predict(Xte) == yte))
             diff = float(np.max(np.abs(m_o.decision_function(Xte) - m_r.decision_function(Xte))))
