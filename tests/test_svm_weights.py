@@ -181,3 +181,17 @@ def test_bad_per_example_bounds_name_C(C, words):
         with pytest.raises(InvalidInputError, match=words) as exc:
             build()
         assert exc.value.argument == "C"
+
+
+def test_vector_C_is_a_parameter_of_its_shape(pima_small):
+    """The bounds are one vector Parameter: a new vector re-solves without rebuilding; a
+    single number (ck.path's grid) is refused naming C, not by cvxpy."""
+    _, y, K = pima_small
+    f = svm.dual(K, y, _bounds(y, seed=2))
+    f.set_params(C=np.full(y.size, 0.5))
+    r_vec = ck.solve(f, "clarabel", tol=1e-9)
+    r_num = ck.solve(svm.dual(K, y, 0.5), "clarabel", tol=1e-9)
+    assert r_vec.primal_value <= r_num.dual_value and r_num.primal_value <= r_vec.dual_value
+    with pytest.raises(InvalidInputError, match=r"^C: must have shape \(150,\)") as exc:
+        ck.path(f, "C", [0.5, 1.0])
+    assert exc.value.argument == "C"

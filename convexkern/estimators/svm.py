@@ -280,7 +280,8 @@ class SVMClassifier(_BinaryKernelClassifier):
         reports, solutions, intercepts = [], [], []
         self.alpha_ = np.zeros((len(plan), y_idx.size))
         for p, (idx, y_pm) in enumerate(plan):
-            Kp = K[np.ix_(position[idx], position[idx])]
+            rows = position[idx]
+            Kp = K if rows.size == K.shape[0] else K[np.ix_(rows, rows)]  # rows: 0..n-1
             Cp = None if hard else _box(C * weights[idx])
             report, alpha = self._solve_pair(Kp, y_pm, Cp)
             mask = _support_mask(alpha, math.inf if Cp is None else float(np.max(Cp)))
