@@ -241,6 +241,8 @@ def _checked_value(name: str, p: cp.Parameter, v: Any) -> Any:
         if arr.size != 1:
             raise InvalidInputError(name, f"must be a scalar, got shape {arr.shape}")
         return float(arr.reshape(()))
+    if arr.shape != p.shape:  # e.g. one number for the per-example bounds of svm.dual
+        raise InvalidInputError(name, f"must have shape {p.shape}, got shape {arr.shape}")
     return arr
 
 

@@ -21,6 +21,11 @@ __all__ = ["KreinSVC"]
 class KreinSVC(_BinaryKernelClassifier):
     """SVM with an indefinite kernel in a Kreĭn space: TrIK (shift) or KSVM (flip).
 
+    ``fit`` takes no ``sample_weight``: the Kreĭn-space stabilisation
+    (``krein.stabilization``) has one scalar ``C``, and its flip/shift solvers are written
+    for it; per-example penalties exist only in
+    :class:`~convexkern.estimators.SVMClassifier` (``svm.dual`` with a vector ``C``).
+
     Parameters
     ----------
     C : float, default 1.0
