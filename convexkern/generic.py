@@ -150,6 +150,8 @@ def generic_certify(f: Any, point: Mapping[str, Any]) -> Certificate:
     values = {k: v for k, v in point.items() if k != CONIC_KEY}
     cp_point = point.get(CONIC_KEY)
     reason = ""
+    if isinstance(cp_point, ConicPoint) and cp_point.x is None and not cp_point.note:
+        cp_point = None  # a solver whose raw answer is not read: the values still count
     if isinstance(cp_point, ConicPoint):
         cd, x, y = cp_point.data, cp_point.x, cp_point.y
         reason = cp_point.note

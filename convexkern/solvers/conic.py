@@ -285,8 +285,8 @@ def _conic_point(spec: ConicSolverSpec, raw: Mapping[str, Any]) -> ConicPoint | 
         del exc
         return None  # the certificate then falls back to the point by variable names
     x, y = raw_pair(spec.cvxpy_name, raw.get("solution"), data)
-    if x is None and not reason:
-        reason = f"{spec.name}'s raw answer is not read by the generic certificate"
+    # x None (a solver whose raw answer is not read): the certificate falls back to the
+    # variables' values, bounding the primal side only
     return ConicPoint(data=cd, x=x, y=y, solver=spec.cvxpy_name, note=reason)
 
 
