@@ -36,7 +36,8 @@ def main() -> None:
             acc_d = clf.score(Kte, yte)
             diffs.append(acc_d - acc_k)
             print(f"{n:5d} seed {i:2d}: default {acc_d:.3f} ({clf.report_.status}, rel. gap "
-                  f"{clf.report_.rel_gap:.1e}), KSVM {acc_k:.3f}, difference "
+                  f"{clf.report_.rel_gap:.1e}, {clf.flipped_.size} pairs flipped), KSVM "
+                  f"{acc_k:.3f}, difference "
                   f"{acc_d - acc_k:+.3f}", flush=True)
     d = np.array(diffs)
     print(f"default better on {int((d > 0).sum())}, tied on {int((d == 0).sum())}, worse on "

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import warnings
-from numbers import Real
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
+from .._validation import check_kernel
 from ..errors import InvalidInputError, SolverError
 from ..formulations.krein import stabilization, to_krein
+from ..math.krein import dominant_negative_pairs
 from ..report import Status
 from ._base import _BinaryKernelClassifier
 from ._compat import Interval, StrOptions
@@ -39,6 +41,16 @@ class KreinSVC(_BinaryKernelClassifier):
     needs all negative eigenpairs (about 40 % of the spectrum for that kernel), so a
     partial eigensolver does not make it cheaper there.
 
+    Before the shift, the few eigenpairs of ``K`` whose negative eigenvalue dwarfs the
+    next one are flipped (``flip_pairs``, default up to 8, found by Lanczos: pair ``j``
+    while ``|d_{j+1}| <= |d_j| / 2``), so the shift that remains is ``lam =
+    lambda_min(K')`` of ``K' = K - 2 U_k D_k U_k'``: a single dominant negative eigenvalue
+    (the sigmoid kernel's, -144 then -1.27 on Pima at n = 200) would otherwise set a ridge
+    ``2 |lam|`` that swamps the kernel (test accuracy 0.651, the majority rate, against
+    0.762 with it flipped and 0.768 for KSVM).  The Kreĭn coefficients are then
+    ``Y alpha = (I - 2 U_k U_k') Y alpha~`` (dense when ``k > 0``); on the blobs no pair
+    qualifies and the default is the plain shift.
+
     Parameters
     ----------
     C : float, default 1.0
@@ -55,6 +67,10 @@ class KreinSVC(_BinaryKernelClassifier):
         points that are not training points — at a training point ``x_i`` it would add
         ``-2 lam y_i alpha~_i``).  ``"eq6"``: the paper's eq. 6 on the free support
         vectors.  ``decomposition="flip"`` always uses its transition ``P = U sign(D) U'``.
+    flip_pairs : int, optional
+        Shift only: at most this many dominant negative eigenpairs flipped before the
+        shift (above; :func:`convexkern.math.krein.dominant_negative_pairs`).  Default 8
+        with ``expansion="delta"``, 0 (the paper's plain shift) with ``"eq6"``.
     solver : str, optional
         Default ``"smo"`` (flip, and shift with ``expansion="delta"``): the QP optimum to
         a certified gap.  ``"trik"`` (the active set with the Hilbert check) reaches the
@@ -73,12 +89,13 @@ class KreinSVC(_BinaryKernelClassifier):
     report_ : the certified :class:`~convexkern.SolveReport` of the Hilbert problem
     lam_ : the shift used (None for flip)
     expansion_ : ``"delta"`` or ``"eq6"`` (shift), None (flip)
+    flipped_ : the eigenvalues flipped before the shift (empty: none; None for flip)
 
     Raises
     ------
     InvalidInputError
-        Bad parameters or data (``lam`` or ``expansion`` with flip, a solver that cannot
-        solve the problem).
+        Bad parameters or data (``lam``, ``expansion`` or ``flip_pairs`` with flip, a
+        solver that cannot solve the problem).
     SolverError
         The solver returned no solution (a status without a point).
 
@@ -99,13 +116,14 @@ class KreinSVC(_BinaryKernelClassifier):
         "decomposition": [StrOptions({"shift", "flip"})],
         "lam": [Interval(Real, None, 0, closed="right"), None],
         "expansion": [StrOptions({"delta", "eq6"}), None],
+        "flip_pairs": [Interval(Integral, 0, None, closed="left"), None],
         "solver": [str, None],
     }
 
     def __init__(self, C: float = 1.0, *, kernel: Any = "sigmoid", gamma: Any = "scale",
                  degree: int = 3, coef0: float = 0.0, decomposition: str = "shift",
                  lam: float | None = None, expansion: str | None = None,
-                 solver: str | None = None,
+                 flip_pairs: int | None = None, solver: str | None = None,
                  tol: float | None = None, max_iter: int | None = None) -> None:
         self.C = C
         self.kernel = kernel
@@ -115,6 +133,7 @@ class KreinSVC(_BinaryKernelClassifier):
         self.decomposition = decomposition
         self.lam = lam
         self.expansion = expansion
+        self.flip_pairs = flip_pairs
         self.solver = solver
         self.tol = tol
         self.max_iter = max_iter
@@ -131,7 +150,19 @@ class KreinSVC(_BinaryKernelClassifier):
         if self.decomposition == "flip" and self.expansion is not None:
             raise InvalidInputError("expansion", "is only used by decomposition='shift' (flip "
                                     "maps alpha~ back with its transition P = U sign(D) U')")
+        if self.decomposition == "flip" and self.flip_pairs is not None:
+            raise InvalidInputError("flip_pairs", "is only used by decomposition='shift' "
+                                    "(flip flips every negative eigenpair)")
         expansion = None if self.decomposition == "flip" else (self.expansion or "delta")
+        d, U = None, None
+        if expansion is not None:
+            n_pairs = self.flip_pairs if self.flip_pairs is not None else (
+                8 if expansion == "delta" else 0)
+            K = check_kernel(K, "K", n=y_pm.size)  # before any eigensolver sees it
+            d, U = dominant_negative_pairs(K, max_pairs=int(n_pairs))
+            if d.size:  # K' = K - 2 U_k D_k U_k' (the pairs flipped), symmetric
+                K = K - 2.0 * (U * d) @ U.T
+                K = 0.5 * (K + K.T)
         f = stabilization(K, y_pm, float(self.C), self.decomposition, self.lam)
         name = (self.solver or ("trik-krein" if expansion == "eq6" else "smo")).lower()
         if name not in available_solvers(f):
@@ -156,6 +187,10 @@ class KreinSVC(_BinaryKernelClassifier):
         else:
             sol = to_krein(f, y_pm, rep.x["alpha"], float(rep.x["b"]), singular="lstsq")
             alpha, b = sol.alpha, sol.b
+        if d is not None and d.size:  # back to the original kernel: Y a = (I - 2UU') Y a'
+            u = y_pm * alpha
+            alpha = y_pm * (u - 2.0 * U @ (U.T @ u))
+        self.flipped_ = d
         self.report_ = rep
         self.n_iter_ = rep.iterations
         self.lam_ = f.data["lam"]
