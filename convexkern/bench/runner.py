@@ -9,9 +9,9 @@ only supervises: the solve runs in a child process it starts, killed past the ti
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
-import math
 import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -20,10 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidInputError, SpecError
+from ..reproduce.harness import dask_client
 from .metrics import is_success
 from .report import write_report
 from .suite import Suite, load_suite
-from .worker import plan_problem, run_pair
+from .worker import empty_row, plan_problem, run_pair
 
 __all__ = ["BenchResult", "run_suite", "code_version", "BACKENDS"]
 
@@ -41,14 +42,20 @@ class BenchResult:
     from_cache: int = 0
 
 
+#: source files that do not change a result (the command line, the report's layout)
+_NOT_RESULTS = ("cli.py", "__main__.py", "bench/report.py", "bench/metrics.py")
+
+
 def code_version() -> str:
-    """A digest of convexkern's version and every one of its source files: a result
-    cached by other code is not reused."""
+    """A digest of convexkern's version and of its source files (but those of
+    ``_NOT_RESULTS``): a result cached by other code is not reused."""
     from .. import __version__
 
     root = Path(__file__).resolve().parents[1]
     h = hashlib.sha256(__version__.encode())
     for p in sorted(root.rglob("*.py")):
+        if p.relative_to(root).as_posix() in _NOT_RESULTS:
+            continue
         h.update(str(p.relative_to(root)).encode())
         h.update(p.read_bytes())
     return h.hexdigest()[:12]
@@ -110,21 +117,6 @@ def _execute(fn: Callable[[Any], dict[str, Any]], tasks: Sequence[Any], *, n_job
         delayed(fn)(t) for t in tasks)
 
 
-def _dask_client(scheduler: str | None, n_jobs: int,
-                 cluster_kwargs: Mapping[str, Any] | None) -> tuple[Any, Any]:
-    try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError:
-        raise InvalidInputError("backend", "'dask' needs dask.distributed: pip install "
-                                           "'convexkern[dask]'") from None
-    if scheduler:
-        return Client(scheduler), None
-    kw = {"n_workers": n_jobs, "threads_per_worker": 1, "dashboard_address": None}
-    kw.update(cluster_kwargs or {})
-    cluster = LocalCluster(**kw)
-    return Client(cluster), cluster
-
-
 def run_suite(
     suite: str | os.PathLike[str] | Mapping[str, Any] | Suite,
     *,
@@ -162,23 +154,25 @@ def run_suite(
     threads = max(1, (os.cpu_count() or 1) // n_jobs)
     setup = max(120.0, 5 * limit)
     t0 = time.perf_counter()
-    client = cluster = None
-    if backend == "dask":
-        client, cluster = _dask_client(scheduler, n_jobs, cluster_kwargs)
-    try:
+    with contextlib.ExitStack() as stack:
+        client = None
+        if backend == "dask":
+            client = stack.enter_context(
+                dask_client(scheduler, n_jobs, **dict(cluster_kwargs or {})))
         plans = _plans(s, solvers, cache, code, setup, n_jobs, backend, client, say)
         rows, pending = [], []
         for p in s.problems:
             plan = plans[p.id]
             for name in plan["solvers"] + list(plan["skipped"]):
                 key = _digest("pair", p.key(), name, tol, limit, code)
-                row = {"problem": p.id, "formulation": p.formulation_label,
-                       "kind": plan["kind"], "n": plan["n"], "solver": name, "tol": tol,
-                       "time_limit": limit, "key": key}
+                label = plan["kind"] + (f"[{plan['variant']}]" if plan["variant"] else "")
+                row = {"problem": p.id, "formulation": label, "kind": plan["kind"],
+                       "n": plan["n"], "solver": name, "tol": tol, "time_limit": limit,
+                       "key": key}
                 rows.append(row)
                 if name in plan["skipped"]:
-                    row.update(status="skipped", message=plan["skipped"][name],
-                               rel_gap=math.inf, time=math.nan, cached=False)
+                    row.update(empty_row(key, "skipped", message=plan["skipped"][name]),
+                               cached=False)
                 elif (hit := cache.get(key)) is not None:
                     row.update(hit, cached=True)
                 else:
@@ -195,11 +189,6 @@ def run_suite(
             done += 1
             say(f"[{done}/{len(pending)}] {row['problem']} {row['solver']}: {row['status']} "
                 f"in {row['time']:.3g} s")
-    finally:
-        if client is not None:
-            client.close()
-        if cluster is not None:
-            cluster.close()
     for r in rows:
         r["success"] = is_success(r, tol)
         r.pop("key", None)

@@ -25,7 +25,7 @@ from ..report import Status
 from .problems import build
 from .suite import Problem
 
-__all__ = ["supervise", "run_pair", "plan_problem", "GRACE"]
+__all__ = ["supervise", "run_pair", "plan_problem", "empty_row", "GRACE"]
 
 #: extra wall time past the limit before the child is killed: a solver told the limit stops
 #: itself and its point is still certified (the certificate runs after the solver)
@@ -74,20 +74,23 @@ def _trampoline(conn: Any, fn: Callable[..., Any], args: tuple, marks: bool) -> 
 
 
 def supervise(fn: Callable[..., Any], args: tuple, *, limit: float,
-              setup_limit: float = 600.0, marks: bool = False) -> tuple[str, Any, float]:
+              setup_limit: float = 600.0, marks: bool = False,
+              grace: float | None = None) -> tuple[str, Any, float]:
     """Run ``fn(*args)`` in a child process with a hard wall-time limit.
 
     Returns ``(outcome, value, seconds)``: ``("done", fn's value, t)``, ``("error", info,
     t)`` (an exception in the child, or the child died: info has ``type`` and ``message``),
     or ``("time_limit", None, t)`` when the child was killed after ``limit + grace``
-    seconds from its mark (``setup_limit`` bounds the time before the mark).
+    seconds from its mark (``setup_limit`` bounds the time before the mark); ``grace``
+    defaults to ``max(2 s, 25 % of limit)`` (:data:`GRACE`).
     """
     ctx = _context()
     recv, send = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_trampoline, args=(send, fn, args, marks))
     proc.start()
     send.close()
-    grace = max(GRACE[0], GRACE[1] * limit)
+    if grace is None:
+        grace = max(GRACE[0], GRACE[1] * limit)
     t0 = time.perf_counter()
     started: float | None = None
     try:
@@ -165,6 +168,17 @@ def _pair_child(problem: Problem, solver: str, tol: float, time_limit: float,
             "peak_rss_mb": _rss_mb(), "base_rss_mb": base, "message": r.message}
 
 
+def empty_row(key: str, status: str, **values: Any) -> dict[str, Any]:
+    """A result row with every field (no solution): what a failed or skipped pair records."""
+    row: dict[str, Any] = {"key": key, "status": status, "solver_status": "",
+                           "rel_gap": math.inf, "gap": math.inf, "primal_value": math.nan,
+                           "dual_value": math.nan, "time": math.nan, "solve_time": math.nan,
+                           "iterations": None, "peak_rss_mb": math.nan,
+                           "base_rss_mb": math.nan, "message": ""}
+    row.update(values)
+    return row
+
+
 def plan_problem(task: Mapping[str, Any]) -> dict[str, Any]:
     """Build the problem in a child and list the solvers that take it."""
     kind, value, _ = supervise(_plan_child, (task["problem"], task["solvers"]),
@@ -184,11 +198,7 @@ def run_pair(task: Mapping[str, Any]) -> dict[str, Any]:
         _pair_child, (task["problem"], task["solver"], task["tol"], limit,
                       task.get("threads")),
         limit=limit, setup_limit=task["setup_limit"], marks=True)
-    row: dict[str, Any] = {"key": task["key"], "status": Status.ERROR.value,
-                           "solver_status": "", "rel_gap": math.inf, "gap": math.inf,
-                           "primal_value": math.nan, "dual_value": math.nan,
-                           "time": seconds, "solve_time": math.nan, "iterations": None,
-                           "peak_rss_mb": math.nan, "base_rss_mb": math.nan, "message": ""}
+    row = empty_row(task["key"], Status.ERROR.value, time=seconds)
     if kind == "done":
         row.update(value)
         row["solver_status"] = value["status"]
