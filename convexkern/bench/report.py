@@ -14,7 +14,13 @@ from typing import Any
 import numpy as np
 
 from .._tables import markdown_table
-from .metrics import SHIFT, is_success, performance_profile, shifted_geomean
+from .metrics import (
+    SHIFT,
+    disjoint_brackets,
+    is_success,
+    performance_profile,
+    shifted_geomean,
+)
 
 __all__ = ["COLUMNS", "write_report", "group_times"]
 
@@ -131,9 +137,10 @@ def write_report(rows: Sequence[Mapping[str, Any]], *, out_dir: Path, suite: Any
     md = [f"# Benchmark `{suite.name}`", "", suite.description, "",
           f"Target certified relative gap `tol = {tol:g}` for every solver; hard time limit "
           f"{time_limit:g} s per (problem, solver) pair; {len(rows)} pairs over "
-          f"{len({r['problem'] for r in rows})} problems.  Success: status `optimal` (the "
-          "certified relative gap, recomputed from the data, is at most `tol`) within the "
-          f"limit.  Times are wall times of `ck.solve` (compilation, solver, certificate). "
+          f"{len({r['problem'] for r in rows})} problems.  Success: a finished solve (status "
+          "`optimal`, or `optimal_inaccurate` by the solver's own flag) within the limit "
+          "whose certified relative gap, recomputed from the data, is at most `tol`.  Times "
+          "are wall times of `ck.solve` (compilation, solver, certificate). "
           f"Shifted geometric mean (sgm): shift {SHIFT:g} s, a failure counted at the time "
           "limit.", "",
           f"_convexkern {meta.get('version', '?')} (code {meta.get('code', '?')}), "
@@ -163,6 +170,15 @@ def write_report(rows: Sequence[Mapping[str, Any]], *, out_dir: Path, suite: Any
             files[f"profile_{g}"] = png
             md += [f"![performance profile, {g}]({png.name})", ""]
         md += [_details(sub), ""]
+    bad = disjoint_brackets(rows)
+    n_prob = len({r["problem"] for r in rows})
+    md += ["## Certified brackets", "",
+           (f"On each of the {n_prob} problems, the certified brackets [lower, upper] of "
+            "every solver that returned a point overlap (each is a proof that the optimum "
+            "lies inside it)." if not bad else
+            "**Disjoint certified brackets (a wrong certificate):** "
+            + "; ".join(f"{p}: {a}'s lower bound is above {b}'s upper bound"
+                        for p, a, b in bad)), ""]
     notes = [f"- {r['problem']} / {r['solver']}: {r['message']}" for r in rows
              if r.get("message")]
     if notes:
