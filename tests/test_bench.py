@@ -208,6 +208,7 @@ def test_reproduce_context_parallel_through_dask(tmp_path):
 def test_reproduce_runs_on_the_dask_backend(tmp_path):
     pytest.importorskip("dask.distributed")
     from convexkern.reproduce import ReproductionResult, available, register, run, table
+    from convexkern.reproduce.harness import dask_client
 
     try:
         @register("bench_dask_probe", title="probe")
@@ -215,7 +216,9 @@ def test_reproduce_runs_on_the_dask_backend(tmp_path):
             assert ctx.backend == "dask"
             return ReproductionResult("bench_dask_probe", str(ctx.parallel(abs, [-1, -2])))
 
-        res = run("bench_dask_probe", out_dir=tmp_path, verbose=False, backend="dask")
+        with dask_client(processes=False) as client:  # --scheduler: an existing cluster
+            res = run("bench_dask_probe", out_dir=tmp_path, verbose=False, backend="dask",
+                      scheduler=client.scheduler.address)
         assert res.markdown == "[1, 2]"
     finally:
         table._table.pop("bench_dask_probe", None)
