@@ -183,6 +183,8 @@ def test_bad_controls_are_named(tmp_path):
         run_suite(TINY, out_dir=tmp_path, scheduler="tcp://x:1")
     with pytest.raises(InvalidInputError, match="n_jobs"):
         run_suite(TINY, out_dir=tmp_path, n_jobs=0)
+    with pytest.raises(InvalidInputError, match="solvers"):
+        run_suite(TINY, out_dir=tmp_path, solvers=["clarabel", "nosuch"])
 
 
 # ------------------------------------------------------------------------- Dask
@@ -196,13 +198,30 @@ def test_the_dask_backend_on_a_local_cluster(tmp_path):
     assert "backend dask" in (tmp_path / "tiny" / "report.md").read_text()
 
 
+@pytest.mark.slow
+def test_the_dask_backend_with_worker_processes(tmp_path):
+    """A LocalCluster's workers are daemonic processes (under a nanny): each still starts
+    the child process a pair runs in."""
+    pytest.importorskip("dask.distributed")
+    res = run_suite(TINY, out_dir=tmp_path, backend="dask", n_jobs=2)
+    assert res.solved_now == 4 and all(r["success"] for r in res.rows), res.rows
+
+
 def test_reproduce_context_parallel_through_dask(tmp_path):
     pytest.importorskip("dask.distributed")
     from convexkern.reproduce.harness import Context, dask_client
 
     ctx = Context(name="t", quick=True, out_dir=tmp_path, backend="dask", verbose=False)
-    with dask_client(processes=False):
-        assert ctx.parallel(abs, [-1, -2, 3]) == [1, 2, 3]
+    # two workers: with one, joblib sees a single slot and runs the items locally
+    with dask_client(n_workers=2, processes=False):
+        assert ctx.parallel(_on_a_dask_worker, [-1, -2, 3]) == [1, 2, 3]
+
+
+def _on_a_dask_worker(x):
+    from distributed import get_worker
+
+    get_worker()  # raises ValueError outside a Dask worker (joblib ran it locally)
+    return abs(x)
 
 
 def test_reproduce_runs_on_the_dask_backend(tmp_path):

@@ -145,6 +145,16 @@ def run_suite(
         raise InvalidInputError("n_jobs", f"must be a positive integer, got {n_jobs!r}")
     if scheduler is not None and backend != "dask":
         raise InvalidInputError("scheduler", "applies to backend='dask' only")
+    if solvers is not None:
+        from ..solvers import installed_solvers
+
+        if isinstance(solvers, str) or not all(isinstance(n, str) for n in solvers):
+            raise InvalidInputError("solvers", f"expected a list of names, got {solvers!r}")
+        missing = [n for n in solvers if n.lower() not in installed_solvers()]
+        if missing:
+            raise InvalidInputError("solvers", f"{missing} not installed solvers; installed: "
+                                               f"{', '.join(installed_solvers())}")
+        solvers = [n.lower() for n in solvers]
     tol = s.tol if tol is None else float(tol)
     limit = s.time_limit if time_limit is None else float(time_limit)
     say = progress or (lambda msg: None)
@@ -214,11 +224,14 @@ def _plans(s: Suite, solvers: Sequence[str] | None, cache: _Cache, code: str, se
            n_jobs: int, backend: str, client: Any,
            say: Callable[[str], None]) -> dict[str, dict[str, Any]]:
     """Which solvers run on each problem (built once in a child, cached)."""
+    from ..solvers import installed_solvers
+
+    installed = installed_solvers()  # a newly installed solver joins the plan
     plans: dict[str, dict[str, Any]] = {}
     tasks = []
     for p in s.problems:
         wanted = tuple(solvers) if solvers else (p.solvers or s.solvers)
-        key = _digest("plan", p.key(), wanted, code)
+        key = _digest("plan", p.key(), wanted, code, installed)
         hit = cache.get(key)
         if hit is not None:
             plans[p.id] = hit

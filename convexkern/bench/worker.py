@@ -73,6 +73,24 @@ def _trampoline(conn: Any, fn: Callable[..., Any], args: tuple, marks: bool) -> 
         conn.close()
 
 
+def _start(proc: Any) -> None:
+    """Start ``proc``, also from a daemonic process (a Dask worker under its nanny is one).
+
+    multiprocessing refuses children of a daemonic process so that none outlives it; this
+    one cannot outlive its supervisor's ``finally`` (kill and join), and if the supervisor
+    itself is killed, the solve still stops at its own time limit.
+    """
+    config = mp.current_process()._config  # noqa: SLF001 - the flag start() checks
+    daemon = config.get("daemon")
+    if daemon:
+        config["daemon"] = False
+    try:
+        proc.start()
+    finally:
+        if daemon:
+            config["daemon"] = daemon
+
+
 def supervise(fn: Callable[..., Any], args: tuple, *, limit: float,
               setup_limit: float = 600.0, marks: bool = False,
               grace: float | None = None) -> tuple[str, Any, float]:
@@ -87,7 +105,7 @@ def supervise(fn: Callable[..., Any], args: tuple, *, limit: float,
     ctx = _context()
     recv, send = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_trampoline, args=(send, fn, args, marks))
-    proc.start()
+    _start(proc)
     send.close()
     if grace is None:
         grace = max(GRACE[0], GRACE[1] * limit)

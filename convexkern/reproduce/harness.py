@@ -101,7 +101,7 @@ class Context:
         if self.backend == "dask":
             from joblib import parallel_config
 
-            with parallel_config(backend="dask"):
+            with parallel_config(backend="dask", n_jobs=-1):  # every worker of the cluster
                 return Parallel()(delayed(fn)(it) for it in items)
         if self.n_jobs == 1 or len(items) <= 1:
             return [fn(it) for it in items]
