@@ -116,9 +116,10 @@ def _slug(text: str) -> str:
 def _details(rows: Sequence[Mapping[str, Any]]) -> str:
     return markdown_table(
         ["problem", "n", "solver", "status", "rel gap", "time (s)", "iterations",
-         "peak RSS (MiB)"],
+         "peak RSS (MiB)", "added RSS (MiB)"],
         [[r["problem"], r["n"], r["solver"], r["status"], _fmt(r["rel_gap"], 2),
-          _fmt(r["time"]), _fmt(r["iterations"]), _fmt(r["peak_rss_mb"])] for r in rows])
+          _fmt(r["time"]), _fmt(r["iterations"]), _fmt(r["peak_rss_mb"]),
+          _fmt(r["peak_rss_mb"] - r["base_rss_mb"])] for r in rows])
 
 
 def write_report(rows: Sequence[Mapping[str, Any]], *, out_dir: Path, suite: Any,
