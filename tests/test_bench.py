@@ -203,8 +203,8 @@ def test_the_dask_backend_with_worker_processes(tmp_path):
     """A LocalCluster's workers are daemonic processes (under a nanny): each still starts
     the child process a pair runs in."""
     pytest.importorskip("dask.distributed")
-    res = run_suite(TINY, out_dir=tmp_path, backend="dask", n_jobs=2)
-    assert res.solved_now == 4 and all(r["success"] for r in res.rows), res.rows
+    res = run_suite(_suite(p_sizes=[30]), out_dir=tmp_path, backend="dask", n_jobs=2)
+    assert res.solved_now == 2 and all(r["success"] for r in res.rows), res.rows
 
 
 def test_reproduce_context_parallel_through_dask(tmp_path):
