@@ -42,6 +42,7 @@ LAYER_OF = (
     ("convexkern.estimators", "estimators"),
     ("convexkern.specs", "specs"),
     ("convexkern.reproduce", "reproduce"),
+    ("convexkern.bench", "bench"),
     ("convexkern.cli", "cli"),
     ("convexkern.__main__", "cli"),
 )
@@ -59,8 +60,11 @@ ALLOWED = {
     "specs": {"base", "math", "core", "data", "formulations", "specs"},
     "reproduce": {"base", "math", "core", "data", "formulations", "algorithms", "verify",
                   "estimators", "specs", "reproduce"},
+    # beside reproduce: everything but cli (it reuses the harness's dask client)
+    "bench": {"base", "math", "core", "data", "formulations", "algorithms", "verify",
+              "estimators", "specs", "reproduce", "bench"},
     "cli": {"base", "math", "core", "data", "formulations", "algorithms", "verify",
-            "estimators", "specs", "reproduce", "cli"},
+            "estimators", "specs", "reproduce", "bench", "cli"},
     # the package's front door: the core names and the formulations package
     "root": {"base", "core", "formulations"},
 }
@@ -69,7 +73,7 @@ ALLOWED = {
 MATH_THIRD_PARTY = {"numpy", "scipy", "cvxpy", "threadpoolctl"}
 
 #: layers that may import the package root (whose lazy attributes reach every layer)
-ROOT_IMPORTERS = {"reproduce", "cli"}
+ROOT_IMPORTERS = {"reproduce", "bench", "cli"}
 
 
 def _module_name(path: Path) -> str:
