@@ -104,18 +104,24 @@ def test_svm_reports_are_honest(seed, n, d, log_scale, log_C, solver, form):
             _intersect(r, ref, f"{form} {solver}")
 
 
-@FUZZ
-@given(seed=st.integers(0, 10_000), n=st.integers(6, 20), log_scale=st.integers(-4, 8),
-       log_C=st.integers(-3, 12), solver=st.sampled_from(["linprog", "clarabel", "scs"]),
-       form=st.sampled_from(["lp", "lp_dual"]))
-def test_lp_svm_reports_are_honest(seed, n, log_scale, log_C, solver, form):
+def _abe_case(seed, n, log_scale, log_C, solver, form):
+    """(report, formulation) of one of Abe's LPs on triplets of scaled data; (None, None)
+    when the data are refused with a library error."""
     X, y = _data(seed, n, 3, 10.0 ** log_scale)
     try:
         A = lp_svm.triplet_matrix(X, y)
         f = getattr(lp_svm, form)(A, 10.0 ** log_C)
     except ck.ConvexkernError:
-        return
-    r = _run(f, solver, [X, y, A])
+        return None, None
+    return _run(f, solver, [X, y, A]), f
+
+
+@FUZZ
+@given(seed=st.integers(0, 10_000), n=st.integers(6, 20), log_scale=st.integers(-4, 8),
+       log_C=st.integers(-3, 12), solver=st.sampled_from(["linprog", "clarabel", "scs"]),
+       form=st.sampled_from(["lp", "lp_dual"]))
+def test_lp_svm_reports_are_honest(seed, n, log_scale, log_C, solver, form):
+    r, f = _abe_case(seed, n, log_scale, log_C, solver, form)
     if r is None:
         return
     assert r.status not in NO_SOLUTION_CLAIMS, (solver, r)  # both always feasible, bounded
@@ -172,13 +178,7 @@ def test_robust_reports_are_honest(seed, n, log_kscale, log_rho, solver):
 def test_nu_lp_reports_are_honest(seed, n, log_scale, log_C, solver, form):
     """Abe's nu-LP (7) and its dual: unbounded exactly when C_rho < 1/M (Theorem 2), so
     a claim is checked against an independent solve (linprog) rather than assumed."""
-    X, y = _data(seed, n, 3, 10.0 ** log_scale)
-    try:
-        A = lp_svm.triplet_matrix(X, y)
-        f = getattr(lp_svm, form)(A, 10.0 ** log_C)
-    except ck.ConvexkernError:
-        return
-    r = _run(f, solver, [X, y, A])
+    r, f = _abe_case(seed, n, log_scale, log_C, solver, form)
     if r is None:
         return
     ref = ck.solve(f, "linprog")
