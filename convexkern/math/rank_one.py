@@ -105,6 +105,11 @@ class PositivePart:
         return Q @ lu + sigma * float(v @ v) * v
 
 
+#: relative secular residual below which a root's last step is taken without another
+#: evaluation in :meth:`RankOneUpdate.positive_apply` (the steps converge quadratically
+#: from there: the step's error is ~1e-16 relative, and N is recomputed at the root)
+_ACCEPT = 1e-8
+
 #: rows of the (roots x poles) resolvent processed at a time: the block stays in cache
 #: and every reduction over it is a BLAS matrix-vector product
 _BLOCK = 64
@@ -149,26 +154,35 @@ def _sums(d: np.ndarray, z2: np.ndarray, dorig: np.ndarray, tau: np.ndarray,
     return out[0], out[1], out[2], out[3]
 
 
-def _resolvent_combination(d: np.ndarray, dorig: np.ndarray, tau: np.ndarray,
-                           coef: np.ndarray) -> np.ndarray:
-    """:math:`\\sum_j c_j / (d - \\mu_j)` (a vector over the poles), :math:`\\mu_j = d_{o_j}
-    + \\tau_j`, differences formed as in :func:`_sums`, in blocks of roots."""
-    m, k = coef.size, d.size
+def _resolvent_combination(d: np.ndarray, z2: np.ndarray, dorig: np.ndarray,
+                           tau: np.ndarray, mu: np.ndarray,
+                           use: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(sum_j c_j / (d - mu_j), N)`` in one pass over blocks of roots: :math:`N_j =
+    \\sum_i z_i^2/(d_i - \\mu_j)^2` at the final roots, :math:`c_j = \\mu_j/N_j` for the
+    roots in ``use`` (0 for the others); :math:`\\mu_j = d_{o_j} + \\tau_j`, differences
+    formed as in :func:`_sums`."""
+    m, k = mu.size, d.size
     acc = np.zeros(k)
-    R = np.empty((min(_BLOCK, max(m, 1)), k))
+    N = np.empty(m)
+    nb0 = min(_BLOCK, max(m, 1))
+    R = np.empty((nb0, k))
+    R2 = np.empty((nb0, k))
     for s in range(0, m, _BLOCK):
         e = min(s + _BLOCK, m)
-        x = R[: e - s]
+        x, x2 = R[: e - s], R2[: e - s]
         np.subtract(d[None, :], dorig[s:e, None], out=x)
         x -= tau[s:e, None]
         np.reciprocal(x, out=x)
-        acc += coef[s:e] @ x
-    return acc
+        np.multiply(x, x, out=x2)
+        Nb = x2 @ z2
+        N[s:e] = Nb
+        acc += np.where(use[s:e], mu[s:e] / Nb, 0.0) @ x
+    return acc, N
 
 
 def secular_roots(
     d: np.ndarray, z: np.ndarray, sigma: float, which: np.ndarray, *, max_sweeps: int = 60,
-    rtol: float | None = None, mu0: np.ndarray | None = None,
+    rtol: float | None = None, mu0: np.ndarray | None = None, accept: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """Roots of :math:`1/\\sigma + \\sum_i z_i^2/(d_i - \\mu)` in the intervals ``which``.
 
@@ -181,6 +195,11 @@ def secular_roots(
     :math:`\\mu_j = d_{origin_j} + \\tau_j` and :math:`N_j = \\sum_i z_i^2/(d_i-\\mu_j)^2`.
     Each sweep costs :math:`O(k)` per active root, as BLAS matrix-vector products over
     blocks of roots (:func:`_sums`).
+
+    ``accept > 0``: a root whose ``|g|`` is already at most ``accept`` times the scale
+    takes its last (quadratically convergent) step without a further evaluation, saving
+    a sweep; its ``N`` is then that of the point before the step (callers that need ``N``
+    at the root recompute it, as :meth:`RankOneUpdate.positive_apply` does).
     """
     k = d.size
     which = np.asarray(which, dtype=np.intp)
@@ -263,6 +282,8 @@ def secular_roots(
         ok = np.isfinite(x) & (x > lo_i) & (x < hi_i)
         x = np.where(ok, x, 0.5 * (lo_i + hi_i))
         tau[idx] = np.where(done, ti, x)
+        if accept > 0:
+            done = done | (ok & (np.abs(g) <= accept * scale))
         active[idx] = ~done
     left_over = np.flatnonzero(active)  # hit max_sweeps: N at the returned tau
     if left_over.size:
@@ -423,7 +444,8 @@ class RankOneUpdate:
             mu0 = None
             if self.warm_start and self._cache is not None and self._cache[0] == key:
                 mu0 = self._cache[1][which]
-            origin, tau, N, sweeps = secular_roots(d, z, sigma, which, mu0=mu0)
+            origin, tau, _, sweeps = secular_roots(d, z, sigma, which, mu0=mu0,
+                                                   accept=_ACCEPT)
             mu = d[origin] + tau
             if self.warm_start:
                 full = np.full(k, np.nan)
@@ -434,12 +456,15 @@ class RankOneUpdate:
             norm2 += float(np.sum(mu[sel] ** 2))
             below = mu < 0
             neg_norm2 += float(np.sum(mu[below] ** 2))
-            # (q_j'u)^2 = (z'(D - mu_j)^{-1} z)^2 / N_j = 1 / (sigma^2 N_j) at a root
-            neg_quad += float(np.sum(-mu[below] / (sigma * sigma * N[below])))
-            if np.any(sel):
-                rz = -(z / sigma) * _resolvent_combination(
-                    d, d[origin[sel]], tau[sel], mu[sel] / N[sel])
-                red.lift(rz, u, r)
+            need = np.flatnonzero(sel | below)
+            if need.size:
+                # M_+ z (or M_- z) and N at the final roots, in one pass
+                comb, N = _resolvent_combination(d, z * z, d[origin[need]], tau[need],
+                                                 mu[need], sel[need])
+                # (q_j'u)^2 = (z'(D - mu_j)^{-1} z)^2 / N_j = 1 / (sigma^2 N_j) at a root
+                nb = below[need]
+                neg_quad += float(np.sum(-mu[need][nb] / (sigma * sigma * N[nb])))
+                red.lift(-(z / sigma) * comb, u, r)
         uu = float(u @ u)
         lu = lam * u
         uKu = float(u @ lu)
@@ -508,7 +533,7 @@ class RankOneUpdate:
             W[np.ix_(g, np.arange(c, c + g.size - 1))] = H[:, 1:]
             c += g.size - 1
         if roots is not None:
-            origin, tau, N, _ = roots
+            origin, tau, _, _ = roots
             d, z = red.d, red.z
             k = d.size
             w[c:] = d[origin] + tau
@@ -516,7 +541,7 @@ class RankOneUpdate:
             Wr = np.subtract(d[:, None], d[origin][None, :])
             Wr -= tau[None, :]
             np.divide(z[:, None], Wr, out=Wr)
-            Wr /= np.sqrt(N)[None, :]
+            Wr /= np.sqrt(np.einsum("ij,ij->j", Wr, Wr))[None, :]  # N at the roots
             single = red.sizes == 1
             rows = red.keep[red.starts[single]]
             W[rows, c: c + k] = red.sign[single][:, None] * Wr[single]
