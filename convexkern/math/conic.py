@@ -509,10 +509,16 @@ def conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
                  rounds: int = 3, interior: bool = True) -> ConicBounds:
     """See :func:`_conic_bounds`; BLAS runs on one thread (the blocks are small: threads
     only contend, the more so on a loaded machine)."""
-    from threadpoolctl import threadpool_limits
+    global _POOLS
+    if _POOLS is None:  # inspecting the loaded BLAS libraries costs ~1 ms: once
+        from threadpoolctl import ThreadpoolController
 
-    with threadpool_limits(limits=1, user_api="blas"):
+        _POOLS = ThreadpoolController()
+    with _POOLS.limit(limits=1, user_api="blas"):
         return _conic_bounds(data, x, y, rounds, interior)
+
+
+_POOLS = None
 
 
 def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
