@@ -185,7 +185,8 @@ def sigma_table2(seeds: list[int]) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--part", choices=("spectra", "simpson", "shift", "recall", "sigma"), required=True)
+    ap.add_argument("--part", required=True,
+                    choices=("spectra", "simpson", "shift", "recall", "sigma"))
     ap.add_argument("--splits", type=int, default=5)
     args = ap.parse_args()
     seeds = list(range(args.splits))
