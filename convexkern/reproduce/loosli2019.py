@@ -398,7 +398,9 @@ def reproduce(ctx: Context) -> ReproductionResult:
         "",
         f"![accuracy]({fig_acc.name})",
         "",
-        f"Timings: wall-clock, one BLAS thread, {caveat}.",
+        f"Timings: wall-clock, one BLAS thread, {caveat} (the load average when this "
+        "report started; rows read from the run's cache keep the times of the run that "
+        "computed them).",
         "",
         f"![times]({fig_time.name})",
         "",
