@@ -215,7 +215,10 @@ def _plot_times(rows: list[dict[str, Any]], path: Any, caveat: str) -> None:
         ax.loglog(n, [r[f"{key}_time"] for r in rows], mk, label=label, alpha=0.8)
     ax.set_xlabel("training size n")
     ax.set_ylabel("training time [s]")
-    ax.set_title("Loosli 2019, Fig. 1 (right bottom)\n" + caveat.split(":")[0], fontsize=9)
+    label = "loaded shared machine: not comparable" if caveat.startswith("loaded") \
+        else caveat
+    ax.set_title("Loosli 2019, Fig. 1 (right bottom)\nwall-clock, one BLAS thread, " + label,
+                 fontsize=9)
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=90)
