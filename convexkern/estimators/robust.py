@@ -29,6 +29,11 @@ class RobustSVMClassifier(_BinaryKernelClassifier):
     (:func:`convexkern.formulations.svm.primal_bias`: the hinge-minimising bias for
     the decision values, as for :class:`~convexkern.estimators.SVMClassifier`).
 
+    ``fit`` takes no ``sample_weight``: the robust dual (``robust_indefinite.dual``) has one
+    scalar ``C`` in its certificate and in its projected-gradient and ACCPM solvers;
+    per-example penalties exist only in :class:`~convexkern.estimators.SVMClassifier`
+    (``svm.dual`` with a vector ``C``).
+
     Parameters
     ----------
     C, rho : float > 0
