@@ -384,6 +384,11 @@ def test_loosli_report_prints_the_paper_beside_ours():
     assert "at n = 300" in out[2][2] and "loaded machine (load average 3.0 on 2 CPUs)" in out[2][2]
     assert "max relative change of alpha = 0.01" in out[0][2]
     assert lo.timing_caveat(0.4, 2) == "load average 0.4 on 2 CPUs"
+    assert "alpha = alpha~" not in out[1][2]  # rows without the delta reading
+    for r, d in zip(rows, (0.9, 0.8, 0.95), strict=True):
+        r["delta_test"] = d  # vs KSVM 0.8, 0.7, 0.9: better on all three
+    out = lo.paper_rows(rows, sweep, lo.timing_caveat(0.4, 2))
+    assert "KreinSVC's default): better / tied / worse than KSVM on 3 / 0 / 0" in out[1][2]
 
 
 # ---------------------------------------------------------------- issue 12: foreign exceptions
