@@ -436,7 +436,8 @@ def reproduce(ctx: Context) -> ReproductionResult:
         f"![accuracy]({fig_acc.name})",
         "",
         f"Timings: wall-clock, one BLAS thread, {caveat} (the 1-minute load average when "
-        "the blobs rows were first computed, kept in the run's cache with them).",
+        "the computation of the blobs rows started, kept in the run's cache with them; "
+        "the load can change during the run).",
         "",
         f"![times]({fig_time.name})",
         "",
