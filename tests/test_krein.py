@@ -362,6 +362,33 @@ def test_reproduction_quick(tmp_path):
     rows = res.data["blobs"]
     assert len(rows) == 3 and all(0 <= r["trik_test"] <= 1 for r in rows)
     assert res.data["krein_stopping"]["hilbert_matches"]
+    report = (tmp_path / "loosli2019" / "report.md").read_text(encoding="utf-8")
+    assert "paper (Loosli 2019, Fig. 1)" in report and "at least as well as KSVM" in report
+    assert (tmp_path / "loosli2019" / "loosli2019_accuracy.png").exists()
+
+
+def test_loosli_report_prints_the_paper_beside_ours():
+    """The paper's Figure 1 statements sit beside our counts; the counts are those of the
+    rows given (made-up numbers), and timings carry the machine's load."""
+    from convexkern.reproduce import loosli2019 as lo
+
+    rows = [{"n": n, "trik_test": t, "ksvm_test": k, "trik_h_test": 0.5, "trik_time": 2.0,
+             "trik_h_time": 1.0, "ksvm_time": 4.0}
+            for n, t, k in ((100, 0.9, 0.8), (200, 0.7, 0.7), (300, 0.6, 0.9))]
+    sweep = {"summary": {"active_alpha_tilde_ratio_last": 0.05,
+                         "active_max_alpha_rel_change": 0.01, "active_alpha_invariant": True}}
+    out = lo.paper_rows(rows, sweep, lo.timing_caveat(3.0, 2))
+    assert [r[0] for r in out] == ["lambda sensitivity", "accuracy", "time"]
+    assert out[1][1] == lo.PAPER_FIGURE1["accuracy"]
+    assert "1 / 1 / 1 of 3" in out[1][2] and "KSVM 0.800" in out[1][2]
+    assert "at n = 300" in out[2][2] and "loaded machine (load average 3.0 on 2 CPUs)" in out[2][2]
+    assert "max relative change of alpha = 0.01" in out[0][2]
+    assert lo.timing_caveat(0.4, 2) == "load average 0.4 on 2 CPUs"
+    assert "alpha = alpha~" not in out[1][2]  # rows without the delta reading
+    for r, d in zip(rows, (0.9, 0.8, 0.95), strict=True):
+        r["delta_test"] = d  # vs KSVM 0.8, 0.7, 0.9: better on all three
+    out = lo.paper_rows(rows, sweep, lo.timing_caveat(0.4, 2))
+    assert "KreinSVC's default): better / tied / worse than KSVM on 3 / 0 / 0" in out[1][2]
 
 
 # ---------------------------------------------------------------- issue 12: foreign exceptions

@@ -528,6 +528,78 @@ def test_reproduction_quick(tmp_path):
     acc = res.data["table2"]["USPS-3-5/robust"]["accuracy"]
     assert acc >= 90.0
     assert (tmp_path / "luss2007" / "figure1_gap.png").exists()
+    report = (tmp_path / "luss2007" / "report.md").read_text(encoding="utf-8")
+    # the quick report prints the paper's Tables 1 and 2 beside ours
+    assert "accuracy (paper)" in report and "| 96.25 |" in report and "| 96.65 |" in report
+    assert "lambda_min (paper)" in report and "-34.76" in report
+
+
+def _fake_splits(acc, rec, lam=(-30.0, 450.0)):
+    """Per-split results in the shape of ``luss2007.table2_split`` (numbers made up)."""
+    from convexkern.reproduce import luss2007
+
+    return [{"seed": s, "n_train": 767, "n_test": 773, "lambda_min": lam[0] + s,
+             "lambda_max": lam[1], "methods": {
+                 m: {"accuracy": acc[s], "recall": rec[s], "params": {"C": 1.0},
+                     "fit_status": "optimal"} for m in luss2007.METHODS}}
+            for s in range(len(acc))]
+
+
+def test_luss_report_tables_print_the_paper_beside_ours():
+    from convexkern.reproduce import luss2007
+
+    splits = {"USPS-3-5": _fake_splits([95.0, 96.0], [94.0, 95.0])}
+    t2, flagged = luss2007.table2_markdown(splits)
+    lines = t2.splitlines()
+    assert lines[0].split(" | ")[2:8] == ["accuracy (ours)", "accuracy (paper)", "diff",
+                                          "recall (ours)", "recall (paper)", "diff"]
+    robust = [ln for ln in lines if "| robust |" in ln][0].split(" | ")
+    # mean +- sample std of (95, 96) is 95.50 +- 0.71; paper 96.25 and 96.65 (Table 2)
+    assert robust[2:8] == ["95.50 ± 0.71", "96.25", "-0.75", "94.50 ± 0.71", "96.65",
+                           "-2.15"]
+    svm = [ln for ln in lines if "| svm |" in ln][0].split(" | ")
+    assert svm[3:5] == ["74.90", "+20.60"]
+    # cells beyond 2 points are listed: robust recall (-2.15), svm accuracy and recall,
+    # shift accuracy (+5.07); not robust accuracy (-0.75)
+    assert any(f.startswith("USPS-3-5 robust recall") for f in flagged)
+    assert not any(f.startswith("USPS-3-5 robust accuracy") for f in flagged)
+    t1 = luss2007.table1_markdown(splits)
+    assert "| -29.50 ± 0.71 | -34.76 | 450.00 ± 0.00 | 453.58 |" in t1
+    assert "| 767 / 773 | 767 / 773 |" in t1
+
+
+def _paper_text(name):
+    from pathlib import Path
+
+    here = Path(__file__).resolve()
+    for root in (here.parents[2], here.parents[3]):
+        p = root / "shared" / "papers" / name
+        if p.exists():
+            return p.read_text(encoding="utf-8")
+    pytest.skip(f"the paper's text ({name}) is not beside the checkout")
+
+
+def test_luss_paper_values_match_the_paper_text():
+    """The typed-in Tables 1 and 2 equal the numbers in the paper's text, read in the
+    order it prints them (a typing error would fail here)."""
+    import re
+
+    from convexkern.reproduce import luss2007
+
+    text = _paper_text("luss2007_indefinite_kernels_nips.txt")
+    t1 = text[text.index("Table 1: Statistics"):text.index("Table 1 provides")]
+    nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?(?:e-?\d+)?", t1.split("Liver-EP")[1])]
+    names = list(luss2007.DATASETS)
+    for k, name in enumerate(names):
+        ntr, nte, lo, hi = luss2007.PAPER_TABLE1[name]
+        assert (nums[k], nums[4 + k], nums[8 + k], nums[12 + k]) == (ntr, nte, lo, hi)
+    t2 = text[text.index("Table 2: Performance"):text.index("4.2 Algorithm")]
+    labels = {"denoise": "Denoise", "flip": "F lip", "shift": "Shift", "svm": "S VM",
+              "robust": "Indefinite SVM"}
+    for method, label in labels.items():
+        row = t2.split(label + " ")[1].split()[:8]
+        want = [v for name in names for v in luss2007.PAPER_TABLE2[(name, method)]]
+        assert [float(v) for v in row] == want
 
 
 def test_problem_spec_builds():

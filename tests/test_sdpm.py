@@ -509,6 +509,24 @@ def test_reproduction_quick_runs(tmp_path):
     assert abs(a["exchange_objective"] - a["objective"]) <= 1e-6 * a["objective"]
     err = np.asarray(res.data["mean_errors"])
     assert err.shape == (3, 3) and np.all((0 <= err) & (err <= 0.5))
+    report = (tmp_path / "graepel2003" / "report.md").read_text(encoding="utf-8")
+    assert "paper (Graepel & Herbrich 2003, Fig. 2)" in report
+    assert "slightly better than the VSVM" in report
+
+
+def test_graepel_report_prints_the_paper_beside_our_counts():
+    from convexkern.reproduce import graepel2003
+
+    # made-up mean errors (SVM, virtual SVM, SDPM) of three tasks
+    mean = np.array([[0.10, 0.08, 0.07], [0.05, 0.05, 0.05], [0.02, 0.01, 0.03]])
+    a_out = {"virtual_sv_index": [4, 5], "virtual_sv_theta_deg": [-20.0, 18.9]}
+    rows = graepel2003.paper_rows([(1, 7), (3, 5), (4, 9)], 3, 250, mean, a_out)
+    assert [r[0] for r in rows] == ["protocol", "(a)", "(b)", "(c)"]
+    assert rows[2][1] == graepel2003.PAPER_FIGURE2["b"]
+    assert "1 / 1 / 1 of 3 tasks" in rows[2][2]  # SDPM vs SVM: below, equal, above
+    assert "1 / 1 / 1 of 3 tasks" in rows[3][2]
+    assert "mean error SVM 5.67 %, SDPM 5.00 %" in rows[2][2]
+    assert "-20.0°, 18.9°" in rows[1][2]
 
 
 def test_several_parameters_reduce_to_one(usps19):
