@@ -88,9 +88,10 @@ def _resolve(f: Formulation, solver: str | None) -> ConicSolverSpec | AlgorithmS
     if not isinstance(name, str):
         raise InvalidTypeError("solver", f"expected a solver name, got {name!r}")
     key = name.lower()
-    usable = available_solvers(f)
     if key in ALGORITHMS and ALGORITHMS[key].key_for(f.kind, f.variant):
+        # before anything reads f.cone_class: a lazily built cvxpy problem stays unbuilt
         return ALGORITHMS[key]
+    usable = available_solvers(f)
     if key in CONIC:
         spec = CONIC[key]
         if not spec.installed:

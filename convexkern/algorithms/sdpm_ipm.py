@@ -1,0 +1,378 @@
+r"""A structured interior-point (barrier) method for the SDPM dual (8), certified.
+
+Graepel & Herbrich (NIPS 2003, §4) expect interior-point methods to reach
+:math:`m = 10^5`--:math:`10^6` trajectories because the problem has only ``n`` weights: the
+work per iteration can be ``O(m n^2)`` and the memory ``O(m n)``.  A general conic solver
+does not see that structure (Clarabel through cvxpy factorises a sparse KKT system with ``m``
+dense rows of ``w``).  This solver works on the dual (8) directly,
+
+.. math:: \max_\mu\ \sum_i\mu_{i0} - \tfrac12\|B\mu\|^2,\quad B\mu = \sum_i y_i\tilde
+    X_i^\top\mu_i\ (= w),\quad \mu_i\in\mathcal M_r([-\tau,\tau]),\ \mu_{i0}\le C,\
+    \sum_i y_i\mu_{i0} = 0,
+
+with the logarithmic barrier of each block's cone (for ``r = 2``:
+:math:`-\log(\mu_0\mu_2 - \mu_1^2) - \log(\tau^2\mu_0 - \mu_2)`, the Hankel and localising
+determinants; ``r = 1``: :math:`-\log(\tau\mu_0\pm\mu_1)`; ``r = 0``: :math:`-\log\mu_0`)
+plus :math:`-\log(C - \mu_{i0})` for the soft margin: the barrier method of Boyd &
+Vandenberghe (*Convex Optimization*, §11.3) on
+:math:`f_t(\mu) = t(\tfrac12\|B\mu\|^2 - \sum_i\mu_{i0}) + \sum_i F_i(\mu_i)` with the bias
+equality kept by each Newton step.  The Hessian :math:`tB^\top B + \mathrm{diag}(D_i)`
+(:math:`D_i` the ``(r+1) x (r+1)`` barrier Hessians) is inverted by the Woodbury identity
+through the ``n x n`` matrix :math:`S = I/t + \sum_i\tilde X_i^\top D_i^{-1}\tilde X_i`,
+formed in chunks of examples with dense matrix products: ``O(m (r+1) n^2)`` work and
+``O(m (r+1)^2 + n^2)`` memory beyond the data per Newton step; no ``m x m`` matrix.
+
+Every iterate is strictly inside the dual feasible set, so the formulation's certificate
+(:func:`convexkern.formulations.sdpm.certificate`) gives a lower bound from ``mu`` and an
+upper bound from ``w = B mu`` (exact worst-case margins, best bias, exact hinge slack); the
+method stops when that certified relative gap meets ``tol`` (about ``(r+2) m / t`` on the
+central path).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import scipy.linalg
+
+from ..errors import InvalidInputError
+from ..report import Certificate, SolveReport
+from ..solvers.certify import certified_report
+from ..solvers.status import algorithm_status
+
+__all__ = ["BarrierResult", "barrier", "solve_formulation", "supported_data"]
+
+#: examples per chunk when forming S (bounds the temporaries to CHUNK x (r+1) x n floats)
+CHUNK = 4096
+#: re-centre while the squared Newton decrement exceeds this (a damped Newton step of a
+#: self-concordant function is then in its quadratic phase; Boyd & Vandenberghe §9.6)
+CENTRED = 0.5
+#: at most this many Newton steps per centring
+MAX_CENTRING = 50
+#: hard margin: stop when the dual mass per example exceeds this (the dual is then almost
+#: surely unbounded: the data are not separable)
+DIVERGED = 1e12
+
+
+@dataclass
+class BarrierResult:
+    """Raw output of :func:`barrier`."""
+
+    w: np.ndarray
+    mu: np.ndarray
+    status: str
+    iterations: int
+    history: list[tuple[float, float, float, float]] = field(default_factory=list)
+    message: str = ""
+    stats: dict[str, float] = field(default_factory=dict)
+
+
+def _barrier_parts(mu: np.ndarray, tau: float, C: float, need_hess: bool = True):
+    """Value, gradient ``(m, R)`` and Hessian ``(m, R, R)`` of the blocks' barriers; value
+    ``inf`` outside the domain."""
+    m, R = mu.shape
+    g = np.zeros((m, R))
+    H = np.zeros((m, R, R)) if need_hess else None
+    val = 0.0
+    terms: list[tuple[np.ndarray, np.ndarray, np.ndarray | None]] = []
+    # linear pieces a'mu > 0 as (value, gradient a)
+    if R == 1:
+        terms.append((mu[:, 0], np.array([1.0]), None))
+    elif R == 2:
+        terms.append((tau * mu[:, 0] - mu[:, 1], np.array([tau, -1.0]), None))
+        terms.append((tau * mu[:, 0] + mu[:, 1], np.array([tau, 1.0]), None))
+    else:
+        terms.append((tau * tau * mu[:, 0] - mu[:, 2], np.array([tau * tau, 0.0, -1.0]), None))
+    if not math.isinf(C):
+        a = np.zeros(R)
+        a[0] = -1.0
+        terms.append((C - mu[:, 0], a, None))
+    for v, a, _ in terms:
+        if np.any(v <= 0):
+            return math.inf, g, H
+        val -= float(np.log(v).sum())
+        g -= a[None, :] / v[:, None]
+        if need_hess:
+            H += (a[:, None] * a[None, :])[None] / (v * v)[:, None, None]
+    if R == 3:
+        u, p, q = mu[:, 0], mu[:, 1], mu[:, 2]
+        det = u * q - p * p
+        if np.any(det <= 0) or np.any(u <= 0):
+            return math.inf, g, H
+        val -= float(np.log(det).sum())
+        dd = np.stack([q, -2 * p, u], 1)
+        g -= dd / det[:, None]
+        if need_hess:
+            H += dd[:, :, None] * dd[:, None, :] / (det * det)[:, None, None]
+            K = np.array([[0.0, 0.0, 1.0], [0.0, -2.0, 0.0], [1.0, 0.0, 0.0]])
+            H -= K[None] / det[:, None, None]
+    return val, g, H
+
+
+def _max_step(mu: np.ndarray, dmu: np.ndarray, tau: float, C: float) -> float:
+    """The largest ``alpha <= 1`` (times 0.99) keeping ``mu + alpha dmu`` in the domain."""
+    R = mu.shape[1]
+    amax = np.full(mu.shape[0], np.inf)
+
+    def lin(v: np.ndarray, dv: np.ndarray) -> None:
+        nonlocal amax
+        with np.errstate(divide="ignore", invalid="ignore"):
+            a = np.where(dv < 0, -v / dv, np.inf)
+        amax = np.minimum(amax, a)
+
+    if R == 1:
+        lin(mu[:, 0], dmu[:, 0])
+    elif R == 2:
+        lin(tau * mu[:, 0] - mu[:, 1], tau * dmu[:, 0] - dmu[:, 1])
+        lin(tau * mu[:, 0] + mu[:, 1], tau * dmu[:, 0] + dmu[:, 1])
+    else:
+        lin(tau * tau * mu[:, 0] - mu[:, 2], tau * tau * dmu[:, 0] - dmu[:, 2])
+        lin(mu[:, 0], dmu[:, 0])
+        # det(alpha) = c0 + c1 alpha + c2 alpha^2 > 0 on [0, alpha)
+        u, p, q = mu.T
+        du, dp, dq = dmu.T
+        c0 = u * q - p * p
+        c1 = u * dq + du * q - 2 * p * dp
+        c2 = du * dq - dp * dp
+        with np.errstate(divide="ignore", invalid="ignore"):
+            disc = c1 * c1 - 4 * c2 * c0
+            sq = np.sqrt(np.maximum(disc, 0.0))
+            r1 = np.where(c2 != 0, (-c1 - sq) / (2 * c2), np.where(c1 < 0, -c0 / c1, np.inf))
+            r2 = np.where(c2 != 0, (-c1 + sq) / (2 * c2), np.inf)
+        for r in (r1, r2):
+            ok = (disc >= 0) & np.isfinite(r) & (r > 0)
+            amax = np.where(ok, np.minimum(amax, r), amax)
+    if not math.isinf(C):
+        lin(C - mu[:, 0], -dmu[:, 0])
+    a = float(amax.min()) if amax.size else math.inf
+    return min(1.0, 0.99 * a)
+
+
+def _initial(y: np.ndarray, R: int, tau: float, C: float, bias: bool) -> np.ndarray:
+    """A strictly feasible start: each block the moments of the uniform measure on the
+    segment, of mass ``C/2`` (1 for a hard margin), the larger class scaled down so that
+    ``sum_i y_i mu_i0 = 0``."""
+    m = y.size
+    mass = np.full(m, 0.5 * C if math.isfinite(C) else 1.0)
+    if bias:
+        P, N = int((y > 0).sum()), int((y < 0).sum())
+        if P and N:
+            mass = np.where(y > 0, mass * min(P, N) / P, mass * min(P, N) / N)
+    mom = np.array([1.0, 0.0, tau * tau / 3.0])[:R]
+    return mass[:, None] * mom[None, :]
+
+
+def _newton_system(X: np.ndarray, y: np.ndarray, Hb: np.ndarray, t: float, bias: bool):
+    r"""Factor the Newton system of :math:`f_t` and return ``solve(g) -> (dmu, dw)``, or
+    ``None`` when it is singular.
+
+    The step solves :math:`(D + tB^\top B)\Delta + \lambda a = -g`, :math:`a^\top\Delta
+    = 0` (:math:`a_i = y_ie_0`, the bias equality; without a bias no :math:`\lambda`).
+    With :math:`v = B\Delta` and :math:`\lambda = t\lambda'` it reduces to the
+    ``(n+1) x (n+1)`` system :math:`\tilde S(v, \lambda') = -(BD^{-1}g, a^\top D^{-1}g)/t`,
+    :math:`\tilde S = \mathrm{diag}(I/t, 0) + \sum_i [\tilde X_i, e_0]^\top D_i^{-1}
+    [\tilde X_i, e_0]` (the bias as one more column of every block), and then
+    :math:`\Delta_i = -D_i^{-1}(g_i + t y_i(\tilde X_iv + e_0\lambda'))`, :math:`dw = v`.
+    """
+    m, R, n = X.shape
+    Xf = X.reshape(m * R, n)
+    # D_i^{-1} = L_i L_i' from the eigenvalues of D_i (robust when a block nears the
+    # boundary of its cone and D_i becomes ill-conditioned): eigenvalues floored at 1e-14
+    # of the block's largest
+    lam, V = np.linalg.eigh(Hb)
+    if not np.all(np.isfinite(lam)) or np.any(lam[:, -1] <= 0):
+        return None
+    lam = np.maximum(lam, 1e-14 * lam[:, -1:])
+    Dinv = np.einsum("mij,mj,mkj->mik", V, 1.0 / lam, V)
+    Lt = (V / np.sqrt(lam)[:, None, :]).transpose(0, 2, 1)
+    k = n + 1 if bias else n
+    S = np.zeros((k, k))
+    S[np.arange(n), np.arange(n)] = 1.0 / t
+    e0 = np.zeros((1, R, 1))
+    e0[0, 0, 0] = 1.0
+    for s0 in range(0, m, CHUNK):
+        Xc = X[s0:s0 + CHUNK]
+        if bias:
+            Xc = np.concatenate([Xc, np.broadcast_to(e0, (Xc.shape[0], R, 1))], axis=2)
+        Y = np.matmul(Lt[s0:s0 + CHUNK], Xc).reshape(-1, k)
+        S += Y.T @ Y  # numpy runs a symmetric rank-k update (dsyrk) for Y'Y
+    S = 0.5 * (S + S.T)
+    try:
+        Lc = scipy.linalg.cho_factor(S, check_finite=False)
+    except np.linalg.LinAlgError:
+        try:  # round-off: a relative jitter on the diagonal
+            S[np.diag_indices(k)] += 1e-13 * float(np.trace(S)) / k
+            Lc = scipy.linalg.cho_factor(S, check_finite=False)
+        except np.linalg.LinAlgError:
+            return None
+
+    def solve(g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        u = y[:, None] * np.einsum("mij,mj->mi", Dinv, g)  # y_i D_i^{-1} g_i
+        rhs = Xf.T @ u.reshape(-1)
+        if bias:
+            rhs = np.append(rhs, u[:, 0].sum())
+        sol = scipy.linalg.cho_solve(Lc, -rhs / t, check_finite=False)
+        v = sol[:n]
+        inner = (Xf @ v).reshape(m, R)
+        if bias:
+            inner[:, 0] += sol[n]
+        dmu = -np.einsum("mij,mj->mi", Dinv, g + t * y[:, None] * inner)
+        return dmu, v
+
+    return solve
+
+
+def barrier(
+    X: np.ndarray,
+    y: np.ndarray,
+    segment: float,
+    C: float,
+    bias: bool,
+    certify: Callable[[np.ndarray, np.ndarray], Certificate],
+    *,
+    tol: float = 1e-6,
+    max_iter: int | None = None,
+    time_limit: float | None = None,
+    verbose: bool = False,
+    growth: float = 20.0,
+) -> BarrierResult:
+    """Run the barrier method (module docstring) on trajectories ``X`` ``(m, r+1, n)``.
+
+    ``certify(w, mu) -> Certificate`` gives the certified bounds that stop it (checked after
+    each centring); ``max_iter`` counts Newton steps (default 500); ``growth``: the factor
+    by which ``t`` grows between centrings.  Statuses: ``optimal``, ``iteration_limit``,
+    ``time_limit``, ``stalled`` (no Newton progress before ``tol``); a hard margin whose
+    dual mass passes :data:`DIVERGED` per example stops with ``iteration_limit`` and a
+    message (the data are then almost surely not separable, but that is not proven).
+    """
+    m, R, n = X.shape
+    tau = float(segment)
+    t0 = time.perf_counter()
+    Xf = X.reshape(m * R, n)
+    mu = _initial(y, R, tau, C, bias)
+    w = Xf.T @ (y[:, None] * mu).reshape(-1)
+    lim = 500 if max_iter is None else int(max_iter)
+    nu_bar = (R if R > 1 else 1) + (0 if math.isinf(C) else 1)
+    scale0 = m * (C if math.isfinite(C) else 1.0)
+    t = max(nu_bar * m / scale0, 1e-8)
+    history: list[tuple[float, float, float, float]] = []
+    status, message = "iteration_limit", ""
+    it = 0
+    newton_in_center = 0
+    while it < lim:
+        it += 1
+        newton_in_center += 1
+        fb, gb, Hb = _barrier_parts(mu, tau, C)
+        Xw = (Xf @ w).reshape(m, R)
+        gq = y[:, None] * Xw  # gradient of 1/2 |B mu|^2 - sum mu_0
+        gq[:, 0] -= 1.0
+        grad = t * gq + gb
+        solve = _newton_system(X, y, Hb, t, bias)
+        if solve is None:
+            status, message = "stalled", f"the Newton system became singular (t = {t:.3g})"
+            break
+        dmu, dw = solve(grad)
+        dec = -float((grad * dmu).sum())  # Newton decrement squared
+        alpha = _max_step(mu, dmu, tau, C)
+        # the change of f_t along the step, without forming t * objective (at t ~ 1e12 its
+        # rounding would swamp the decrease)
+        wdw, dwdw, sdm = float(w @ dw), float(dw @ dw), float(dmu[:, 0].sum())
+        while alpha > 1e-12:
+            cand = mu + alpha * dmu
+            fc, _, _ = _barrier_parts(cand, tau, C, need_hess=False)
+            change = t * alpha * (wdw + 0.5 * alpha * dwdw - sdm) + (fc - fb)
+            if change <= -0.25 * alpha * dec:
+                break
+            alpha *= 0.5
+        if alpha <= 1e-12:
+            if dec > 1e-9 * max(1.0, abs(fb)):
+                status, message = "stalled", f"no descent along the Newton step (t = {t:.3g})"
+                break
+            alpha = 0.0
+        mu = mu + alpha * dmu
+        w = w + alpha * dw
+        if math.isinf(C) and float(mu[:, 0].sum()) > DIVERGED * m:
+            # not a proof of infeasibility: reported as a stop before a certified answer
+            status = "iteration_limit"
+            message = (f"the hard-margin dual objective grows without bound (total mass "
+                       f"{float(mu[:, 0].sum()):.3g} after {it} Newton steps) and no w with a "
+                       "positive worst-case margin was found: the trajectories are probably not "
+                       "separable (not proven; 'clarabel' proves infeasibility); use a soft "
+                       "margin, C > 0")
+            break
+        if dec > CENTRED and newton_in_center < MAX_CENTRING:
+            continue
+        # centred (enough): certify, then predict along the central path
+        w = Xf.T @ (y[:, None] * mu).reshape(-1)
+        cert = certify(w, mu)
+        history.append((it, time.perf_counter() - t0, cert.lower, cert.upper))
+        if verbose:
+            print(f"sdpm-ipm: newton={it} t={t:.3g} lower={cert.lower:.12g} "
+                  f"upper={cert.upper:.12g} rel_gap={cert.rel_gap:.3g}")
+        if cert.rel_gap <= tol:
+            status = "optimal"
+            break
+        if time_limit is not None and time.perf_counter() - t0 > time_limit:
+            status = "time_limit"
+            break
+        t *= growth
+        newton_in_center = 0
+    w = Xf.T @ (y[:, None] * mu).reshape(-1)
+    return BarrierResult(w=w, mu=mu, status=status, iterations=it, history=history,
+                         message=message, stats={"t": t})
+
+
+def supported_data(f: Any, solver: str) -> tuple[np.ndarray, np.ndarray, float, float, bool]:
+    """``(X_traj, y, tau, C, bias)`` of an ``sdpm.primal``/``sdpm.dual`` formulation that the
+    structured SDPM solvers handle (linear, degree ``<= 2``, on a segment), or an
+    ``InvalidInputError`` naming what does not apply and the solver to use instead."""
+    d = f.data
+    X = d.get("X_traj")
+    if X is None:
+        raise InvalidInputError("G", f"{solver} solves the linear SDPM only (it keeps w = B mu); "
+                                     "for a kernel on derivative pairs use 'clarabel'")
+    if d["segment"] is None or X.shape[1] > 3:
+        raise InvalidInputError(
+            "segment", f"{solver} needs trajectories of degree <= 2 on a segment [-tau, tau] "
+                       f"(got degree {X.shape[1] - 1}, segment {d['segment']}); use 'clarabel'")
+    C = math.inf if d["hard"] else f.param("C")
+    return X, d["y"], float(d["segment"]), C, bool(d["bias"])
+
+
+def solve_formulation(
+    f: Any, *, tol: float, max_iter: int | None, time_limit: float | None,
+    verbose: bool = False, x0: Mapping[str, np.ndarray] | None = None, **options: Any,
+) -> SolveReport:
+    """The solver table's adapter (``sdpm-ipm``) for ``sdpm.primal`` and ``sdpm.dual``
+    (linear, degree ``<= 2``, on a segment): :func:`barrier`, then certify.
+
+    ``options``: ``growth`` (the factor of ``t`` between centrings, > 1, default 20).
+    ``x0`` is ignored (an interior-point method starts from the centre of the cone).
+    """
+    if options.keys() - {"growth"}:
+        raise InvalidInputError("options", f"unknown options {sorted(options)}")
+    growth = options.get("growth", 20.0)
+    if isinstance(growth, bool) or not isinstance(growth, (int, float)) or not growth > 1:
+        raise InvalidInputError("growth", f"must be a number > 1, got {growth!r}")
+    X, y, tau, C, bias = supported_data(f, "sdpm-ipm")
+
+    def certify(w: np.ndarray, mu: np.ndarray) -> Certificate:
+        return f.certificate({"w": w, "mu": mu}, tol=tol)
+
+    t0 = time.perf_counter()
+    res = barrier(X, y, tau, C, bias, certify, tol=tol, max_iter=max_iter,
+                  time_limit=time_limit, verbose=verbose, growth=float(growth))
+    elapsed = time.perf_counter() - t0
+    point = {"mu": res.mu}
+    if f.kind == "sdpm.primal":
+        point["w"] = res.w
+    return certified_report(
+        f, point, solver="sdpm-ipm", status=algorithm_status(res.status), tol=tol,
+        solve_time=elapsed, iterations=res.iterations, history=res.history,
+        message=res.message, solver_stats={"newton_steps": res.iterations, **res.stats},
+    )
