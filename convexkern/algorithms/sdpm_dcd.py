@@ -91,6 +91,19 @@ def _block_hessians(X: np.ndarray) -> np.ndarray:
     return out
 
 
+def _linear_term(Q: list[float], nu: list[float], G: list[float]) -> list[float]:
+    """``d = Q nu - G``: the block problem ``min 1/2 x'Qx - d'x`` (``Q`` packed)."""
+    if len(nu) == 3:
+        q00, q01, q02, q11, q12, q22 = Q
+        return [q00 * nu[0] + q01 * nu[1] + q02 * nu[2] - G[0],
+                q01 * nu[0] + q11 * nu[1] + q12 * nu[2] - G[1],
+                q02 * nu[0] + q12 * nu[1] + q22 * nu[2] - G[2]]
+    if len(nu) == 2:
+        q00, q01, q11 = Q
+        return [q00 * nu[0] + q01 * nu[1] - G[0], q01 * nu[0] + q11 * nu[1] - G[1]]
+    return [Q[0] * nu[0] - G[0]]
+
+
 def dcd(
     X: np.ndarray,
     y: np.ndarray,
@@ -176,17 +189,7 @@ def dcd(
             if viol <= eps:
                 skips += 1
                 continue
-            # d = Q nu - G: the block problem min 1/2 x'Qx - d'x (module docstring)
-            if R == 3:
-                q00, q01, q02, q11, q12, q22 = Q
-                d = [q00 * nu[0] + q01 * nu[1] + q02 * nu[2] - G[0],
-                     q01 * nu[0] + q11 * nu[1] + q12 * nu[2] - G[1],
-                     q02 * nu[0] + q12 * nu[1] + q22 * nu[2] - G[2]]
-            elif R == 2:
-                q00, q01, q11 = Q
-                d = [q00 * nu[0] + q01 * nu[1] - G[0], q01 * nu[0] + q11 * nu[1] - G[1]]
-            else:
-                d = [Q[0] * nu[0] - G[0]]
+            d = _linear_term(Q, nu, G)
             res = solve_block(Q, d, C, tau, cheap_only=True)
             if res is not None and R == 3 and block_violation(Q, d, res[0], Ceff, tau) > eps:
                 res = solve_block(Q, d, C, tau)

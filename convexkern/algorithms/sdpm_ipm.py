@@ -167,6 +167,38 @@ def _initial(y: np.ndarray, R: int, tau: float, C: float, bias: bool) -> np.ndar
     return mass[:, None] * mom[None, :]
 
 
+def _inv_cholesky(Hb: np.ndarray) -> np.ndarray | None:
+    """``Linv`` ``(m, R, R)`` lower triangular with ``Hb_i^{-1} = Linv_i' Linv_i``: the
+    inverse of each block's Cholesky factor, in closed form over the stack.  A block whose
+    Cholesky pivots fail in floating point (it is near the boundary of its cone and ``Hb_i``
+    is ill-conditioned) takes the eigenvalue route, eigenvalues floored at 1e-14 of its
+    largest.  ``None`` when a block has no positive eigenvalue."""
+    m, R, _ = Hb.shape
+    L = np.zeros_like(Hb)
+    bad = np.zeros(m, dtype=bool)
+    for j in range(R):
+        piv = Hb[:, j, j] - np.einsum("mk,mk->m", L[:, j, :j], L[:, j, :j])
+        bad |= ~(piv > 1e-14 * Hb[:, j, j])
+        L[:, j, j] = np.sqrt(np.where(bad, 1.0, piv))
+        for i in range(j + 1, R):
+            L[:, i, j] = (Hb[:, i, j] - np.einsum("mk,mk->m", L[:, i, :j], L[:, j, :j])
+                          ) / L[:, j, j]
+    Linv = np.zeros_like(Hb)
+    for j in range(R):  # forward substitution, column by column of the identity
+        Linv[:, j, j] = 1.0 / L[:, j, j]
+        for i in range(j + 1, R):
+            Linv[:, i, j] = -np.einsum("mk,mk->m", L[:, i, j:i], Linv[:, j:i, j]) / L[:, i, i]
+    if np.any(bad):
+        lam, V = np.linalg.eigh(Hb[bad])
+        if not np.all(np.isfinite(lam)) or np.any(lam[:, -1] <= 0):
+            return None
+        lam = np.maximum(lam, 1e-14 * lam[:, -1:])
+        # Hb^{-1} = V diag(1/lam) V' = M'M with M = diag(lam^-1/2) V' (not triangular:
+        # only M'M is used)
+        Linv[bad] = (V / np.sqrt(lam)[:, None, :]).transpose(0, 2, 1)
+    return Linv
+
+
 def _newton_system(X: np.ndarray, y: np.ndarray, Hb: np.ndarray, t: float, bias: bool):
     r"""Factor the Newton system of :math:`f_t` and return ``solve(g) -> (dmu, dw)``, or
     ``None`` when it is singular.
@@ -181,26 +213,29 @@ def _newton_system(X: np.ndarray, y: np.ndarray, Hb: np.ndarray, t: float, bias:
     """
     m, R, n = X.shape
     Xf = X.reshape(m * R, n)
-    # D_i^{-1} = L_i L_i' from the eigenvalues of D_i (robust when a block nears the
-    # boundary of its cone and D_i becomes ill-conditioned): eigenvalues floored at 1e-14
-    # of the block's largest
-    lam, V = np.linalg.eigh(Hb)
-    if not np.all(np.isfinite(lam)) or np.any(lam[:, -1] <= 0):
+    Linv = _inv_cholesky(Hb)
+    if Linv is None:
         return None
-    lam = np.maximum(lam, 1e-14 * lam[:, -1:])
-    Dinv = np.einsum("mij,mj,mkj->mik", V, 1.0 / lam, V)
-    Lt = (V / np.sqrt(lam)[:, None, :]).transpose(0, 2, 1)
+    # D_i^{-1} = Linv_i' Linv_i, so S = I/t + sum_i (Linv_i X_i)'(Linv_i X_i), the bias column
+    # e_0 of every block giving Linv_i e_0 (the first column of Linv_i)
+    Dinv = np.einsum("mki,mkj->mij", Linv, Linv)
     k = n + 1 if bias else n
     S = np.zeros((k, k))
     S[np.arange(n), np.arange(n)] = 1.0 / t
-    e0 = np.zeros((1, R, 1))
-    e0[0, 0, 0] = 1.0
     for s0 in range(0, m, CHUNK):
-        Xc = X[s0:s0 + CHUNK]
+        Lc_, Xc = Linv[s0:s0 + CHUNK], X[s0:s0 + CHUNK]
+        # Y_i = Linv_i X_i by broadcasting (a stacked 3 x 3 matmul runs no BLAS)
+        Y = Lc_[:, :, 0, None] * Xc[:, None, 0, :]
+        for j in range(1, R):
+            Y += Lc_[:, :, j, None] * Xc[:, None, j, :]
+        Y = Y.reshape(-1, n)
+        S[:n, :n] += Y.T @ Y  # numpy runs a symmetric rank-k update (dsyrk) for Y'Y
         if bias:
-            Xc = np.concatenate([Xc, np.broadcast_to(e0, (Xc.shape[0], R, 1))], axis=2)
-        Y = np.matmul(Lt[s0:s0 + CHUNK], Xc).reshape(-1, k)
-        S += Y.T @ Y  # numpy runs a symmetric rank-k update (dsyrk) for Y'Y
+            yb = Lc_[:, :, 0].reshape(-1)
+            S[:n, n] += Y.T @ yb
+            S[n, n] += float(yb @ yb)
+    if bias:
+        S[n, :n] = S[:n, n]
     S = 0.5 * (S + S.T)
     try:
         Lc = scipy.linalg.cho_factor(S, check_finite=False)
