@@ -40,14 +40,16 @@ def trajectories(m: int) -> tuple[np.ndarray, np.ndarray]:
 
     ds = load_usps("all")
     X, d = ds.X, ds.y
-    reps = []
-    k = 0
-    while sum(len(r) for r in reps) < m:
-        reps.append(X if k == 0 else transforms.rotate(X, math.radians(5.0 * k), sigma2=0.0))
-        k += 1
-    Xa = np.vstack(reps)[:m]
+    p = X.shape[0]
+    k = -(-m // p)  # copies: the images, then rotated by 5, 10, ... degrees
     ya = np.where(np.tile(d, k)[:m] < 5, 1.0, -1.0)
-    return transforms.rotation_trajectories(Xa), ya
+    # filled copy by copy (the peak stays near the result's size, 6 GB at m = 10^6)
+    T = np.empty((m, 3, X.shape[1]))
+    for c in range(k):
+        rows = min(p, m - c * p)
+        Xc = X if c == 0 else transforms.rotate(X, math.radians(5.0 * c), sigma2=0.0)
+        T[c * p: c * p + rows] = transforms.rotation_trajectories(Xc[:rows])
+    return T, ya
 
 
 def cpu_s() -> float:

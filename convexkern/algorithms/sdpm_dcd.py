@@ -62,6 +62,9 @@ __all__ = ["DCDResult", "dcd", "solve_formulation"]
 #: total accuracy: a block is re-solved only while its suboptimality bound exceeds
 #: ``BLOCK_SHARE * tol * |lower| / m``
 BLOCK_SHARE = 0.05
+#: every this many epochs the shrunk blocks are visited again (with the bias, b moves every
+#: epoch, so the active set alone may never settle)
+UNSHRINK_EVERY = 10
 
 
 @dataclass
@@ -213,7 +216,9 @@ def dcd(
         if bias:
             bk += rho * s
         active = active[keep]
-        shrink_at = worst
+        # Hsieh et al.'s rule: shrink a zero block whose margin exceeds the largest
+        # violation of the last epoch (none: shrink nothing next epoch)
+        shrink_at = worst if worst > 0 else math.inf
         mu_arr = np.asarray(mu, float)
         cert = certify(w, mu_arr)
         lower = max(lower, cert.lower)
@@ -230,8 +235,8 @@ def dcd(
             break
         if math.isfinite(cert.lower) and cert.lower > 0:
             eps = BLOCK_SHARE * tol * cert.lower / m
-        if changed == 0 and abs(s) * rho <= 1e-12 * max(1.0, abs(bk)):
-            if full_pass:
+        if changed == 0 or it % UNSHRINK_EVERY == 0:
+            if full_pass and changed == 0:
                 if eps == 0.0:
                     status = "stalled"
                     message = ("every block is optimal to double precision but the certified "
