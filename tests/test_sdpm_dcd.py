@@ -156,6 +156,22 @@ def test_barrier_on_mixed_digits_and_the_dual_kind(usps_mixed):
     assert rd.dual_value >= ref.dual_value * (1 - 1e-8)
 
 
+@pytest.mark.parametrize("degree", [0, 1])
+def test_lower_degrees(usps19, degree):
+    """Degree 1 (|mu_1| <= tau mu_0: atoms at the two ends) and degree 0 (the ordinary
+    linear SVM): both structured solvers reach Clarabel's optimum."""
+    X, y = usps19
+    Xd = X[:, :degree + 1]
+    f = sdpm.primal(Xd, y, TAU, 0.005)
+    ref = ck.solve(f, "clarabel", tol=1e-8)
+    reports = [ref]
+    for solver in ("sdpm-ipm", "sdpm-dcd"):
+        r = ck.solve(f, solver, tol=1e-7)
+        assert r.status is ck.Status.OPTIMAL and r.rel_gap <= 1e-7, (solver, r.message)
+        reports.append(r)
+    assert _brackets_overlap(reports)
+
+
 def test_hard_margin(usps19):
     """Separable digits: the barrier method reaches Clarabel's hard-margin optimum."""
     X, y = usps19

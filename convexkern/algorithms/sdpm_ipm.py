@@ -79,20 +79,20 @@ def _barrier_parts(mu: np.ndarray, tau: float, C: float, need_hess: bool = True)
     g = np.zeros((m, R))
     H = np.zeros((m, R, R)) if need_hess else None
     val = 0.0
-    terms: list[tuple[np.ndarray, np.ndarray, np.ndarray | None]] = []
-    # linear pieces a'mu > 0 as (value, gradient a)
+    terms: list[tuple[np.ndarray, np.ndarray]] = []
+    # linear pieces a'mu (+ const) > 0 as (value, gradient a)
     if R == 1:
-        terms.append((mu[:, 0], np.array([1.0]), None))
+        terms.append((mu[:, 0], np.array([1.0])))
     elif R == 2:
-        terms.append((tau * mu[:, 0] - mu[:, 1], np.array([tau, -1.0]), None))
-        terms.append((tau * mu[:, 0] + mu[:, 1], np.array([tau, 1.0]), None))
+        terms.append((tau * mu[:, 0] - mu[:, 1], np.array([tau, -1.0])))
+        terms.append((tau * mu[:, 0] + mu[:, 1], np.array([tau, 1.0])))
     else:
-        terms.append((tau * tau * mu[:, 0] - mu[:, 2], np.array([tau * tau, 0.0, -1.0]), None))
+        terms.append((tau * tau * mu[:, 0] - mu[:, 2], np.array([tau * tau, 0.0, -1.0])))
     if not math.isinf(C):
         a = np.zeros(R)
         a[0] = -1.0
-        terms.append((C - mu[:, 0], a, None))
-    for v, a, _ in terms:
+        terms.append((C - mu[:, 0], a))
+    for v, a in terms:
         if np.any(v <= 0):
             return math.inf, g, H
         val -= float(np.log(v).sum())
@@ -189,7 +189,10 @@ def _inv_cholesky(Hb: np.ndarray) -> np.ndarray | None:
         for i in range(j + 1, R):
             Linv[:, i, j] = -np.einsum("mk,mk->m", L[:, i, j:i], Linv[:, j:i, j]) / L[:, i, i]
     if np.any(bad):
-        lam, V = np.linalg.eigh(Hb[bad])
+        try:
+            lam, V = np.linalg.eigh(Hb[bad])
+        except np.linalg.LinAlgError:
+            return None
         if not np.all(np.isfinite(lam)) or np.any(lam[:, -1] <= 0):
             return None
         lam = np.maximum(lam, 1e-14 * lam[:, -1:])
