@@ -316,6 +316,9 @@ def barrier(
             break
         dmu, dw = solve(grad)
         dec = -float((grad * dmu).sum())  # Newton decrement squared
+        if not (math.isfinite(dec) and np.all(np.isfinite(dw))):
+            status, message = "stalled", f"the Newton step is not finite (t = {t:.3g})"
+            break
         alpha = _max_step(mu, dmu, tau, C)
         # the change of f_t along the step, without forming t * objective (at t ~ 1e12 its
         # rounding would swamp the decrease)
