@@ -347,6 +347,9 @@ def barrier(
                        "margin, C > 0")
             break
         if dec > CENTRED and newton_in_center < MAX_CENTRING:
+            if time_limit is not None and time.perf_counter() - t0 > time_limit:
+                status = "time_limit"
+                break
             continue
         # centred (enough): certify, then predict along the central path
         w = Xf.T @ (y[:, None] * mu).reshape(-1)
