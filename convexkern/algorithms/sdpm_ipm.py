@@ -52,6 +52,8 @@ CHUNK = 4096
 #: re-centre while the squared Newton decrement exceeds this (a damped Newton step of a
 #: self-concordant function is then in its quadratic phase; Boyd & Vandenberghe §9.6)
 CENTRED = 0.5
+#: rounds of iterative refinement of each Newton step
+REFINE = 2
 #: at most this many Newton steps per centring
 MAX_CENTRING = 50
 #: hard margin: stop when the dual mass per example exceeds this (the dual is then almost
@@ -249,18 +251,35 @@ def _newton_system(X: np.ndarray, y: np.ndarray, Hb: np.ndarray, t: float, bias:
         except np.linalg.LinAlgError:
             return None
 
-    def solve(g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def base(g: np.ndarray, h: float) -> tuple[np.ndarray, float]:
+        # (Delta, lambda) with D Delta + t B'B Delta + a lambda = -g, a'Delta = h
         u = y[:, None] * np.einsum("mij,mj->mi", Dinv, g)  # y_i D_i^{-1} g_i
-        rhs = Xf.T @ u.reshape(-1)
+        rhs = -(Xf.T @ u.reshape(-1)) / t
         if bias:
-            rhs = np.append(rhs, u[:, 0].sum())
-        sol = scipy.linalg.cho_solve(Lc, -rhs / t, check_finite=False)
-        v = sol[:n]
-        inner = (Xf @ v).reshape(m, R)
+            rhs = np.append(rhs, -(u[:, 0].sum() + h) / t)
+        sol = scipy.linalg.cho_solve(Lc, rhs, check_finite=False)
+        inner = (Xf @ sol[:n]).reshape(m, R)
         if bias:
             inner[:, 0] += sol[n]
-        dmu = -np.einsum("mij,mj->mi", Dinv, g + t * y[:, None] * inner)
-        return dmu, v
+        lam = t * sol[n] if bias else 0.0
+        return -np.einsum("mij,mj->mi", Dinv, g + t * y[:, None] * inner), lam
+
+    def solve(g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The step for gradient ``g``, with two rounds of iterative refinement against the
+        exact Hessian (the Woodbury solve loses digits when the D_i are ill-conditioned,
+        late in the path): each round two passes over the data."""
+        dmu, lam = base(g, 0.0)
+        for _ in range(REFINE):
+            v = Xf.T @ (y[:, None] * dmu).reshape(-1)  # B dmu
+            res = -g - np.einsum("mij,mj->mi", Hb, dmu) - t * y[:, None] * (Xf @ v).reshape(m, R)
+            h = 0.0
+            if bias:
+                res[:, 0] -= y * lam
+                h = -float(y @ dmu[:, 0])
+            # the correction solves the same system with right-hand side (res, h)
+            ddmu, dlam = base(-res, h)
+            dmu, lam = dmu + ddmu, lam + dlam
+        return dmu, Xf.T @ (y[:, None] * dmu).reshape(-1)
 
     return solve
 
@@ -338,13 +357,7 @@ def barrier(
         mu = mu + alpha * dmu
         w = w + alpha * dw
         if math.isinf(C) and float(mu[:, 0].sum()) > DIVERGED * m:
-            # not a proof of infeasibility: reported as a stop before a certified answer
-            status = "iteration_limit"
-            message = (f"the hard-margin dual objective grows without bound (total mass "
-                       f"{float(mu[:, 0].sum()):.3g} after {it} Newton steps) and no w with a "
-                       "positive worst-case margin was found: the trajectories are probably not "
-                       "separable (not proven; 'clarabel' proves infeasibility); use a soft "
-                       "margin, C > 0")
+            status = "diverged"
             break
         if dec > CENTRED and newton_in_center < MAX_CENTRING:
             if time_limit is not None and time.perf_counter() - t0 > time_limit:
@@ -366,6 +379,15 @@ def barrier(
             break
         t *= growth
         newton_in_center = 0
+    if math.isinf(C) and (status == "diverged" or (
+            status == "stalled" and not any(math.isfinite(h[3]) for h in history))):
+        # not a proof of infeasibility: reported as a stop before a certified answer
+        status = "iteration_limit"
+        message = (f"the hard-margin dual objective grows without bound (total mass "
+                   f"{float(mu[:, 0].sum()):.3g} after {it} Newton steps) and no w with a "
+                   "positive worst-case margin was found: the trajectories are probably not "
+                   "separable (not proven; 'clarabel' proves infeasibility); use a soft "
+                   "margin, C > 0" + (f" [{message}]" if message else ""))
     w = Xf.T @ (y[:, None] * mu).reshape(-1)
     return BarrierResult(w=w, mu=mu, status=status, iterations=it, history=history,
                          message=message, stats={"t": t})
