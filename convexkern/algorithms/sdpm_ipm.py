@@ -52,8 +52,11 @@ CHUNK = 4096
 #: re-centre while the squared Newton decrement exceeds this (a damped Newton step of a
 #: self-concordant function is then in its quadratic phase; Boyd & Vandenberghe §9.6)
 CENTRED = 0.5
-#: rounds of iterative refinement of each Newton step
+#: at most this many rounds of iterative refinement of each Newton step, each only while
+#: the residual exceeds REFINE_RTOL times the gradient (a residual costs two passes over
+#: the data, a correction two more)
 REFINE = 2
+REFINE_RTOL = 1e-10
 #: at most this many Newton steps per centring
 MAX_CENTRING = 50
 #: hard margin: stop when the dual mass per example exceeds this (the dual is then almost
@@ -265,21 +268,27 @@ def _newton_system(X: np.ndarray, y: np.ndarray, Hb: np.ndarray, t: float, bias:
         return -np.einsum("mij,mj->mi", Dinv, g + t * y[:, None] * inner), lam
 
     def solve(g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The step for gradient ``g``, with two rounds of iterative refinement against the
-        exact Hessian (the Woodbury solve loses digits when the D_i are ill-conditioned,
-        late in the path): each round two passes over the data."""
+        """The step for gradient ``g``, refined against the exact Hessian while its residual
+        is large (the Woodbury solve loses digits when the D_i are ill-conditioned, late in
+        the path)."""
         dmu, lam = base(g, 0.0)
-        for _ in range(REFINE):
+        gnorm = float(np.abs(g).max())
+        for k in range(REFINE + 1):
             v = Xf.T @ (y[:, None] * dmu).reshape(-1)  # B dmu
+            if k == REFINE:
+                break
             res = -g - np.einsum("mij,mj->mi", Hb, dmu) - t * y[:, None] * (Xf @ v).reshape(m, R)
             h = 0.0
             if bias:
                 res[:, 0] -= y * lam
                 h = -float(y @ dmu[:, 0])
+            if float(np.abs(res).max()) <= REFINE_RTOL * gnorm and abs(h) <= REFINE_RTOL * (
+                    float(np.abs(dmu[:, 0]).sum()) + 1e-300):
+                break  # accurate already (early in the path): no correction
             # the correction solves the same system with right-hand side (res, h)
             ddmu, dlam = base(-res, h)
             dmu, lam = dmu + ddmu, lam + dlam
-        return dmu, Xf.T @ (y[:, None] * dmu).reshape(-1)
+        return dmu, v
 
     return solve
 
