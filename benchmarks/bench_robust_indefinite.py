@@ -16,7 +16,13 @@ on how many other processes share the machine's cores):
 3. ``rank_one``: time per update of the secular-equation eigen-update against
    ``scipy.linalg.eigh(driver="evd")`` at n = 767, along the accelerated method's own
    sequence of oracle points (recorded from a run, replayed in order); ``--quick`` uses
-   120 images and 15 iterations (a smoke run, not a measurement).
+   120 images and 15 iterations (a smoke run, not a measurement);
+4. ``scale`` (issue 14): the default solver (``ck.solve(f, tol=1e-4)``, robust_apg) on
+   USPS digits 0-4 vs 5-9 (the first n training images, Simpson score, C = rho = 1), its
+   wall and CPU time in units of one ``scipy.linalg.eigh(K0, driver="evd")`` timed in the
+   same run, and the number of O(n^3) decompositions (``eigh``/``eigvalsh`` of an n x n
+   matrix) the solve made, counted by a wrapper (target: <= 3 eigh of time, 1
+   decomposition).  ``--n 3000 5000`` picks the sizes (default 3000).
 """
 
 from __future__ import annotations
@@ -210,10 +216,54 @@ def bench_rank_one(quick: bool) -> None:
           f"{t_eig / t_cold:.1f}x (cold)")
 
 
+def bench_scale(sizes) -> None:
+    from convexkern.data import load_usps
+
+    print("\n## Default robust solver, USPS 0-4 vs 5-9, Simpson, C = rho = 1, tol 1e-4\n")
+    print("| n | status | iterations | oracle calls | rel. gap | O(n^3) decompositions | "
+          "eigh (s) | solve wall (s) | wall / eigh | solve CPU / eigh CPU |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    ds = load_usps("train")
+    for n in sizes:
+        X, d = ds.X[:n], ds.y[:n]
+        y = np.where(d < 5, 1.0, -1.0)
+        K0 = Simpson()(X)
+        c0, t0 = time.process_time(), time.perf_counter()
+        sla.eigh(K0, driver="evd")
+        t_eig, c_eig = time.perf_counter() - t0, time.process_time() - c0
+        calls = []
+        originals = {name: getattr(sla, name) for name in ("eigh", "eigvalsh")}
+
+        def counting(name, n=n, calls=calls, originals=originals):
+            def wrapped(a, *args, **kw):
+                if np.ndim(a) == 2 and np.shape(a)[0] == n:
+                    calls.append(name)
+                return originals[name](a, *args, **kw)
+            return wrapped
+
+        for name in originals:
+            setattr(sla, name, counting(name))
+        try:
+            f = ri.dual(K0, y, C=1.0, rho=1.0)
+            c0, t0 = time.process_time(), time.perf_counter()
+            r = ck.solve(f, tol=1e-4)
+            t_solve, c_solve = time.perf_counter() - t0, time.process_time() - c0
+        finally:
+            for name, fn in originals.items():
+                setattr(sla, name, fn)
+        print(f"| {n} | {r.status.value} | {r.iterations} | "
+              f"{r.solver_stats.get('oracle_calls')} | {r.rel_gap:.1e} | {len(calls)} "
+              f"({', '.join(calls)}) | {t_eig:.2f} | {t_solve:.2f} | {t_solve / t_eig:.2f} | "
+              f"{c_solve / c_eig:.2f} |", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--part", choices=["conic", "usps", "rank_one", "all"], default="all")
+    ap.add_argument("--part", choices=["conic", "usps", "rank_one", "scale", "all"],
+                    default="all")
+    ap.add_argument("--n", type=int, nargs="+", default=[3000],
+                    help="sizes for --part scale (default 3000)")
     ap.add_argument("--methods", default="", help="comma-separated substrings of the usps "
                     "method labels to run (default: all)")
     args = ap.parse_args()
@@ -225,6 +275,8 @@ def main() -> None:
             bench_conic(args.quick)
         if args.part in ("usps", "all"):
             bench_usps(args.quick)
+        if args.part == "scale":
+            bench_scale([min(n, 300) for n in args.n] if args.quick else args.n)
 
 
 if __name__ == "__main__":

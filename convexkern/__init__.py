@@ -21,7 +21,7 @@ from .errors import (
     SolverNotFoundError,
     SpecError,
 )
-from .formulation import Formulation
+from .formulation import Formulation, from_cvxpy
 from .report import Certificate, ReportTable, SolveReport, Status
 from .solvers import (
     available_solvers,
@@ -51,6 +51,7 @@ __all__ = [
     "available_solvers",
     "compare",
     "formulations",
+    "from_cvxpy",
     "installed_solvers",
     "path",
     "register_solver",

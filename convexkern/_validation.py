@@ -19,6 +19,7 @@ __all__ = [
     "check_labels",
     "check_positive",
     "check_margin_C",
+    "check_box_C",
     "check_nonnegative",
     "check_positive_sequence",
     "check_in_range",
@@ -223,6 +224,23 @@ def check_positive_sequence(values: Any, name: str) -> list[float]:
 def check_margin_C(value: Any, name: str = "C") -> float:
     """A soft-margin penalty ``C > 0`` as a float, or ``inf`` for ``None`` (the hard margin)."""
     return float("inf") if value is None else check_positive(value, name)
+
+
+def check_box_C(value: Any, n: int, name: str = "C", *,
+                allow_inf: bool = False) -> float | np.ndarray:
+    """An SVM box: a number ``C > 0`` as a float (``inf`` only with ``allow_inf``), or the
+    per-example bounds of a weighted SVM, ``n`` finite numbers ``>= 0`` (not all zero), as
+    a float64 array."""
+    if np.ndim(value) == 0 or isinstance(value, (str, bytes)):
+        return check_positive(value, name, allow_inf=allow_inf)
+    arr = check_matrix(value, name, ndim=1)
+    if arr.size != n:
+        raise InvalidInputError(name, f"has {arr.size} per-example bounds, expected {n}")
+    if np.any(arr < 0) or not np.any(arr > 0):
+        raise InvalidInputError(
+            name, f"per-example bounds must be >= 0 and not all zero, got min {arr.min():.6g} "
+                  f"and max {arr.max():.6g}")
+    return arr
 
 
 def check_nonnegative(value: Any, name: str) -> float:

@@ -6,6 +6,7 @@
     convexkern specs                           # the problem specs shipped with the package
     convexkern solve SPEC [--solver NAME]      # one certified report (+ test accuracy)
     convexkern compare SPEC [--solvers a,b,c]  # the same instance on several solvers
+    convexkern bench SUITE [--jobs N]          # a benchmark suite: report, tables, profiles
 
 ``SPEC`` is a TOML file (see :mod:`convexkern.specs`) or the bare name of a shipped spec
 (``convexkern compare svm_usps_3v5_rbf``).  ``solve`` and ``compare`` take ``--tol``,
@@ -398,8 +399,28 @@ def _cmd_reproduce(args: argparse.Namespace, progress: _Progress, err: TextIO) -
         return 0
     result = run(args.paper, quick=args.quick, out_dir=args.out_dir, seed=args.seed,
                  n_jobs=args.jobs, verbose=not args.quiet,
-                 datasets=args.datasets.split(",") if args.datasets else None)
+                 datasets=args.datasets.split(",") if args.datasets else None,
+                 backend=args.backend, scheduler=args.scheduler)
     _emit(result.markdown, args, progress, err)
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace, progress: _Progress, err: TextIO) -> int:
+    from .bench import available_suites, load_suite, run_suite
+
+    if args.suite is None:
+        rows = [[n, load_suite(n).description] for n in available_suites()]
+        _emit(text_table(["suite", "description"], rows), args, progress, err)
+        return 0
+    solvers = None
+    if args.solvers is not None:
+        solvers = _parse_solvers(args.solvers)
+        _check_names(solvers)
+    result = run_suite(args.suite, solvers=solvers, tol=args.tol, time_limit=args.time_limit,
+                       out_dir=args.out_dir, n_jobs=args.jobs, backend=args.backend,
+                       scheduler=args.scheduler, use_cache=not args.no_cache,
+                       progress=progress.stage)
+    _emit(result.files["report"].read_text(encoding="utf-8"), args, progress, err)
     return 0
 
 
@@ -465,8 +486,40 @@ def build_parser() -> argparse.ArgumentParser:
                    help="parallel workers for cross-validation (joblib)")
     p.add_argument("--datasets", default=None, metavar="A,B",
                    help="restrict a multi-data-set reproduction (abe2012) to these data sets")
+    _add_backend(p)
     p.set_defaults(func=_cmd_reproduce, json=False, csv=False)
+    _add_bench(sub, common)
     return parser
+
+
+def _add_backend(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--backend", choices=("loky", "dask"), default="loky",
+                   help="joblib's process pool (loky) or a dask.distributed cluster "
+                        "(pip install 'convexkern[dask]')")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="with --backend dask: an existing scheduler (default: a LocalCluster "
+                        "of --jobs workers)")
+
+
+def _add_bench(sub: Any, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("bench", parents=[common],
+                       help="run a benchmark suite: success rates, times, performance profiles")
+    p.add_argument("suite", nargs="?", metavar="SUITE",
+                   help="a shipped suite (quick, kernels) or a suite TOML file (omit to list)")
+    p.add_argument("--solvers", metavar="A,B,C",
+                   help="only these solvers (default: the suite's, else every applicable one)")
+    p.add_argument("--tol", type=_tol, help="target relative certified gap (default: the suite's)")
+    p.add_argument("--time-limit", type=_positive_float, metavar="S",
+                   help="hard time limit per (problem, solver) pair, seconds")
+    p.add_argument("--out-dir", default="bench-results", metavar="DIR",
+                   help="where report.md, results.csv/json, the PNGs and the cache go "
+                        "(in DIR/SUITE)")
+    p.add_argument("--jobs", type=_positive_int, default=1, metavar="N",
+                   help="pairs run at the same time (worker processes)")
+    _add_backend(p)
+    p.add_argument("--no-cache", action="store_true",
+                   help="run every pair again (results are still written to the cache)")
+    p.set_defaults(func=_cmd_bench, json=False, csv=False)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

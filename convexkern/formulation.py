@@ -16,10 +16,11 @@ from typing import Any
 import cvxpy as cp
 import numpy as np
 
-from .errors import InvalidInputError
+from .errors import InvalidInputError, InvalidTypeError
+from .generic import CONIC_KEY, generic_certify
 from .report import Certificate
 
-__all__ = ["Formulation", "cone_class"]
+__all__ = ["Formulation", "cone_class", "from_cvxpy"]
 
 #: Certificate function: ``certify(formulation, point) -> Certificate``, optionally with a
 #: keyword ``tol`` (the requested relative gap; see :meth:`Formulation.certificate`).
@@ -52,10 +53,13 @@ class Formulation:
     data : dict
         The problem data (kernel, labels...) as validated float arrays, for custom
         algorithms and certificates.
-    certify : callable
+    certify : callable or None
         ``certify(formulation, point) -> Certificate``.  It may also take a keyword
         ``tol`` (the relative gap the solve asked for): a certificate with optional extra
         work (e.g. a refinement of its bound) can then stop once the bound meets it.
+        ``None`` (the default) uses the generic certificate of
+        :mod:`convexkern.generic`: rigorous bounds from the conic form cvxpy builds, for
+        any LP, QP, SOCP, SDP or exponential-cone problem solved by a conic solver.
     extract : callable, optional
         Reads the point to certify out of the solved ``problem`` (default: the values of
         ``variables``).  Formulations whose certificate needs dual variables (e.g. a
@@ -88,7 +92,7 @@ class Formulation:
     source: str
     kind: str
     data: dict[str, Any]
-    certify: Certifier
+    certify: Certifier | None = None
     extract: Extractor | None = None
     dual_builder: Callable[[], Formulation] | None = None
     default_solver: str = "clarabel"
@@ -97,6 +101,17 @@ class Formulation:
     facts: dict[str, str | Callable[[], str]] = field(default_factory=dict)
     variant: str = ""
     _dual: Formulation | None = field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.certify is None:
+            self.certify = generic_certify
+
+    @property
+    def generic(self) -> bool:
+        """Whether the formulation is certified by the generic certificate (or a wrapper
+        of it marked ``generic = True``, e.g. a timer): the conic path then hands it the
+        solver's raw pair."""
+        return bool(getattr(self.certify, "generic", False))
 
     # -- the solution side -------------------------------------------------------------
     @property
@@ -111,7 +126,9 @@ class Formulation:
         Parameters
         ----------
         point : dict, optional
-            Values by variable name.  Missing names are read from the solved problem.
+            Values by variable name (default: :meth:`current_point`).  Names it lacks
+            are read from the solved problem where it has values.  The generic
+            certificate also reads the conic path's raw pair under ``"__conic__"``.
         tol : float, optional
             The requested relative gap, forwarded to ``certify`` when it takes a ``tol``
             keyword (every solver passes its ``tol`` through
@@ -121,7 +138,12 @@ class Formulation:
         """
         if point is None:
             point = self.current_point()
-        pt = {k: np.asarray(v, dtype=float) for k, v in point.items()}
+        else:
+            solved = {k: v.value for k, v in self.variables.items()
+                      if k not in point and v.value is not None}
+            point = {**solved, **point}
+        pt = {k: v if k == CONIC_KEY else np.asarray(v, dtype=float)
+              for k, v in point.items()}
         if tol is not None and _takes_tol(self.certify):
             return self.certify(self, pt, tol=tol)
         return self.certify(self, pt)
@@ -244,6 +266,8 @@ def _checked_value(name: str, p: cp.Parameter, v: Any) -> Any:
         if arr.size != 1:
             raise InvalidInputError(name, f"must be a scalar, got shape {arr.shape}")
         return float(arr.reshape(()))
+    if arr.shape != p.shape:  # e.g. one number for the per-example bounds of svm.dual
+        raise InvalidInputError(name, f"must have shape {p.shape}, got shape {arr.shape}")
     return arr
 
 
@@ -285,3 +309,51 @@ def cone_class(problem: cp.Problem) -> str:
             return "LP"
         return "QP"
     return "SOCP"
+
+
+def from_cvxpy(problem: cp.Problem, name: str | None = None, *,
+               parameters: Mapping[str, cp.Parameter] | None = None,
+               data: Mapping[str, Any] | None = None, source: str = "",
+               kind: str | None = None, default_solver: str = "clarabel") -> Formulation:
+    """A :class:`Formulation` for any DCP ``cvxpy.Problem``, certified by the generic
+    certificate (:mod:`convexkern.generic`).
+
+    Variables and Parameters are found by name (``cp.Variable(n, name="alpha")``); the
+    objective gives the sense.  ``parameters`` may name Parameters explicitly (e.g. under
+    other names); ``data`` is kept for custom algorithms; ``kind`` (default: ``name``) is
+    the key user algorithms register for.
+
+    Raises
+    ------
+    InvalidTypeError
+        ``problem`` is not a ``cvxpy.Problem``.
+    InvalidInputError
+        The problem is not DCP, or two variables (or parameters) share a name.
+    """
+    if not isinstance(problem, cp.Problem):
+        raise InvalidTypeError("problem", f"must be a cvxpy.Problem, got {type(problem).__name__}")
+    if not problem.is_dcp():
+        raise InvalidInputError("problem", "is not DCP (cvxpy's disciplined convex "
+                                "programming rules): no convex solver can take it")
+    name = "cvxpy" if name is None else str(name)
+
+    def by_name(items: list[Any], what: str) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for it in items:
+            if it.name() in out:
+                raise InvalidInputError("problem", f"two {what} are named '{it.name()}': "
+                                        "give them distinct names")
+            out[it.name()] = it
+        return out
+
+    variables = by_name(problem.variables(), "variables")
+    params = by_name(problem.parameters(), "parameters") if parameters is None \
+        else dict(parameters)
+    for k, v in params.items():
+        if not isinstance(v, cp.Parameter):
+            raise InvalidTypeError("parameters", f"'{k}' must be a cvxpy.Parameter")
+    return Formulation(
+        name=name, problem=problem, variables=variables, parameters=params,
+        source=source, kind=kind or name, data=dict(data or {}), certify=None,
+        default_solver=default_solver,
+    )

@@ -17,11 +17,13 @@ from .errors import InvalidInputError
 __all__ = ["project_svm_feasible", "svm_infeasibility"]
 
 
-def _clip_sum(mu: float, v: np.ndarray, y: np.ndarray, C: float) -> float:
+def _clip_sum(mu: float, v: np.ndarray, y: np.ndarray, C: float | np.ndarray) -> float:
     return float(y @ np.clip(v - mu * y, 0.0, C))
 
 
-def project_svm_feasible(v: np.ndarray, y: np.ndarray, C: float = np.inf) -> np.ndarray:
+def project_svm_feasible(
+    v: np.ndarray, y: np.ndarray, C: float | np.ndarray = np.inf
+) -> np.ndarray:
     """Project ``v`` onto ``{a : y'a = 0, 0 <= a <= C}`` exactly, in O(n log n).
 
     The KKT conditions give ``a_i = clip(v_i - mu y_i, 0, C)`` for the scalar multiplier
@@ -34,7 +36,9 @@ def project_svm_feasible(v: np.ndarray, y: np.ndarray, C: float = np.inf) -> np.
     ----------
     v : (n,) array
     y : (n,) array of -1/+1, both classes present
-    C : float, positive (``inf`` for the set of the hard-margin dual)
+    C : float, positive (``inf`` for the set of the hard-margin dual), or (n,) array
+        Per-example upper bounds ``0 <= a_i <= C_i`` (finite, ``>= 0``; a zero pins
+        ``a_i = 0``), as in a weighted SVM.
 
     Returns
     -------
@@ -49,11 +53,20 @@ def project_svm_feasible(v: np.ndarray, y: np.ndarray, C: float = np.inf) -> np.
     """
     v = check_matrix(v, "v", ndim=1)
     y = check_labels(y, "y", n=v.size)
-    if not (C > 0):
-        raise InvalidInputError("C", f"must be positive, got {C!r}")
+    if np.ndim(C) == 0:
+        if not (C > 0):
+            raise InvalidInputError("C", f"must be positive, got {C!r}")
+        finite = bool(np.isfinite(C))
+    else:
+        C = check_matrix(C, "C", ndim=1)
+        if C.size != v.size or np.any(C < 0):
+            raise InvalidInputError(
+                "C", f"must be a scalar > 0 or {v.size} finite bounds >= 0, got shape "
+                     f"{C.shape} with min {C.min(initial=0.0):.3g}")
+        finite = True
     # Breakpoints in mu: v_i - mu y_i = 0 -> mu = v_i y_i; = C -> mu = (v_i - C) y_i.
     bps = v * y
-    if np.isfinite(C):
+    if finite:
         bps = np.concatenate([bps, (v - C) * y])
     bps = np.unique(bps)
     # g is non-increasing; find consecutive breakpoints with g(lo) >= 0 >= g(hi).
@@ -76,7 +89,9 @@ def project_svm_feasible(v: np.ndarray, y: np.ndarray, C: float = np.inf) -> np.
     return _solve_piece(bps[lo_i], bps[hi_i], v, y, C)
 
 
-def _solve_piece(lo: float, hi: float, v: np.ndarray, y: np.ndarray, C: float) -> np.ndarray:
+def _solve_piece(
+    lo: float, hi: float, v: np.ndarray, y: np.ndarray, C: float | np.ndarray
+) -> np.ndarray:
     """On ``(lo, hi)`` the active pattern is fixed: solve the linear equation for mu."""
     mid = 0.5 * (lo + hi)
     z = v - mid * y
@@ -84,12 +99,18 @@ def _solve_piece(lo: float, hi: float, v: np.ndarray, y: np.ndarray, C: float) -
     upper = z >= C
     # sum over free of y_i (v_i - mu y_i) + C sum over upper of y_i = 0, with y_i^2 = 1.
     n_free = int(np.count_nonzero(free))
-    const = float(y[free] @ v[free]) + (C * float(np.sum(y[upper])) if np.any(upper) else 0.0)
+    if not np.any(upper):
+        const = float(y[free] @ v[free])
+    elif np.ndim(C) == 0:
+        const = float(y[free] @ v[free]) + C * float(np.sum(y[upper]))
+    else:  # per-example bounds: sum over upper of y_i C_i
+        const = float(y[free] @ v[free]) + float(y[upper] @ C[upper])
     mu = const / n_free if n_free else mid
     return np.clip(v - mu * y, 0.0, C)
 
 
-def svm_infeasibility(alpha: np.ndarray, y: np.ndarray, C: float = np.inf) -> float:
-    """Largest violation of ``y'alpha = 0`` and ``0 <= alpha <= C`` (max-norm)."""
+def svm_infeasibility(alpha: np.ndarray, y: np.ndarray, C: float | np.ndarray = np.inf) -> float:
+    """Largest violation of ``y'alpha = 0`` and ``0 <= alpha <= C`` (max-norm; ``C`` a
+    scalar or per-example bounds)."""
     box = max(float(np.max(-alpha, initial=0.0)), float(np.max(alpha - C, initial=0.0)))
     return max(box, abs(float(y @ alpha)))

@@ -32,6 +32,7 @@ LAYER_OF = (
     ("convexkern.math", "math"),
     ("convexkern.formulation", "core"),
     ("convexkern.report", "core"),
+    ("convexkern.generic", "core"),
     ("convexkern.solvers", "core"),
     ("convexkern.data", "data"),
     ("convexkern.splits", "data"),
@@ -41,6 +42,7 @@ LAYER_OF = (
     ("convexkern.estimators", "estimators"),
     ("convexkern.specs", "specs"),
     ("convexkern.reproduce", "reproduce"),
+    ("convexkern.bench", "bench"),
     ("convexkern.cli", "cli"),
     ("convexkern.__main__", "cli"),
 )
@@ -58,8 +60,11 @@ ALLOWED = {
     "specs": {"base", "math", "core", "data", "formulations", "specs"},
     "reproduce": {"base", "math", "core", "data", "formulations", "algorithms", "verify",
                   "estimators", "specs", "reproduce"},
+    # beside reproduce: everything but cli (it reuses the harness's dask client)
+    "bench": {"base", "math", "core", "data", "formulations", "algorithms", "verify",
+              "estimators", "specs", "reproduce", "bench"},
     "cli": {"base", "math", "core", "data", "formulations", "algorithms", "verify",
-            "estimators", "specs", "reproduce", "cli"},
+            "estimators", "specs", "reproduce", "bench", "cli"},
     # the package's front door: the core names and the formulations package
     "root": {"base", "core", "formulations"},
 }
@@ -68,7 +73,7 @@ ALLOWED = {
 MATH_THIRD_PARTY = {"numpy", "scipy", "cvxpy", "threadpoolctl"}
 
 #: layers that may import the package root (whose lazy attributes reach every layer)
-ROOT_IMPORTERS = {"reproduce", "cli"}
+ROOT_IMPORTERS = {"reproduce", "bench", "cli"}
 
 
 def _module_name(path: Path) -> str:

@@ -104,18 +104,24 @@ def test_svm_reports_are_honest(seed, n, d, log_scale, log_C, solver, form):
             _intersect(r, ref, f"{form} {solver}")
 
 
-@FUZZ
-@given(seed=st.integers(0, 10_000), n=st.integers(6, 20), log_scale=st.integers(-4, 8),
-       log_C=st.integers(-3, 12), solver=st.sampled_from(["linprog", "clarabel", "scs"]),
-       form=st.sampled_from(["lp", "lp_dual"]))
-def test_lp_svm_reports_are_honest(seed, n, log_scale, log_C, solver, form):
+def _abe_case(seed, n, log_scale, log_C, solver, form):
+    """(report, formulation) of one of Abe's LPs on triplets of scaled data; (None, None)
+    when the data are refused with a library error."""
     X, y = _data(seed, n, 3, 10.0 ** log_scale)
     try:
         A = lp_svm.triplet_matrix(X, y)
         f = getattr(lp_svm, form)(A, 10.0 ** log_C)
     except ck.ConvexkernError:
-        return
-    r = _run(f, solver, [X, y, A])
+        return None, None
+    return _run(f, solver, [X, y, A]), f
+
+
+@FUZZ
+@given(seed=st.integers(0, 10_000), n=st.integers(6, 20), log_scale=st.integers(-4, 8),
+       log_C=st.integers(-3, 12), solver=st.sampled_from(["linprog", "clarabel", "scs"]),
+       form=st.sampled_from(["lp", "lp_dual"]))
+def test_lp_svm_reports_are_honest(seed, n, log_scale, log_C, solver, form):
+    r, f = _abe_case(seed, n, log_scale, log_C, solver, form)
     if r is None:
         return
     assert r.status not in NO_SOLUTION_CLAIMS, (solver, r)  # both always feasible, bounded
@@ -163,6 +169,92 @@ def test_robust_reports_are_honest(seed, n, log_kscale, log_rho, solver):
         ref = ck.solve(f, "robust_apg", tol=1e-9, time_limit=BUDGET)
         if ref.status.has_solution:  # any certified bracket of the same optimum
             _intersect(r, ref, f"robust {solver}")
+
+
+@FUZZ
+@given(seed=st.integers(0, 10_000), n=st.integers(6, 20), log_scale=st.integers(-4, 8),
+       log_C=st.integers(-3, 12), solver=st.sampled_from(["linprog", "clarabel", "scs"]),
+       form=st.sampled_from(["nu_lp", "nu_lp_dual"]))
+def test_nu_lp_reports_are_honest(seed, n, log_scale, log_C, solver, form):
+    """Abe's nu-LP (7) and its dual: unbounded exactly when C_rho < 1/M (Theorem 2), so
+    a claim is checked against an independent solve (linprog) rather than assumed."""
+    r, f = _abe_case(seed, n, log_scale, log_C, solver, form)
+    if r is None:
+        return
+    ref = ck.solve(f, "linprog")
+    if r.status in NO_SOLUTION_CLAIMS and ref.status is ck.Status.OPTIMAL:
+        raise AssertionError(("a certified optimum refutes the claim", r, ref))
+    if r.status.has_solution:
+        lo, hi = _bracket(r)
+        assert lo <= hi, r
+        if ref.status is ck.Status.OPTIMAL:
+            _intersect(r, ref, f"{form} {solver}")
+
+
+@pytest.fixture(scope="module")
+def usps_rotations():
+    from convexkern import transforms
+    from convexkern.data import load_usps
+
+    ds = load_usps("train")
+    sel = np.concatenate([np.flatnonzero(ds.y == 1)[:8], np.flatnonzero(ds.y == 7)[:8]])
+    return transforms.rotation_trajectories(ds.X[sel]), np.where(ds.y[sel] == 1, 1.0, -1.0)
+
+
+@settings(max_examples=max(4, EXAMPLES // 3), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(log_scale=st.integers(-3, 4), log_C=st.one_of(st.none(), st.integers(-4, 6)),
+       tau=st.sampled_from([0.02, 0.35, 1.5]),
+       solver=st.sampled_from(["exchange", "clarabel", "scs"]))
+def test_sdpm_reports_are_honest(usps_rotations, log_scale, log_C, tau, solver):
+    """The SDPM primal (6) on real USPS rotation trajectories at extreme scales: never a
+    no-solution claim on a soft margin, brackets that meet a tight Clarabel solve's."""
+    from convexkern.formulations import sdpm
+
+    Xt, y = usps_rotations
+    Xs = Xt * 10.0 ** log_scale
+    C = None if log_C is None else 10.0 ** log_C
+    try:
+        f = sdpm.primal(Xs, y, tau, C)
+    except ck.ConvexkernError:
+        return
+    r = _run(f, solver, [Xs, y])
+    if r is None:
+        return
+    if C is not None:
+        assert r.status not in NO_SOLUTION_CLAIMS, (solver, r)
+    if r.status.has_solution:
+        lo, hi = _bracket(r)
+        assert lo <= hi, r
+        ref = ck.solve(f, "clarabel", tol=1e-9, time_limit=BUDGET)
+        if ref.status is ck.Status.OPTIMAL:
+            _intersect(r, ref, f"sdpm {solver}")
+
+
+@FUZZ
+@given(seed=st.integers(0, 10_000), n=st.integers(4, 16), log_scale=st.integers(-5, 5),
+       log_C=st.integers(-4, 9), solver=st.sampled_from(["clarabel", "scs", "ecos"]))
+def test_generic_certificate_is_honest_at_extreme_scales(seed, n, log_scale, log_C, solver):
+    """The generic certificate (issue 11) on the SVM dual at extreme kernel scales and C:
+    its bracket meets the hand certificate's tight bracket."""
+    from dataclasses import replace
+
+    X, y = _data(seed, n, 3, 10.0 ** log_scale)
+    try:
+        hand = svm.dual(X @ X.T, y, 10.0 ** log_C)
+    except ck.ConvexkernError:
+        return
+    gen = replace(hand, certify=None)
+    r = _run(gen, solver, [X, y])
+    if r is None:
+        return
+    assert r.status not in NO_SOLUTION_CLAIMS, (solver, r)
+    if r.status.has_solution:
+        lo, hi = _bracket(r)
+        assert lo <= hi, r
+        ref = ck.solve(hand, "clarabel", tol=1e-9, time_limit=BUDGET)
+        if ref.status is ck.Status.OPTIMAL:
+            _intersect(r, ref, f"generic {solver}")
 
 
 @pytest.mark.parametrize("bad", [np.nan, np.inf, "x", None, -1.0, 0.0])

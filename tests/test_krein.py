@@ -380,7 +380,7 @@ def test_to_krein_bad_arguments_name_them():
     K, y, f, at, b = _small_krein()
     with pytest.raises(InvalidTypeError, match=r"^C: "):  # positional 5th: C
         krein.to_krein(f, y, at, b, "x")
-    with pytest.raises(InvalidInputError, match=r"^method: must be 'full' or 'active'"):
+    with pytest.raises(InvalidInputError, match=r"^method: must be 'full', 'active' or 'delta'"):
         krein.to_krein(f, y, at, b, method="x")
     with pytest.raises(InvalidTypeError, match=r"^method: "):
         krein.to_krein(f, y, at, b, method=5)

@@ -174,7 +174,7 @@ def test_exchange_master_failure_is_a_status(usps19, monkeypatch):
         raise cp.SolverError("Solver 'CLARABEL' failed (simulated)")
 
     monkeypatch.setattr(cp.Problem, "solve", fail)
-    r = ck.solve(f, "exchange")
+    r = ck.solve(f, "exchange", master="cvxpy")
     assert r.status is ck.Status.ERROR and "simulated" in r.message, r
     assert not r.status.has_solution
 

@@ -23,6 +23,13 @@ picks, when a leading coefficient is nearly zero, :math:`\theta^\star \sim 10^{1
 rows of size :math:`\theta^{\star 2}`: the master QP then fails, or with normalised rows the
 method crawls, each cut barely differing from the one at infinity.)
 
+The master is solved through Clarabel's own API (:func:`_master_native`): the QP's data
+are numpy/scipy arrays, the rows of old cuts are kept from one iteration to the next and
+only the new cuts' rows are computed, so nothing is compiled per iteration (the cvxpy
+master, ``master="cvxpy"``, rebuilt and recompiled the whole problem every iteration;
+it is kept as a cross-check).  Clarabel is an interior-point method and has no warm
+start: each master is solved from scratch, at the solver's own cost.
+
 The master's multipliers :math:`\beta` give moments :math:`\mu_i = \sum_c \beta_c v_c`, a
 discrete measure (atoms at infinity included): the formulation's certificate (the
 ``Formulation`` the adapter is handed, ``f.certificate``) turns :math:`(w, \mu)` into a
@@ -39,6 +46,7 @@ from typing import Any
 
 import cvxpy as cp
 import numpy as np
+import scipy.sparse as sp
 
 from .. import sos
 from ..errors import InvalidInputError
@@ -83,10 +91,121 @@ def _master(Z: np.ndarray, v0: np.ndarray, idx: np.ndarray, y: np.ndarray, C: fl
     margin = lhs >= v0
     prob = cp.Problem(cp.Minimize(obj), [margin, *cons])
     try:
-        prob.solve(solver="CLARABEL", tol_gap_abs=1e-11, tol_gap_rel=1e-11, tol_feas=1e-11)
+        prob.solve(solver="CLARABEL", **_MASTER_TOL)
     except cp.SolverError as e:
         return None, w, b, str(e)
     return prob, w, b, margin
+
+
+#: Clarabel's accuracy for the master, both paths (the certificate needs multipliers and
+#: weights accurate well below the requested gap)
+_MASTER_TOL = {"tol_gap_abs": 1e-11, "tol_gap_rel": 1e-11, "tol_feas": 1e-11}
+
+#: Clarabel outcomes whose point the method uses (the certificate judges it); the
+#: infeasible ones are a status of the master, anything else is an error
+_NATIVE_USABLE = ("Solved", "AlmostSolved", "InsufficientProgress", "MaxIterations",
+                  "MaxTime")
+_NATIVE_INFEASIBLE = ("PrimalInfeasible", "AlmostPrimalInfeasible")
+
+
+@dataclass
+class _MasterResult:
+    status: str  # "ok", "infeasible" or "error"
+    w: np.ndarray | None = None
+    b: float = 0.0
+    beta: np.ndarray | None = None
+    message: str = ""
+
+
+def _master_native(Z: np.ndarray, v0: np.ndarray, idx: np.ndarray, y: np.ndarray, C: float,
+                   bias: bool, n: int, m: int, *, X: np.ndarray, V: np.ndarray
+                   ) -> _MasterResult:
+    """The master QP through Clarabel's API, lifted so that its matrix stays sparse.
+
+    Every cut of trajectory ``i`` reads ``w`` only through :math:`F_i = \\tilde X_i w \\in
+    \\mathbb R^{r+1}` (``Z_c = y_i v_c^\\top\\tilde X_i``), so the variables are ``x = (w, b,
+    xi, F)`` with the ``m (r+1)`` dense equality rows :math:`\\tilde X w - F = 0` (as many
+    as the SOCP has) and one sparse row of ``r + 3`` entries per cut:
+    :math:`-(y_i v_c^\\top F_i + v_{c0} y_i b + v_{c0}\\xi_i) + s = -v_{c0}`, ``s >= 0``;
+    then :math:`-\\xi \\le 0`.  (The dense cut rows ``Z`` of the cvxpy master make the KKT
+    factorisation fill in: ``cuts x cuts``.)  The margin rows' multipliers are Clarabel's
+    ``z`` on them, as in the cvxpy master (:math:`w = Z^\\top\\beta` at the optimum).
+    """
+    import clarabel
+
+    c = Z.shape[0]
+    R = V.shape[1]
+    soft = math.isfinite(C)
+    nb = 1 if bias else 0
+    nxi = m if soft else 0
+    oF = n + nb + nxi  # offset of F
+    nx = oF + m * R
+    rows = np.arange(c)
+    # cut rows: -(y_i v_c' F_i) - v0 y_i b - v0 xi_i
+    ri = [np.repeat(rows, R)]
+    ci = [(oF + idx[:, None] * R + np.arange(R)[None, :]).ravel()]
+    vi = [(-(y[idx][:, None] * V)).ravel()]
+    if bias:
+        ri.append(rows)
+        ci.append(np.full(c, n))
+        vi.append(-(v0 * y[idx]))
+    if soft:
+        ri.append(rows)
+        ci.append(n + nb + idx)
+        vi.append(-v0)
+    A_cut = sp.csc_matrix((np.concatenate(vi), (np.concatenate(ri), np.concatenate(ci))),
+                          shape=(c, nx))
+    Xf = X.reshape(m * R, n)
+    A_eq = sp.hstack([sp.csc_matrix(Xf), sp.csc_matrix((m * R, nb + nxi)),
+                      -sp.identity(m * R, format="csc")], format="csc")
+    blocks, rhs = [A_eq, A_cut], [np.zeros(m * R), -v0]
+    cones = [clarabel.ZeroConeT(m * R), clarabel.NonnegativeConeT(c + nxi)]
+    q = np.zeros(nx)
+    if soft:
+        blocks.append(sp.hstack([sp.csc_matrix((m, n + nb)), -sp.identity(m),
+                                 sp.csc_matrix((m, m * R))], format="csc"))
+        rhs.append(np.zeros(m))
+        q[n + nb: oF] = C
+    A = sp.vstack(blocks, format="csc")
+    P = sp.diags(np.concatenate([np.ones(n), np.zeros(nx - n)]), format="csc")
+    settings = clarabel.DefaultSettings()
+    settings.verbose = False
+    for k, v in _MASTER_TOL.items():
+        setattr(settings, k, v)
+    try:
+        solver = clarabel.DefaultSolver(P, q, A, np.concatenate(rhs), cones, settings)
+        sol = solver.solve()
+    except Exception as e:  # noqa: BLE001 - a solver crash is a status of the method
+        return _MasterResult("error", message=f"Clarabel failed: {type(e).__name__}: {e}")
+    st = str(sol.status)
+    if st in _NATIVE_INFEASIBLE:
+        return _MasterResult("infeasible", message=st)
+    x = np.asarray(sol.x, float)
+    z = np.asarray(sol.z, float)
+    if st not in _NATIVE_USABLE or x.size != nx or not np.all(np.isfinite(x)):
+        return _MasterResult("error", message=f"Clarabel: {st}")
+    return _MasterResult("ok", w=x[:n], b=float(x[n]) if bias else 0.0,
+                         beta=np.maximum(z[m * R: m * R + c], 0.0), message=st)
+
+
+def _master_cvxpy(Z: np.ndarray, v0: np.ndarray, idx: np.ndarray, y: np.ndarray, C: float,
+                  bias: bool, n: int, m: int, *, X: np.ndarray, V: np.ndarray
+                  ) -> _MasterResult:
+    """The same master through cvxpy (rebuilt every call: the old path, a cross-check)."""
+    prob, wv, bv, margin = _master(Z, v0, idx, y, C, bias, n, m)
+    if prob is None:
+        return _MasterResult("error", message=str(margin))
+    if prob.status in (cp.INFEASIBLE, cp.INFEASIBLE_INACCURATE):
+        return _MasterResult("infeasible", message=prob.status)
+    if wv.value is None:
+        return _MasterResult("error", message=f"master problem: {prob.status}")
+    return _MasterResult("ok", w=np.asarray(wv.value, float),
+                         b=float(bv.value) if bv is not None else 0.0,
+                         beta=np.maximum(np.asarray(margin.dual_value, float), 0.0),
+                         message=prob.status)
+
+
+_MASTERS = {"clarabel": _master_native, "cvxpy": _master_cvxpy}
 
 
 def cut_moments(theta: np.ndarray, r: int) -> np.ndarray:
@@ -156,16 +275,23 @@ def exchange(
     time_limit: float | None = None,
     init: str = "center",
     verbose: bool = False,
+    master: str = "clarabel",
 ) -> ExchangeResult:
     """Run the exchange method on trajectories ``X`` (m, r+1, n).
 
     ``certify(w, mu) -> Certificate`` gives the certified bounds used for stopping.
     ``init``: ``"center"`` (theta = 0 for every trajectory) or ``"ends"`` (also +-tau on a
     segment; the same as ``"center"`` on the real line).  A failure of the master QP's
-    solver is returned as status ``"error"`` with the solver's message.
+    solver is returned as status ``"error"`` with the solver's message.  ``master``:
+    ``"clarabel"`` (default: Clarabel's own API, :func:`_master_native`, nothing rebuilt
+    or recompiled; only the new cuts' rows are computed) or ``"cvxpy"`` (the same QP
+    rebuilt through cvxpy every iteration, the old path, kept as a cross-check).
     """
     if init not in ("center", "ends"):
         raise InvalidInputError("init", f"must be 'center' or 'ends', got {init!r}")
+    if master not in _MASTERS:
+        raise InvalidInputError("master", f"must be one of {sorted(_MASTERS)}, got {master!r}")
+    solve_master = _MASTERS[master]
     m, R, n = X.shape
     r = R - 1
     idx_l: list[int] = []
@@ -183,28 +309,29 @@ def exchange(
     b = 0.0
     mu = np.zeros((m, R))
     it = 0
+    Z = np.zeros((0, n))
+    V = np.zeros((0, R))
     for it in range(1, limit + 1):
         idx = np.asarray(idx_l, dtype=int)
         th = np.asarray(th_l, float)
-        V = cut_moments(th, r)
-        Z = y[idx, None] * np.einsum("ck,ckn->cn", V, X[idx])
+        # rows of the new cuts only; the old ones are kept
+        new = slice(Z.shape[0], idx.size)
+        Vn = cut_moments(th[new], r)
+        Zn = y[idx[new], None] * np.einsum("ck,ckn->cn", Vn, X[idx[new]])
+        V = np.vstack([V, Vn])
+        Z = np.vstack([Z, Zn])
         v0 = V[:, 0]
-        prob, wv, bv, margin = _master(Z, v0, idx, y, C, bias, n, m)
-        if prob is None:
+        mr = solve_master(Z, v0, idx, y, C, bias, n, m, X=X, V=V)
+        if mr.status == "error":
             status = "error"
-            message = (f"the master QP failed at iteration {it} ({idx.size} cuts): {margin}")
+            message = f"the master QP failed at iteration {it} ({idx.size} cuts): {mr.message}"
             break
-        if prob.status in (cp.INFEASIBLE, cp.INFEASIBLE_INACCURATE):
+        if mr.status == "infeasible":
             status = "infeasible"
             message = ("the hard-margin problem is infeasible (already on the current virtual "
                        "points): the trajectories are not separable; use a soft margin (C > 0)")
             break
-        if wv.value is None:
-            status, message = "error", f"master problem: {prob.status}"
-            break
-        w = np.asarray(wv.value, float)
-        b = float(bv.value) if bv is not None else 0.0
-        beta = np.maximum(np.asarray(margin.dual_value, float), 0.0)
+        w, b, beta = mr.w, mr.b, mr.beta
         mu = np.zeros((m, R))
         np.add.at(mu, idx, beta[:, None] * V)
         cert = certify(w, mu)
@@ -263,7 +390,7 @@ def solve_formulation(
     """
     d = f.data
     C = math.inf if d["hard"] else f.param("C")
-    if options.keys() - {"init"}:
+    if options.keys() - {"init", "master"}:
         raise InvalidInputError("options", f"unknown options {sorted(options)}")
 
     def certify(w: np.ndarray, mu: np.ndarray):
@@ -272,7 +399,8 @@ def solve_formulation(
     t0 = time.perf_counter()
     res = exchange(d["X_traj"], d["y"], d["segment"], C, d["bias"], certify, tol=tol,
                    max_iter=max_iter, time_limit=time_limit, verbose=verbose,
-                   init=options.get("init", "center"))
+                   init=options.get("init", "center"),
+                   master=options.get("master", "clarabel"))
     elapsed = time.perf_counter() - t0
     if res.status in ("infeasible", "error"):
         return SolveReport(

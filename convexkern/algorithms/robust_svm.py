@@ -20,8 +20,10 @@ those of :mod:`convexkern.math.robust_indefinite`):
 
 The oracle (:class:`RobustOracle`) evaluates :math:`f` and :math:`\nabla f` either with a
 full eigendecomposition per call (``eig="full"``, the paper's O(n^3)) or with the
-secular-equation update of :mod:`convexkern.algorithms.rank_one` (``eig="rank_one"``,
-O(n^2) per call after one decomposition of ``K0``).  Every iterate's pair of bounds
+secular-equation update of :mod:`convexkern.math.rank_one` (``eig="rank_one"``,
+O(n^2) per call after one decomposition of ``K0``; the adapters take that decomposition
+from the formulation's :class:`~convexkern.math.robust_indefinite.K0Spectrum`, so that the
+certificate reuses it: one ``eigh`` per solve).  Every iterate's pair of bounds
 (lower ``f``, upper ``min(Frank-Wolfe, SVM primal at alpha + rho ||K* - K0||^2)``) is
 recorded in the history; the methods stop when the relative gap of the *current* iterate's
 own bounds is at most ``tol``.  These are floating-point estimates (cancellation-free, but
@@ -44,12 +46,12 @@ import numpy as np
 import scipy.linalg as sla
 
 from ..formulation import Formulation
-from ..math.robust_indefinite import evaluate, frank_wolfe_bound, svm_bound
+from ..math.rank_one import RankOneUpdate
+from ..math.robust_indefinite import K0Spectrum, evaluate, frank_wolfe_bound, svm_bound
 from ..projections import project_svm_feasible
 from ..report import SolveReport, relative_gap
 from ..solvers.certify import certified_report
 from ..solvers.status import algorithm_status
-from .rank_one import RankOneUpdate
 
 __all__ = [
     "RobustOracle",
@@ -70,6 +72,7 @@ class OracleValue:
     upper: float
     upper_fw: float
     upper_svm: float
+    u: np.ndarray | None = None  # Q'(y * alpha) (rank-one oracle only)
 
 
 class RobustOracle:
@@ -83,26 +86,36 @@ class RobustOracle:
     eig : {"rank_one", "full"}
         Secular-equation update of a decomposition of ``K0`` computed once, or a full
         ``eigh`` of :math:`K_0 + vv^\\top/(4\\rho)` per call (the paper's cost).
+    spectrum : K0Spectrum, optional
+        Where to take (or put) that decomposition: the formulation's, so that its
+        certificate reuses it.  Default: a new one.
     """
 
     def __init__(self, K0: np.ndarray, y: np.ndarray, C: float, rho: float, *,
-                 eig: str = "rank_one") -> None:
+                 eig: str = "rank_one", spectrum: K0Spectrum | None = None) -> None:
         if eig not in ("rank_one", "full"):
             raise ValueError(f"eig must be 'rank_one' or 'full', got {eig!r}")
         self.K0, self.y, self.C, self.rho, self.eig = K0, y, float(C), float(rho), eig
         self.sigma = 1.0 / (4.0 * rho)
-        self.r1 = RankOneUpdate(K0, check=False) if eig == "rank_one" else None
+        self.r1: RankOneUpdate | None = None
+        if eig == "rank_one":
+            self.r1 = (spectrum if spectrum is not None else K0Spectrum(K0)).decomposition()
         self.calls = 0
 
-    def __call__(self, alpha: np.ndarray, *, bounds: bool = True) -> OracleValue:
+    def __call__(self, alpha: np.ndarray, *, bounds: bool = True,
+                 u: np.ndarray | None = None) -> OracleValue:
+        """``f``, its gradient and (with ``bounds``) the two cheap upper bounds at
+        ``alpha``; ``u = Q'(y * alpha)`` may be passed when known (rank-one oracle)."""
         self.calls += 1
         y, rho, s = self.y, self.rho, self.sigma
         v = y * alpha
+        u_out = None
         if self.r1 is None:
             ev = evaluate(self.K0, y, alpha, rho)
             value, grad, Kv, quad, dist2 = ev.value, ev.grad, ev.Kv, ev.quad, ev.dist2
         else:
-            pp = self.r1.positive_apply(v, s)
+            pp = self.r1.positive_apply(v, s, u=u)
+            u_out = pp.u
             Kv = pp.Mv
             vv = float(v @ v)
             # cancellation-free (no ||K0||^2, no ||M||^2 - ||M_+||^2): see
@@ -113,10 +126,10 @@ class RobustOracle:
                                rho * pp.neg_norm2])
             grad = 1.0 - y * Kv
         if not bounds:
-            return OracleValue(value, grad, math.inf, math.inf, math.inf)
+            return OracleValue(value, grad, math.inf, math.inf, math.inf, u_out)
         u_fw = frank_wolfe_bound(value, grad, alpha, y, self.C)
         u_svm = svm_bound(quad, Kv, y, self.C) + rho * dist2
-        return OracleValue(value, grad, max(min(u_fw, u_svm), value), u_fw, u_svm)
+        return OracleValue(value, grad, max(min(u_fw, u_svm), value), u_fw, u_svm, u_out)
 
 
 @dataclass
@@ -166,6 +179,7 @@ def accelerated_gradient(
     K0: np.ndarray, y: np.ndarray, C: float, rho: float, *, tol: float = 1e-6,
     max_iter: int | None = None, time_limit: float | None = None, alpha0: Any = None,
     eig: str = "rank_one", L0: float | None = None, verbose: bool = False,
+    spectrum: K0Spectrum | None = None,
 ) -> RobustResult:
     """FISTA on the smooth concave ``f`` with backtracking and adaptive restart.
 
@@ -173,11 +187,15 @@ def accelerated_gradient(
     (``max_iter`` defaults to 100000).  A NaN/inf objective or gradient, or a
     backtracking search that finds no ascent after :data:`MAX_BACKTRACK` doublings of
     ``L``, ends the method with status ``"error"`` (best point so far, reason in
-    ``message``).
+    ``message``).  With the rank-one oracle, the extrapolated point's coordinates in the
+    eigenbasis of ``K0`` are combined from the last two iterates' (the map
+    :math:`\\alpha \\mapsto Q^\\top Y\\alpha` is linear), one product with ``Q`` fewer
+    per iteration.  ``spectrum``: where the decomposition of ``K0`` is taken from or
+    stored (:class:`~convexkern.math.robust_indefinite.K0Spectrum`).
     """
     t0 = time.perf_counter()
     max_iter = 100_000 if max_iter is None else max_iter
-    orc = RobustOracle(K0, y, C, rho, eig=eig)
+    orc = RobustOracle(K0, y, C, rho, eig=eig, spectrum=spectrum)
     x = _start(y, C, alpha0)
     ox = orc(x)
     best_x, best = x, ox
@@ -227,11 +245,15 @@ def accelerated_gradient(
         if float((yk - xn) @ (xn - x)) > 0:
             tk = 1.0
         tn = 0.5 * (1.0 + math.sqrt(1.0 + 4.0 * tk * tk))
-        yk = xn + ((tk - 1.0) / tn) * (xn - x)
-        x, tk = xn, tn
+        beta = (tk - 1.0) / tn
+        yk = xn + beta * (xn - x)
+        u_y = None
+        if on.u is not None and ox.u is not None:
+            u_y = on.u + beta * (on.u - ox.u)
+        x, ox, tk = xn, on, tn
         # f and its gradient are defined for any alpha, feasible or not; bounds are not
         # needed at the extrapolated point
-        oy = orc(yk, bounds=False)
+        oy = orc(yk, bounds=False, u=u_y)
         if _nonfinite(oy):
             status = "error"
             message = f"the objective or its gradient is not finite at iteration {it}"
@@ -253,7 +275,7 @@ def projected_gradient(
     K0: np.ndarray, y: np.ndarray, C: float, rho: float, *, tol: float = 1e-6,
     max_iter: int | None = None, time_limit: float | None = None, alpha0: Any = None,
     eig: str = "full", L0: float | None = None, step: str = "backtracking",
-    verbose: bool = False,
+    verbose: bool = False, spectrum: K0Spectrum | None = None,
 ) -> RobustResult:
     """Projected gradient ascent (§3.1), ``max_iter`` defaulting to 100000.
 
@@ -272,7 +294,7 @@ def projected_gradient(
         L0 = lmax + 3.0 * y.size * C * C / (4.0 * rho)
     t0 = time.perf_counter()
     max_iter = 100_000 if max_iter is None else max_iter
-    orc = RobustOracle(K0, y, C, rho, eig=eig)
+    orc = RobustOracle(K0, y, C, rho, eig=eig, spectrum=spectrum)
     x = _start(y, C, alpha0)
     ox = orc(x)
     upper = ox.upper
@@ -407,7 +429,7 @@ def accpm(
     K0: np.ndarray, y: np.ndarray, C: float, rho: float, *, tol: float = 1e-6,
     max_iter: int | None = None, time_limit: float | None = None, alpha0: Any = None,
     eig: str = "full", max_cuts: int | None = None, lp_every: int = 1,
-    verbose: bool = False,
+    verbose: bool = False, spectrum: K0Spectrum | None = None,
 ) -> RobustResult:
     """Analytic centre cutting plane method (§3.2).
 
@@ -423,7 +445,7 @@ def accpm(
     n = y.size
     max_cuts = min(max(3 * n, 50), 400) if max_cuts is None else int(max_cuts)
     max_iter = 2000 if max_iter is None else max_iter
-    orc = RobustOracle(K0, y, C, rho, eig=eig)
+    orc = RobustOracle(K0, y, C, rho, eig=eig, spectrum=spectrum)
     x = _start(y, C, alpha0) if alpha0 is not None else project_svm_feasible(
         np.full(n, 0.5 * C), y, C)
     ox = orc(x)
@@ -490,8 +512,11 @@ def _glue(method, name: str, default_eig: str, polish_default: bool = False):
         alpha0 = None if x0 is None or "alpha" not in x0 else x0["alpha"]
         options.setdefault("eig", default_eig)
         polish = options.pop("polish", polish_default)
+        # the formulation's decomposition of K0: computed here at most once and reused by
+        # its certificate (certified_report below), so a solve costs one eigh
+        spectrum = f.data.get("spectrum")
         res = method(K0, y, C, rho, tol=tol, max_iter=max_iter, time_limit=time_limit,
-                     alpha0=alpha0, verbose=verbose, **options)
+                     alpha0=alpha0, verbose=verbose, spectrum=spectrum, **options)
         alpha, solve_time, message = res.alpha, res.solve_time, res.message
         stats: dict[str, Any] = {"oracle_calls": res.oracle_calls, "eig": options["eig"],
                                  "best_upper_bound_seen": res.upper}
@@ -502,11 +527,11 @@ def _glue(method, name: str, default_eig: str, polish_default: bool = False):
             # accelerated-gradient polish from the best point makes the returned point's
             # own certificate meet tol.  The returned point is then APG's, not ACCPM's:
             # solver_stats["polished"] and the message say so.
-            own = RobustOracle(K0, y, C, rho, eig="rank_one")(alpha)
+            own = RobustOracle(K0, y, C, rho, eig="rank_one", spectrum=spectrum)(alpha)
             if own.upper - own.value > tol * max(abs(own.value), abs(own.upper)):
                 left = None if time_limit is None else max(time_limit - res.solve_time, 1e-3)
                 pol = accelerated_gradient(K0, y, C, rho, tol=0.5 * tol, alpha0=alpha,
-                                           max_iter=2000, time_limit=left)
+                                           max_iter=2000, time_limit=left, spectrum=spectrum)
                 alpha, solve_time = pol.alpha, solve_time + pol.solve_time
                 stats.update(polished=True, polish_iterations=pol.iterations,
                              polish_status=pol.status, polish_time=pol.solve_time,

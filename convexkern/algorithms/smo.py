@@ -35,7 +35,7 @@ def default_max_iter(n: int) -> int:
     return max(10_000_000, 100 * int(n))
 
 
-def _smo_for(f: Formulation) -> tuple[np.ndarray, np.ndarray, float]:
+def _smo_for(f: Formulation) -> tuple[np.ndarray, np.ndarray, float | np.ndarray]:
     if "K" in f.data:  # svm.dual, and any formulation that is an SVM dual in a kernel K
         K, y = f.data["K"], f.data["y"]
     else:
@@ -82,7 +82,8 @@ def solve(
     history: list[tuple[float, float, float, float]] = []
     status = Status.OPTIMAL
     message = ""
-    probe = None if math.isfinite(C) else 10_000 + 100 * y.size  # separability check
+    hard = np.ndim(C) == 0 and not math.isfinite(C)  # per-example bounds are finite
+    probe = 10_000 + 100 * y.size if hard else None  # separability check
     budget = default_max_iter(y.size) if max_iter is None else max_iter
     while True:
         left_it = budget - total_it
@@ -144,8 +145,7 @@ def solve(
         X = f.data["X"]
         point = {
             "w": X.T @ (y * alpha0),
-            "b": np.asarray(primal_bias(K @ (y * alpha0), y,
-                                        None if not math.isfinite(C) else C)),
+            "b": np.asarray(primal_bias(K @ (y * alpha0), y, None if hard else C)),
             "alpha": alpha0,
         }
     return certified_report(

@@ -162,6 +162,55 @@ def _encode_binary_labels(y: np.ndarray, estimator: str) -> tuple[np.ndarray, np
     return classes, np.where(y_idx.reshape(-1) == 1, 1.0, -1.0)
 
 
+def _encode_labels(y: np.ndarray, estimator: str) -> tuple[np.ndarray, np.ndarray]:
+    """``(classes_, y_idx)``: the sorted labels (two or more) and ``y`` as indices into
+    them (for the multiclass :class:`~convexkern.estimators.SVMClassifier`).
+
+    Regression and multilabel targets and a single class raise a ``ValueError`` that says
+    so, as :func:`_encode_binary_labels` does.
+    """
+    check_classification_targets(y)
+    y_type = type_of_target(y, input_name="y")
+    if y_type not in ("binary", "multiclass"):
+        raise ValueError(
+            f"{estimator} takes binary or multiclass targets; the type of the target is "
+            f"{y_type}")
+    classes, y_idx = np.unique(y, return_inverse=True)
+    if classes.size < 2:
+        raise ValueError(
+            f"{estimator} needs samples of at least 2 classes, but y has 1 class: "
+            f"{classes.tolist()}"
+        )
+    return classes, y_idx.reshape(-1)
+
+
+def _check_sample_weight(sample_weight: Any, n: int) -> np.ndarray:
+    """``sample_weight`` as ``n`` finite float64 weights ``>= 0`` (ones for ``None``; a
+    number is repeated), a copy; anything else raises an error naming ``sample_weight``."""
+    if sample_weight is None:
+        return np.ones(n)
+    if isinstance(sample_weight, (str, bytes)):
+        raise InvalidTypeError("sample_weight", f"expected numbers, got {sample_weight!r}")
+    try:
+        w = np.array(sample_weight, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InvalidTypeError(
+            "sample_weight", f"expected an array of numbers, got {type(sample_weight).__name__}"
+        ) from None
+    if w.ndim == 0:
+        w = np.full(n, float(w))
+    if w.ndim != 1 or w.size != n:
+        raise InvalidInputError(
+            "sample_weight", f"must have shape ({n},) (one weight per sample), got {w.shape}")
+    if not np.all(np.isfinite(w)):
+        raise InvalidInputError("sample_weight", "contains NaN or infinite values")
+    if np.any(w < 0):
+        raise InvalidInputError(
+            "sample_weight", f"must be >= 0 (a weight scales the sample's C), got "
+                             f"{int(np.sum(w < 0))} negative value(s), min {w.min():.6g}")
+    return w
+
+
 def _reject_sparse(X: Any, name: str = "X") -> None:
     """Refuse a scipy.sparse matrix or array (an :class:`InvalidTypeError` naming ``X``).
 
@@ -233,13 +282,16 @@ class _BinaryKernelClassifier(ClassifierMixin, BaseEstimator):
 
     # -- fit helpers --------------------------------------------------------------------
 
-    def _validate_train(self, X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
-        """Validated float64 ``X`` and labels ``y`` coded -1/+1; sets ``classes_``,
-        ``n_features_in_`` (via ``validate_data``) and ``shape_fit_``."""
+    def _validate_train(self, X: Any, y: Any,
+                        multiclass: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """Validated float64 ``X`` and labels ``y`` coded -1/+1 (``multiclass``: indices
+        into ``classes_``, two or more classes); sets ``classes_``, ``n_features_in_`` (via
+        ``validate_data``) and ``shape_fit_``."""
         _reject_sparse(X)
         check_label_types(y, "y")
         X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse=False)
-        self.classes_, y_pm = _encode_binary_labels(y, type(self).__name__)
+        encode = _encode_labels if multiclass else _encode_binary_labels
+        self.classes_, y_pm = encode(y, type(self).__name__)
         if self._precomputed() and X.shape[0] != X.shape[1]:
             raise InvalidInputError(
                 "X",

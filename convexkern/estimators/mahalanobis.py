@@ -80,6 +80,10 @@ def learn_weights(X: Any, y: Any, C_M: float = 1.0, *, solver: str = "linprog",
 class LPMahalanobis(TransformerMixin, BaseEstimator):
     """Learn a diagonal Mahalanobis kernel by the LP SVM; transform to its feature scaling.
 
+    ``fit`` takes no ``sample_weight``: the ν-LP/LP programs (``lp_svm``) are built on
+    triplets, not on weighted samples; per-example penalties exist only in
+    :class:`~convexkern.estimators.SVMClassifier` (``svm.dual`` with a vector ``C``).
+
     Parameters
     ----------
     C_M : float, default 1.0

@@ -29,6 +29,11 @@ class RobustSVMClassifier(_BinaryKernelClassifier):
     (:func:`convexkern.formulations.svm.primal_bias`: the hinge-minimising bias for
     the decision values, as for :class:`~convexkern.estimators.SVMClassifier`).
 
+    ``fit`` takes no ``sample_weight``: the robust dual (``robust_indefinite.dual``) has one
+    scalar ``C`` in its certificate and in its projected-gradient and ACCPM solvers;
+    per-example penalties exist only in :class:`~convexkern.estimators.SVMClassifier`
+    (``svm.dual`` with a vector ``C``).
+
     Parameters
     ----------
     C, rho : float > 0
@@ -88,8 +93,11 @@ class RobustSVMClassifier(_BinaryKernelClassifier):
         self.y_fit_ = y_pm
         self.K0_ = K0
         self.X_fit_ = None if self._precomputed() else X
-        Ks = inner_kernel(K0, y_pm, self.alpha_, float(self.rho))
-        self.b_ = svm.primal_bias(Ks @ (y_pm * self.alpha_), y_pm, float(self.C))
+        if "b" in report.x:  # the certificate's bias of (w(alpha), b) on K*(alpha)
+            self.b_ = float(np.asarray(report.x["b"]).reshape(-1)[0])
+        else:
+            Ks = inner_kernel(K0, y_pm, self.alpha_, float(self.rho))
+            self.b_ = svm.primal_bias(Ks @ (y_pm * self.alpha_), y_pm, float(self.C))
         self._set_support(X, self.alpha_ > 1e-8 * float(self.C), y_pm)
         return self
 

@@ -38,6 +38,10 @@ class SDPMClassifier(_BinaryKernelClassifier):
     trajectories are the inputs themselves (degree 0) and the SDPM is the ordinary soft-
     margin SVM on ``X``; this works on any ``X``.
 
+    ``fit`` takes no ``sample_weight``: the SDP/SOCP formulations
+    (``sdpm.primal``/``sdpm.dual``) take one scalar ``C``; per-example penalties exist only
+    in :class:`~convexkern.estimators.SVMClassifier` (``svm.dual`` with a vector ``C``).
+
     Parameters
     ----------
     invariance : None, "rotation" or callable, default None

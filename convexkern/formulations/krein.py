@@ -185,10 +185,19 @@ def to_krein(
     C : float or None
         Needed by ``method="active"`` to tell free from bounded support vectors (read from
         the formulation when ``dec`` is one).
-    method : {"full", "active"}
+    method : {"full", "active", "delta"}
         ``"full"``: the transition matrix ``P`` on all points (flip: the only choice;
         shift: ``I - 2 lam K^-1``).  ``"active"`` (shift only, the default for it): paper
-        eq. 6 on the free support vectors.
+        eq. 6 on the free support vectors.  ``"delta"`` (shift only): ``alpha = alpha~``,
+        the shift decomposition's own Kreĭn function off the training set.  With
+        ``K_- = -lam I`` read as the kernel ``k_-(x, z) = -lam [x = z]`` (a delta),
+        ``f = f~ = sum_i alpha~_i y_i (k(x_i, .) - 2 lam [x_i = .]) + b``: at any point
+        that is not a training point the delta part vanishes and
+        ``f(x) = sum_i alpha~_i y_i k(x_i, x) + b``.  ``"active"`` and ``"full"`` instead
+        express the delta part through the smooth ``k(x_i, .)`` (``K alpha = K~ alpha~``
+        on the training points), which makes ``f`` interpolate the labels on the free
+        support vectors; on the paper's blobs this is what drops the test accuracy to
+        chance from n = 1000 on (docs/krein.md, "Why TrIK fails at n >= 1000").
     singular : {"raise", "lstsq"}
         What to do when the matrix to invert is singular (never silent).
     """
@@ -213,9 +222,14 @@ def to_krein(
     if method is None:
         method = "active" if dec.kind == "shift" else "full"
     if not isinstance(method, str):
-        raise InvalidTypeError("method", f"must be 'full' or 'active', got {method!r}")
+        raise InvalidTypeError("method", f"must be 'full', 'active' or 'delta', got {method!r}")
     if singular not in ("raise", "lstsq"):
         raise InvalidInputError("singular", f"must be 'raise' or 'lstsq', got {singular!r}")
+    if method == "delta":
+        if dec.kind != "shift":
+            raise InvalidInputError("method", "'delta' (alpha = alpha~) applies to the shift "
+                                    "decomposition; flip uses its transition P ('full')")
+        return KreinSolution(alpha=at.copy(), b=float(b), alpha_tilde=at, method=method)
     if method == "full":
         if dec.kind == "shift" and singular == "lstsq":
             singular = "pinv"
@@ -226,7 +240,8 @@ def to_krein(
         alpha = krein_coefficients(dec.K, y, at, dec.lam, C, rel_tol=ALPHA_RTOL,
                                    singular=singular)
     else:
-        raise InvalidInputError("method", f"must be 'full' or 'active', got {method!r}")
+        raise InvalidInputError("method",
+                                f"must be 'full', 'active' or 'delta', got {method!r}")
     return KreinSolution(alpha=alpha, b=float(b), alpha_tilde=at, method=method)
 
 

@@ -64,6 +64,7 @@ from ..errors import InvalidInputError, moved
 from ..formulation import Formulation
 from ..math.robust_indefinite import (
     Evaluation,
+    K0Spectrum,
     certified_lower,
     check_alpha,
     check_problem,
@@ -90,6 +91,7 @@ __all__ = [
     "gradient",
     "evaluate",
     "Evaluation",
+    "K0Spectrum",
     "certificate",
     "frank_wolfe_bound",
     "svm_bound",
@@ -116,6 +118,7 @@ def certificate(
     tol: float | None = None,
     smo_time: float | None = None,
     check: bool = True,
+    spectrum: K0Spectrum | None = None,
 ) -> Certificate:
     """Certified bounds :math:`L(\\alpha) \\le f(\\alpha) \\le \\mathrm{OPT} \\le U(\\alpha)`
     for problem (3) (Luss & d'Aspremont 2007, §3: min-max inequality with :math:`K` fixed at
@@ -149,6 +152,12 @@ def certificate(
         :meth:`convexkern.Formulation.certificate`).
     smo_time : float, optional
         An extra wall-clock cap in seconds (default none; makes the bound depend on load).
+    spectrum : K0Spectrum, optional
+        The formulation's cached decomposition of ``K0`` (``f.data["spectrum"]``).  When a
+        solver has computed it, the eigenpairs of :math:`M(\\alpha)` come from its
+        rank-one update (no second ``eigh``) and ``f0`` from its eigenvalues; the bounds
+        trust these eigenpairs no more than those of ``eigh``.  Otherwise ``f0`` costs one
+        ``eigvalsh(K0)`` (cached in ``spectrum``) for ``n <= 2000`` and is NaN above.
 
     Returns
     -------
@@ -167,7 +176,7 @@ def certificate(
     viol = svm_infeasibility(a, y, C)
     ap = project_svm_feasible(a, y, C) if viol > 0 else a
     proj = float(np.max(np.abs(ap - a)))
-    ev = evaluate(K0, y, ap, rho)
+    ev = evaluate(K0, y, ap, rho, spectrum=spectrum)
     w, V = ev.eig
     low = certified_lower(K0, y, ap, rho, w, V)
     lower = low.value
@@ -183,8 +192,8 @@ def certificate(
         u_smo, smo_iters, r_smo = smo_bound(y, ap, C, pk, cap, done, smo_time)
     upper = min(u_fw, u_svm, u_smo)
     r_up = r_fw if upper == u_fw else r_svm if upper == u_svm else r_smo
-    f0 = rho * float(np.sum(np.minimum(sla.eigvalsh(K0, driver="evd"), 0.0) ** 2)) \
-        if K0.shape[0] <= 2000 else math.nan
+    lam0 = _k0_eigenvalues(K0, spectrum)
+    f0 = rho * float(np.sum(np.minimum(lam0, 0.0) ** 2)) if lam0 is not None else math.nan
     gap = upper - lower
     res = {
         "projection": proj,
@@ -214,6 +223,15 @@ def certificate(
         primal_value=lower, dual_value=float(upper), sense="maximize",
         point={"alpha": ap, "b": np.asarray(b)}, residuals=res, note=note,
     )
+
+
+def _k0_eigenvalues(K0: np.ndarray, spectrum: K0Spectrum | None) -> np.ndarray | None:
+    """Eigenvalues of ``K0`` for the diagnostic ``f(0)``: from the cached decomposition when
+    a solver computed it, otherwise one ``eigvalsh`` (cached) up to n = 2000, else None."""
+    small = K0.shape[0] <= 2000
+    if spectrum is not None:
+        return spectrum.eigenvalues(compute=small)
+    return sla.eigvalsh(K0, driver="evd") if small else None
 
 
 # --------------------------------------------------------------------------- conic dual
@@ -289,7 +307,8 @@ def dual(K0: Any, y: Any, C: float = 1.0, rho: float = 1.0) -> Formulation:
                 tol: float | None = None) -> Certificate:
         C, rho = f.param("C"), f.param("rho")
         return certificate(f.data["K0"], f.data["y"], point["alpha"], C, rho,
-                           feas_tol=None, tol=tol, check=False)
+                           feas_tol=None, tol=tol, check=False,
+                           spectrum=f.data.get("spectrum"))
 
     return Formulation(
         name="robust_indefinite.dual",
@@ -298,7 +317,9 @@ def dual(K0: Any, y: Any, C: float = 1.0, rho: float = 1.0) -> Formulation:
         parameters={"C": Cp, "rho": rp},
         source=f"{SOURCE}, problem (3) solved through its dual (6)",
         kind="robust_indefinite",
-        data={"K0": K0, "y": y},
+        # "spectrum": the decomposition of K0, computed at most once (by the rank-one
+        # oracle) and reused by the certificate
+        data={"K0": K0, "y": y, "spectrum": K0Spectrum(K0)},
         certify=certify,
         extract=extract,
         default_solver="robust_apg",

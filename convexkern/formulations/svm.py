@@ -11,6 +11,9 @@ all-ones vector.
   :math:`\max_\alpha\ D(\alpha) = e^\top\alpha - \tfrac12\alpha^\top G\alpha` s.t.
   :math:`y^\top\alpha = 0,\ 0 \le \alpha \le C`.
 * Hard margin: no slack (``C=None``); the dual loses the upper bound ``alpha <= C``.
+* Weighted (per-example) penalties: ``C`` an ``(n,)`` array, the primal penalty
+  :math:`\sum_i C_i \xi_i` and the dual box :math:`0 \le \alpha_i \le C_i` (LIBSVM's
+  weighted C-SVC: ``C_i = C w_i`` for sample and class weights).
 
 Certificate (derived in ``docs/svm.md``): any feasible :math:`\alpha` defines
 :math:`w(\alpha) = \sum_i \alpha_i y_i \phi(x_i)` and decision values
@@ -41,7 +44,7 @@ from typing import Any
 import cvxpy as cp
 import numpy as np
 
-from .._validation import check_kernel, check_labels, check_margin_C, check_matrix
+from .._validation import check_box_C, check_kernel, check_labels, check_margin_C, check_matrix
 from ..errors import InvalidInputError
 from ..formulation import Formulation
 from ..math import svm as _svm
@@ -78,7 +81,7 @@ def certificate(
     K: Any,
     y: Any,
     alpha: Any,
-    C: float | None = 1.0,
+    C: float | np.ndarray | None = 1.0,
     *,
     feas_tol: float | None = 1e-6,
     check: bool = True,
@@ -91,8 +94,9 @@ def certificate(
     alpha : (n,) array
         A candidate; it is projected onto ``{y'a = 0, 0 <= a <= C}`` and the distance is
         reported in ``residuals["projection"]``.
-    C : float or None
-        ``None`` for the hard margin.
+    C : float, (n,) array or None
+        ``None`` for the hard margin; an array for per-example bounds ``0 <= alpha_i <= C_i``
+        (the weighted hinge ``sum_i C_i xi_i`` in the primal bound).
     feas_tol : float or None
         Reject ``alpha`` whose constraint violation exceeds ``feas_tol * max(1, C)`` (a
         clear error naming ``alpha``); ``None`` accepts any point (it is still projected).
@@ -139,8 +143,8 @@ def certificate(
     return _certificate(K, y, alpha, C, feas_tol=feas_tol, check=check, psd_eps=0.0)
 
 
-def _certificate(K: Any, y: Any, alpha: Any, C: float | None, *, feas_tol: float | None,
-                 check: bool, psd_eps: float) -> Certificate:
+def _certificate(K: Any, y: Any, alpha: Any, C: float | np.ndarray | None, *,
+                 feas_tol: float | None, check: bool, psd_eps: float) -> Certificate:
     """:func:`certificate` for a kernel with ``lambda_min(K) >= -psd_eps`` (its Notes)."""
     if check:
         y = check_labels(y, "y")
@@ -148,9 +152,15 @@ def _certificate(K: Any, y: Any, alpha: Any, C: float | None, *, feas_tol: float
         alpha = check_matrix(alpha, "alpha", ndim=1)
         if alpha.size != y.size:
             raise InvalidInputError("alpha", f"has {alpha.size} entries, expected {y.size}")
-    Cf = check_margin_C(C) if check else (math.inf if C is None else float(C))
+    if C is None:
+        Cf: float | np.ndarray = math.inf
+    elif check:
+        Cf = check_box_C(C, y.size)
+    else:
+        Cf = float(C) if np.ndim(C) == 0 else np.asarray(C, dtype=np.float64)
+    c_top = float(np.max(Cf))
     viol = svm_infeasibility(alpha, y, Cf)
-    if feas_tol is not None and viol > feas_tol * max(1.0, Cf if math.isfinite(Cf) else 1.0):
+    if feas_tol is not None and viol > feas_tol * max(1.0, c_top if math.isfinite(c_top) else 1.0):
         raise InvalidInputError(
             "alpha",
             f"violates y'alpha = 0, 0 <= alpha <= C by {viol:.3g} (> feas_tol = {feas_tol:g}); "
@@ -165,7 +175,8 @@ def _certificate(K: Any, y: Any, alpha: Any, C: float | None, *, feas_tol: float
 
 
 # --------------------------------------------------------------------------- builders
-def dual(K: Any, y: Any, C: float | None = 1.0, *, psd_check: bool = True) -> Formulation:
+def dual(K: Any, y: Any, C: float | np.ndarray | None = 1.0, *,
+         psd_check: bool = True) -> Formulation:
     """The kernel SVM dual (notes §11.2) as a :class:`~convexkern.Formulation`.
 
     Parameters
@@ -173,9 +184,11 @@ def dual(K: Any, y: Any, C: float | None = 1.0, *, psd_check: bool = True) -> Fo
     K : (n, n) array
         A positive semidefinite kernel matrix (checked; see :func:`check_psd`).
     y : (n,) array of -1/+1
-    C : float > 0, or None for the hard margin
+    C : float > 0, (n,) array of bounds >= 0, or None for the hard margin
         A ``cvxpy.Parameter`` (``f.parameters["C"]``): change it and re-solve without
-        rebuilding (see :func:`convexkern.path`).
+        rebuilding (see :func:`convexkern.path`).  An array gives each example its own
+        bound, ``0 <= alpha_i <= C_i`` (the weighted C-SVC of LIBSVM, ``C_i = C w_i``; a
+        zero pins ``alpha_i = 0``, not all may be zero); the parameter is then the vector.
     psd_check : bool
         Skip the O(n^3 / 3) PSD check when you know ``K`` is PSD (the certificate then
         takes ``K`` as exactly PSD).  Otherwise the ``eps`` that :func:`check_psd` proves
@@ -203,16 +216,19 @@ def dual(K: Any, y: Any, C: float | None = 1.0, *, psd_check: bool = True) -> Fo
     y = check_labels(y, "y")
     K = check_kernel(K, "K", n=y.size)
     hard = C is None
-    Cv = check_margin_C(C)
-    psd_eps = check_psd(K) if psd_check else 0.0
     n = y.size
+    Cv = math.inf if hard else check_box_C(C, n)
+    psd_eps = check_psd(K) if psd_check else 0.0
     alpha = cp.Variable(n, name="alpha")
     ya = cp.multiply(y, alpha)
     objective = cp.Maximize(cp.sum(alpha) - 0.5 * cp.quad_form(ya, cp.psd_wrap(K)))
     constraints = [y @ alpha == 0, alpha >= 0]
     params: dict[str, cp.Parameter] = {}
     if not hard:
-        Cp = cp.Parameter(pos=True, name="C", value=Cv)
+        if np.ndim(Cv) == 0:
+            Cp = cp.Parameter(pos=True, name="C", value=Cv)
+        else:  # per-example bounds, some may be 0
+            Cp = cp.Parameter(n, nonneg=True, name="C", value=Cv)
         constraints.append(alpha <= Cp)
         params["C"] = Cp
     problem = cp.Problem(objective, constraints)

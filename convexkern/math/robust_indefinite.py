@@ -30,12 +30,14 @@ from .._validation import check_kernel, check_labels, check_matrix, check_positi
 from ..errors import InvalidInputError
 from ..projections import project_svm_feasible, svm_infeasibility
 from ..spectral import positive_part
+from .rank_one import RankOneUpdate
 from .smo import smo
 from .svm import best_hinge_bias
 
 __all__ = [
     "check_problem",
     "check_alpha",
+    "K0Spectrum",
     "Evaluation",
     "inner_kernel",
     "evaluate",
@@ -79,6 +81,48 @@ def check_alpha(alpha: Any, y: np.ndarray, C: float, feas_tol: float | None) -> 
                 "convexkern.projections.project_svm_feasible",
             )
     return a
+
+
+# --------------------------------------------------------------------------- K0's spectrum
+class K0Spectrum:
+    """The eigendecomposition of ``K0``, computed at most once per formulation and shared
+    by its solvers and its certificate (held in ``f.data["spectrum"]``).
+
+    A solver that needs it (the rank-one oracle of :mod:`convexkern.algorithms.robust_svm`)
+    calls :meth:`decomposition`; the certificate then reuses it (:func:`evaluate` with
+    ``spectrum``: the eigenpairs of :math:`M(\\alpha)` by a rank-one update instead of a
+    second ``eigh``, and ``f(0)`` from its eigenvalues), but never computes it itself
+    unless asked (a conic solve's certificate needs one ``eigh`` of :math:`M(\\alpha)`,
+    cheaper than a decomposition of ``K0`` plus the update).  The certificate does not
+    trust these eigenpairs: a stale or inaccurate decomposition can only loosen its
+    bounds.
+    """
+
+    def __init__(self, K0: np.ndarray) -> None:
+        self.K0 = K0
+        self._update: RankOneUpdate | None = None
+        self._eigvals: np.ndarray | None = None
+
+    @property
+    def known(self) -> bool:
+        """Whether the decomposition has been computed."""
+        return self._update is not None
+
+    def decomposition(self) -> RankOneUpdate:
+        """The :class:`~convexkern.math.rank_one.RankOneUpdate` of ``K0`` (one ``eigh``,
+        the first time)."""
+        if self._update is None:
+            self._update = RankOneUpdate(self.K0, check=False)
+        return self._update
+
+    def eigenvalues(self, *, compute: bool = True) -> np.ndarray | None:
+        """The eigenvalues of ``K0`` (from the decomposition when known; otherwise one
+        ``eigvalsh``, cached, or ``None`` when ``compute`` is false)."""
+        if self._update is not None:
+            return self._update.lam
+        if self._eigvals is None and compute:
+            self._eigvals = sla.eigvalsh(self.K0, driver="evd")
+        return self._eigvals
 
 
 # --------------------------------------------------------------------------- closed forms
@@ -138,9 +182,12 @@ def inner_kernel(K0: Any, y: Any, alpha: Any, rho: float) -> np.ndarray:
     return positive_part(*_eig(M))
 
 
-def evaluate(K0: np.ndarray, y: np.ndarray, alpha: np.ndarray, rho: float) -> Evaluation:
+def evaluate(K0: np.ndarray, y: np.ndarray, alpha: np.ndarray, rho: float, *,
+             spectrum: K0Spectrum | None = None) -> Evaluation:
     """:math:`f`, :math:`\\nabla f` and the pieces of the bounds at ``alpha`` (no input
-    checks; one full eigendecomposition of :math:`M(\\alpha)`).
+    checks; one full eigendecomposition of :math:`M(\\alpha)`, or, when ``spectrum``
+    holds a decomposition of ``K0``, its rank-one update: secular equation plus one
+    matrix product, :meth:`convexkern.math.rank_one.RankOneUpdate.eigh`).
 
     With :math:`s = 1/(4\\rho)`, :math:`\\|M\\|^2 - \\|K_0\\|^2 = 2s\\,v^\\top K_0 v +
     s^2\\|v\\|^4` exactly, so :math:`f = e^\\top\\alpha + \\rho(\\|K_0\\|^2 - \\|M\\|^2 +
@@ -153,8 +200,10 @@ def evaluate(K0: np.ndarray, y: np.ndarray, alpha: np.ndarray, rho: float) -> Ev
     K0v = K0 @ v
     vv = float(v @ v)
     vK0v = float(v @ K0v)
-    M = K0 + np.outer(v, v) * s
-    w, V = _eig(M)
+    if spectrum is not None and spectrum.known:
+        w, V = spectrum.decomposition().eigh(v, s)
+    else:
+        w, V = _eig(K0 + np.outer(v, v) * s)
     neg = w < 0
     wn = w[neg]
     Vn = V[:, neg]
@@ -412,8 +461,11 @@ def proxy_kernel(K0: np.ndarray, rho: float, w: np.ndarray, V: np.ndarray) -> Pr
     pos = w > 0
     P = V[:, pos] * np.sqrt(w[pos])
     k = P.shape[1]
-    PP = P @ P.T
-    S = 0.5 * (PP + PP.T)
+    # fl(PP') by a symmetric rank-k update (half the flops of P @ P.T; every entry is still
+    # one length-k dot product, so the rounding bound below holds whatever the order)
+    U = sla.blas.dsyrk(1.0, P.T, trans=1) if k else np.zeros((n, n))
+    S = np.triu(U)
+    S += np.triu(U, 1).T
     D = S - K0
     nD = math.sqrt(float(np.sum(D * D)))
     nD_up = nD * (1.0 + _g(n * n + 2))

@@ -115,7 +115,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_int, check_matrix, check_positive
+from .._validation import check_box_C, check_int, check_matrix, check_positive
 from ..errors import InvalidInputError, InvalidTypeError
 from .smo_rows import _ActiveRows, _KernelRows, kernel_rows
 
@@ -155,7 +155,8 @@ class SMOResult:
     Attributes
     ----------
     alpha : ndarray of shape (n,)
-        The dual variables, in ``[0, C]`` exactly, with ``y @ alpha`` zero up to round-off.
+        The dual variables, in ``[0, C]`` (``[0, C_i]``) exactly, with ``y @ alpha`` zero up
+        to round-off.
     b : float
         The bias of the decision function ``f(x) = sum_s alpha_s y_s K(x_s, x) + b``.
     status : str
@@ -256,11 +257,15 @@ class _Work:
         alpha: np.ndarray,
         v: np.ndarray,
         diag: np.ndarray,
-        C: float,
+        C: float | np.ndarray,
     ) -> None:
         if idx is not None:
             y, alpha, v, diag = y[idx], alpha[idx], v[idx], diag[idx]
+            if np.ndim(C):
+                C = C[idx]
         self.idx = idx
+        self.C = C
+        self.C_list: list[float] | None = C.tolist() if np.ndim(C) else None
         self.row = row
         self.rows: _ActiveRows | None = None  # the restricted rows, when shrunk
         self.alpha = alpha
@@ -277,12 +282,16 @@ class _Work:
         self.half_diag = 0.5 * diag
 
     def v(self) -> np.ndarray:
-        return np.where(np.isfinite(self.v_up), self.v_up, self.v_low)
+        v = np.where(np.isfinite(self.v_up), self.v_up, self.v_low)
+        if self.C_list is not None:
+            # a bound C_i = 0 puts i in neither set: v_i is not tracked (and never used:
+            # alpha_i = 0 stays), 0 keeps the sums in result() finite
+            v[~np.isfinite(v)] = 0.0
+        return v
 
 
 def _iterate(
     w: _Work,
-    C: float,
     eps: float,
     tau: float,
     it: int,
@@ -302,6 +311,7 @@ def _iterate(
     ``"optimal"``, ``"iteration_limit"``, ``"time_limit"``, ``"interrupted"``, ``"check"``.
     """
     n = w.size
+    C, C_list = w.C, w.C_list  # C_list: per-example bounds as a list, None for a scalar
     V, v_up, v_low, alpha = w.V, w.v_up, w.v_low, w.alpha
     row, y_list, diag_list = w.row, w.y_list, w.diag_list
     const_diag, d0, half_diag = w.const_diag, w.d0, w.half_diag
@@ -359,9 +369,14 @@ def _iterate(
         aj0 = aj = float(alpha[j])
         yi = y_list[i]
         yj = y_list[j]
+        if C_list is None:
+            Ci = Cj = C
+        else:  # per-example bounds
+            Ci = C_list[i]
+            Cj = C_list[j]
         # alpha_i moves by +y_i delta (i in I_up), alpha_j by -y_j delta (j in I_low)
-        cap_i = C - ai if yi > 0 else ai
-        cap_j = aj if yj > 0 else C - aj
+        cap_i = Ci - ai if yi > 0 else ai
+        cap_j = aj if yj > 0 else Cj - aj
         hit_i = hit_j = False
         if delta >= cap_i:
             delta, hit_i = cap_i, True
@@ -371,13 +386,13 @@ def _iterate(
         # a variable that reaches its bound is set to it exactly; the others are kept in
         # [0, C] against round-off
         if yi > 0:
-            ai = C if hit_i else (ai + delta if ai + delta < C else C)
+            ai = Ci if hit_i else (ai + delta if ai + delta < Ci else Ci)
         else:
             ai = 0.0 if hit_i else (ai - delta if ai - delta > 0.0 else 0.0)
         if yj > 0:
             aj = 0.0 if hit_j else (aj - delta if aj - delta > 0.0 else 0.0)
         else:
-            aj = C if hit_j else (aj + delta if aj + delta < C else C)
+            aj = Cj if hit_j else (aj + delta if aj + delta < Cj else Cj)
         alpha[i] = ai
         alpha[j] = aj
         dual += delta * b - 0.5 * a_true * delta * delta
@@ -390,9 +405,9 @@ def _iterate(
         # membership changes: i may leave I_up (reached the bound it moved to) and enter
         # I_low (left the opposite bound); j may leave I_low and enter I_up
         if yi > 0:
-            leave, enter = ai == C, ai0 == 0.0 and ai > 0.0
+            leave, enter = ai == Ci, ai0 == 0.0 and ai > 0.0
         else:
-            leave, enter = ai == 0.0, ai0 == C and ai < C
+            leave, enter = ai == 0.0, ai0 == Ci and ai < Ci
         if leave or enter:
             vi_new = float(v_up[i])
             if leave:
@@ -400,9 +415,9 @@ def _iterate(
             if enter:
                 v_low[i] = vi_new
         if yj > 0:
-            leave, enter = aj == 0.0, aj0 == C and aj < C
+            leave, enter = aj == 0.0, aj0 == Cj and aj < Cj
         else:
-            leave, enter = aj == C, aj0 == 0.0 and aj > 0.0
+            leave, enter = aj == Cj, aj0 == 0.0 and aj > 0.0
         if leave or enter:
             vj_new = float(v_low[j])
             if leave:
@@ -412,14 +427,14 @@ def _iterate(
         it += 1
 
 
-def _check_alpha0(alpha0: Any, y: np.ndarray, C: float) -> np.ndarray:
+def _check_alpha0(alpha0: Any, y: np.ndarray, C: float | np.ndarray) -> np.ndarray:
     a = check_matrix(alpha0, "alpha0", ndim=1)
     if a.shape[0] != y.shape[0]:
         raise InvalidInputError("alpha0", f"has {a.shape[0]} entries but y has {y.shape[0]}")
     if np.any(a < 0) or np.any(a > C):
         raise InvalidInputError(
             "alpha0",
-            f"is not feasible: entries must lie in [0, C] = [0, {C:g}], got min "
+            f"is not feasible: entries must lie in [0, C] (C = {_describe(C)}), got min "
             f"{a.min():.6g} and max {a.max():.6g}",
         )
     total = float(np.sum(a))
@@ -465,10 +480,14 @@ def smo(
         ``None`` together with ``kernel`` and ``X`` to compute rows on demand.
     y : array_like of shape (n,)
         Labels in {-1, +1} (both classes present).
-    C : float
+    C : float or array_like of shape (n,)
         Box constraint, ``C > 0``.  ``C = inf`` is the hard-margin dual (only
         ``alpha >= 0``); if the classes cannot be separated in feature space that dual is
         unbounded and the solver ends on ``max_iter``/``time_limit``, never "optimal".
+        An array gives per-example bounds ``0 <= alpha_i <= C_i`` (finite, ``>= 0``, not
+        all zero; a weighted SVM, ``C_i = C w_i``): the working set rule and the step are
+        the same with ``C_i``, ``C_j`` in the distances to the box (LIBSVM's
+        ``get_C(i)``).
     eps : float, default 1e-3
         Stop when the maximal KKT violation :math:`m(\alpha) - M(\alpha)` is ``<= eps``
         (LIBSVM's ``-e``, scikit-learn's ``tol``).
@@ -526,6 +545,8 @@ def smo(
         check_input, callback)
     rows, yv = kernel_rows(K, y, kernel, X, check_input, cache_size_mb)
     n = yv.shape[0]
+    if np.ndim(C):
+        C = check_box_C(C, n)
     if max_iter is None:
         max_iter = max(10**7, 100 * n)
     alpha = np.zeros(n) if alpha0 is None else _check_alpha0(alpha0, yv, C)
@@ -534,12 +555,17 @@ def smo(
     return run.solve()
 
 
+def _describe(C: float | np.ndarray) -> str:
+    return f"{C:g}" if np.ndim(C) == 0 else f"per-example bounds in [{C.min():g}, {C.max():g}]"
+
+
 def _check_settings(
     C: Any, eps: Any, tau: Any, time_limit: Any, max_iter: Any, history_every: Any,
     cache_size_mb: Any, shrinking: Any, check_input: Any, callback: Any,
-) -> tuple[float, float, float, float | None, int | None, int, float]:
+) -> tuple[Any, float, float, float | None, int | None, int, float]:
     """The scalar arguments of :func:`smo`, checked (errors name the argument)."""
-    C = check_positive(C, "C", allow_inf=True)
+    if np.ndim(C) == 0 or isinstance(C, (str, bytes)):  # per-example bounds: checked in smo
+        C = check_positive(C, "C", allow_inf=True)
     eps = check_positive(eps, "eps")
     tau = check_positive(tau, "tau")
     if time_limit is not None:
@@ -561,7 +587,8 @@ class _Run:
     schedule and the history (the clock starts here: the initial gradient is solve time)."""
 
     def __init__(
-        self, rows: _KernelRows, yv: np.ndarray, alpha: np.ndarray, C: float, eps: float,
+        self, rows: _KernelRows, yv: np.ndarray, alpha: np.ndarray, C: float | np.ndarray,
+        eps: float,
         tau: float, max_iter: int, time_limit: float | None, shrinking: bool,
         history_every: int, callback: Callable[[SMOProgress], Any] | None,
         cache_size_mb: float,
@@ -646,7 +673,7 @@ class _Run:
         # ---- main loop: SMO steps on the active set, shrinking checks in between --------
         while True:
             reason, self.it, self.dual, viol = _iterate(
-                self.w, self.C, self.eps, self.tau, self.it, self.next_check, self.max_iter,
+                self.w, self.eps, self.tau, self.it, self.next_check, self.max_iter,
                 self.deadline, self.time_limit is not None, self.t_start, self.history_every,
                 self.history, self.notify if self.callback is not None else None, self.dual,
             )

@@ -96,31 +96,50 @@ def dual_objective(K: np.ndarray, y: np.ndarray, alpha: np.ndarray) -> float:
     return float(alpha.sum() - 0.5 * ya @ (K @ ya))
 
 
-def _hinge_min(f: np.ndarray, y: np.ndarray) -> tuple[float, float, float, float]:
-    """Minimise ``h(b) = sum_i max(0, 1 - y_i (f_i + b))`` exactly: ``(b, lo, hi, min)``.
+def _hinge_min(f: np.ndarray, y: np.ndarray,
+               c: np.ndarray | None = None) -> tuple[float, float, float, float]:
+    """Minimise ``h(b) = sum_i c_i max(0, 1 - y_i (f_i + b))`` exactly: ``(b, lo, hi, min)``
+    (``c = None``: all weights 1; else weights ``c_i >= 0``, the per-example ``C_i``).
 
-    Term ``i`` equals ``max(0, y_i (t_i - b))`` with ``t_i = y_i - f_i``: for a positive
-    point it is ``(t_i - b)_+``, for a negative one ``(b - t_i)_+``.  The sum is convex and
-    piecewise linear with kinks at the ``t_i``, so the minimum is attained at a kink: all
-    kinks are evaluated at once with sorted prefix sums, in O(n log n).  ``b`` is the
-    first kink attaining the smallest value; ``[lo, hi]`` is the interval of minimisers
+    Term ``i`` equals ``c_i max(0, y_i (t_i - b))`` with ``t_i = y_i - f_i``: for a positive
+    point it is ``c_i (t_i - b)_+``, for a negative one ``c_i (b - t_i)_+``.  The sum is
+    convex and piecewise linear with kinks at the ``t_i``, so the minimum is attained at a
+    kink: all kinks are evaluated at once with sorted prefix sums, in O(n log n).  ``b`` is
+    the first kink attaining the smallest value; ``[lo, hi]`` is the interval of minimisers
     (its end points are kinks), where kinks within 1e-12 relative round-off of the
     minimum count as minimisers.  The one routine behind :func:`best_hinge_bias`,
     :func:`primal_bias` and :func:`dual_bounds` (which calls it once).
     """
     t = y - f
-    tp = np.sort(t[y > 0])
-    tn = np.sort(t[y < 0])
-    cand = np.concatenate([tp, tn])
-    cp_sum = np.concatenate([[0.0], np.cumsum(tp)])
-    cn_sum = np.concatenate([[0.0], np.cumsum(tn)])
-    # positives with t > b: sum (t - b); negatives with t < b: sum (b - t)
-    kp = np.searchsorted(tp, cand, side="right")  # count of positives with t <= b
-    kn = np.searchsorted(tn, cand, side="left")  # count of negatives with t < b
-    total = (cp_sum[-1] - cp_sum[kp]) - cand * (tp.size - kp) + cand * kn - cn_sum[kn]
+    if c is None:
+        tp = np.sort(t[y > 0])
+        tn = np.sort(t[y < 0])
+        cand = np.concatenate([tp, tn])
+        cp_sum = np.concatenate([[0.0], np.cumsum(tp)])
+        cn_sum = np.concatenate([[0.0], np.cumsum(tn)])
+        # positives with t > b: sum (t - b); negatives with t < b: sum (b - t)
+        kp = np.searchsorted(tp, cand, side="right")  # count of positives with t <= b
+        kn = np.searchsorted(tn, cand, side="left")  # count of negatives with t < b
+        total = (cp_sum[-1] - cp_sum[kp]) - cand * (tp.size - kp) + cand * kn - cn_sum[kn]
+        scale = max(1.0, float(np.abs(t).sum()))
+    else:
+        pos, neg = y > 0, y < 0
+        op, on = np.argsort(t[pos]), np.argsort(t[neg])
+        tp, tn = t[pos][op], t[neg][on]
+        wp, wn = c[pos][op], c[neg][on]
+        cand = np.concatenate([tp, tn])
+        wp_sum = np.concatenate([[0.0], np.cumsum(wp)])  # weights
+        wn_sum = np.concatenate([[0.0], np.cumsum(wn)])
+        cp_sum = np.concatenate([[0.0], np.cumsum(wp * tp)])  # weighted t
+        cn_sum = np.concatenate([[0.0], np.cumsum(wn * tn)])
+        kp = np.searchsorted(tp, cand, side="right")
+        kn = np.searchsorted(tn, cand, side="left")
+        total = ((cp_sum[-1] - cp_sum[kp]) - cand * (wp_sum[-1] - wp_sum[kp])
+                 + cand * wn_sum[kn] - cn_sum[kn])
+        scale = max(float(np.max(c, initial=0.0)), float(c @ np.abs(t)))
     i = int(np.argmin(total))
     best = float(total[i])
-    ties = cand[total <= best + 1e-12 * max(1.0, float(np.abs(t).sum()))]
+    ties = cand[total <= best + 1e-12 * scale]
     return float(cand[i]), float(ties.min()), float(ties.max()), max(best, 0.0)
 
 
@@ -136,7 +155,7 @@ def best_hinge_bias(f: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     return b, best
 
 
-def primal_bias(f: Any, y: Any, C: float | None = 1.0) -> float:
+def primal_bias(f: Any, y: Any, C: float | np.ndarray | None = 1.0) -> float:
     """The bias of the primal point that :func:`convexkern.formulations.svm.certificate`
     certifies (notes §11.2).
 
@@ -153,9 +172,15 @@ def primal_bias(f: Any, y: Any, C: float | None = 1.0) -> float:
     as free by a threshold: the threshold misclassifies near-bound coefficients of an
     interior-point or first-order solver, and one wrong ``t_i`` moves the average, while
     the minimiser moves only with the decision values (by the solver's error).
+
+    Per-example bounds ``C`` (an ``(n,)`` array, a weighted SVM): ``b`` minimises the
+    weighted hinge sum ``sum_i C_i max(0, 1 - y_i (f_i + b))``.
     """
     f = np.asarray(f, dtype=float)
     y = np.asarray(y, dtype=float)
+    if C is not None and np.ndim(C) == 1:
+        _, lo, hi, _ = _hinge_min(f, y, np.asarray(C, dtype=float))
+        return 0.5 * (lo + hi)
     if C is None or not math.isfinite(float(C)):
         return -0.5 * (float(f[y > 0].min()) + float(f[y < 0].max()))
     _, lo, hi, _ = _hinge_min(f, y)
@@ -247,18 +272,27 @@ def _hard_psd_slack(hard: float, psd_eps: float, aa: float,
                       "no upper bound is certified for the hard margin")
 
 
-def dual_bounds(K: np.ndarray, y: np.ndarray, alpha: np.ndarray, C: float,
+def dual_bounds(K: np.ndarray, y: np.ndarray, alpha: np.ndarray, C: float | np.ndarray,
                 psd_eps: float = 0.0) -> SVMBounds:
     """``D(alpha) <= OPT <= P(alpha)`` for the SVM dual on a kernel with
     ``lambda_min(K) >= -psd_eps`` (``C = inf``: hard margin); no input checks.
+
+    ``C`` may be an ``(n,)`` array of per-example bounds ``0 <= alpha_i <= C_i`` (finite,
+    ``>= 0``): the primal is then ``1/2 ||w||^2 + sum_i C_i xi_i`` and ``P(alpha)`` uses the
+    weighted hinge sum, minimised exactly in ``b``; the PSD slack uses
+    ``max ||alpha||^2 <= min(S_+, S_-) (max_{y_i=1} C_i + max_{y_i=-1} C_i)`` with
+    ``S_+- = sum_{y_i=+-1} C_i`` (``docs/svm.md``).
 
     ``alpha`` is projected onto ``{y'a = 0, 0 <= a <= C}`` first (the distance in
     ``residuals["projection"]``).  The bounds, the clamping of a round-off inversion and
     the PSD slack are derived in :func:`convexkern.formulations.svm.certificate`.
     """
-    Cf = float(C)
-    viol = svm_infeasibility(alpha, y, Cf)
-    a = project_svm_feasible(alpha, y, Cf) if viol > 0 else alpha
+    Cv = np.asarray(C, dtype=np.float64) if np.ndim(C) == 1 else None
+    Cf = float(C) if Cv is None else math.nan  # nan: per-example bounds in Cv
+    Cb = Cf if Cv is None else Cv
+    soft = Cv is not None or math.isfinite(Cf)
+    viol = svm_infeasibility(alpha, y, Cb)
+    a = project_svm_feasible(alpha, y, Cb) if viol > 0 else alpha
     proj = float(np.max(np.abs(a - alpha)))
     ya = y * a
     f = K @ ya
@@ -274,7 +308,11 @@ def dual_bounds(K: np.ndarray, y: np.ndarray, alpha: np.ndarray, C: float,
     b_hard = -0.5 * (f_pos + f_neg)  # primal_bias(f, y, None): the largest-margin bias
     gamma = 0.5 * (f_pos - f_neg)  # the margin of w(alpha) with that bias
     hard = 0.5 * quad / gamma**2 if gamma > 0 else math.inf
-    if math.isfinite(Cf):
+    if Cv is not None:
+        _, lo, hi, hinge = _hinge_min(f, y, Cv)
+        upper = 0.5 * quad + hinge
+        b = 0.5 * (lo + hi)
+    elif soft:
         _, lo, hi, hinge = _hinge_min(f, y)
         upper = 0.5 * quad + Cf * hinge
         b = 0.5 * (lo + hi)  # primal_bias(f, y, Cf), from the same minimisation
@@ -297,13 +335,19 @@ def dual_bounds(K: np.ndarray, y: np.ndarray, alpha: np.ndarray, C: float,
                 f"upper bound {upper:.10g} below the dual value {lower:.10g} by {inversion:.3g}: "
                 "beyond round-off, so these bounds are not valid (non-finite data?)"
             )
-    if psd_eps > 0 and math.isfinite(upper) and math.isfinite(Cf):
-        n_min = min(int(np.sum(y > 0)), int(np.sum(y < 0)))
-        slack = 0.5 * psd_eps * (float(a @ a) + 2.0 * n_min * Cf**2)
+    if psd_eps > 0 and math.isfinite(upper) and soft:
+        if Cv is None:
+            n_min = min(int(np.sum(y > 0)), int(np.sum(y < 0)))
+            a_max = 2.0 * n_min * Cf**2  # >= ||alpha||^2 on the feasible set
+        else:
+            c_pos, c_neg = Cv[y > 0], Cv[y < 0]
+            a_max = (min(float(c_pos.sum()), float(c_neg.sum()))
+                     * (float(c_pos.max()) + float(c_neg.max())))
+        slack = 0.5 * psd_eps * (float(a @ a) + a_max)
         upper += slack
         residuals["psd_slack"] = slack
     hard_slack, hard_note = _hard_psd_slack(hard, psd_eps, float(a @ a), gamma)
-    if math.isfinite(Cf):
+    if soft:
         u_hard = hard + hard_slack
         scale = max(1.0, float(a.sum()), quad)
         if u_hard < upper and u_hard >= lower - _ROUND_OFF * scale \

@@ -6,8 +6,9 @@ of :mod:`.table` as ``"module:function"`` (imported when it runs; a user's own j
 
 * seeded splits (:func:`seeded_splits`, from :mod:`convexkern.splits`: the same split a
   TOML spec's ``[split]`` makes for the same seed) and a cross-validation grid search
-  (:func:`cv_select`) whose folds run in parallel through joblib (so a Dask or Ray
-  backend takes over when one machine is outgrown: ``joblib.parallel_backend``);
+  (:func:`cv_select`) whose folds run in parallel through joblib: ``backend="loky"``
+  (processes on this machine) or ``backend="dask"`` (a ``dask.distributed`` cluster at
+  ``scheduler``, else a ``LocalCluster``; :func:`dask_client`);
 * an on-disk cache (``ctx.cached(fn)``, a ``joblib.Memory`` under ``out_dir/.cache``) so
   an interrupted run resumes where it stopped;
 * a progress display (``ctx.progress(...)``, on stderr);
@@ -20,10 +21,11 @@ is for people.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,6 +46,7 @@ __all__ = [
     "seeded_splits",
     "cv_select",
     "markdown_table",
+    "dask_client",
 ]
 
 
@@ -68,6 +71,7 @@ class Context:
     n_jobs: int = 1
     verbose: bool = True
     datasets: list[str] | None = None  # restrict a multi-data-set reproduction (None: all)
+    backend: str = "loky"  # "dask": through the dask.distributed client of the run
     _t0: float = field(default_factory=time.perf_counter)
 
     def __post_init__(self) -> None:
@@ -94,6 +98,11 @@ class Context:
         from joblib import Parallel, delayed
 
         items = list(items)
+        if self.backend == "dask":
+            from joblib import parallel_config
+
+            with parallel_config(backend="dask", n_jobs=-1):  # every worker of the cluster
+                return Parallel()(delayed(fn)(it) for it in items)
         if self.n_jobs == 1 or len(items) <= 1:
             return [fn(it) for it in items]
         return Parallel(n_jobs=self.n_jobs)(delayed(fn)(it) for it in items)
@@ -117,18 +126,32 @@ def run(
     n_jobs: int = 1,
     verbose: bool = True,
     datasets: Sequence[str] | None = None,
+    backend: str = "loky",
+    scheduler: str | None = None,
 ) -> ReproductionResult:
-    """Run one reproduction and write ``out_dir/<name>/report.md`` (+ figures, JSON)."""
+    """Run one reproduction and write ``out_dir/<name>/report.md`` (+ figures, JSON).
+
+    ``backend="dask"`` runs the parallel grids on a ``dask.distributed`` cluster: the one at
+    ``scheduler``, else a ``LocalCluster`` of ``n_jobs`` workers (:func:`dask_client`).
+    """
     names = available()
     if name not in names:
         raise InvalidInputError("paper", f"unknown reproduction '{name}'; available: {list(names)}")
+    if backend not in ("loky", "dask"):
+        raise InvalidInputError("backend", f"expected 'loky' or 'dask', got {backend!r}")
+    if scheduler is not None and backend != "dask":
+        raise InvalidInputError("scheduler", "applies to backend='dask' only")
     entry = REPRODUCTIONS[name]
     fn, title = entry.function(), entry.title
     ctx = Context(name=name, quick=quick, out_dir=Path(out_dir) / name, seed=seed,
                   n_jobs=n_jobs, verbose=verbose,
-                  datasets=list(datasets) if datasets else None)
+                  datasets=list(datasets) if datasets else None, backend=backend)
     ctx.progress(f"{title} ({'quick' if quick else 'full'} run)")
-    result = fn(ctx)
+    if backend == "dask":
+        with dask_client(scheduler, n_jobs):
+            result = fn(ctx)
+    else:
+        result = fn(ctx)
     head = f"# {title}\n\n_{'Quick' if quick else 'Full'} run, seed {seed}._\n\n"
     (ctx.out_dir / "report.md").write_text(head + result.markdown + "\n", encoding="utf-8")
     (ctx.out_dir / "results.json").write_text(
@@ -136,6 +159,37 @@ def run(
     )
     ctx.progress(f"report written to {ctx.out_dir / 'report.md'}")
     return result
+
+
+@contextlib.contextmanager
+def dask_client(scheduler: str | None = None, n_workers: int = 1,
+                **cluster_kwargs: Any) -> Iterator[Any]:
+    """A ``dask.distributed.Client`` for the duration of a ``with`` block: connected to
+    ``scheduler`` when given, else to a ``LocalCluster`` of ``n_workers`` single-threaded
+    workers (``cluster_kwargs`` passed to it, e.g. ``processes=False``); both closed after.
+
+    Needs the optional extra: ``pip install 'convexkern[dask]'``.
+    """
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise InvalidInputError("backend", "'dask' needs dask.distributed: pip install "
+                                           "'convexkern[dask]'") from None
+    cluster = None
+    if scheduler:
+        client = Client(scheduler)
+    else:
+        kw: dict[str, Any] = {"n_workers": n_workers, "threads_per_worker": 1,
+                              "dashboard_address": None}
+        kw.update(cluster_kwargs)
+        cluster = LocalCluster(**kw)
+        client = Client(cluster)
+    try:
+        yield client
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
 
 
 def _jsonable(obj: Any) -> Any:

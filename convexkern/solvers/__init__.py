@@ -10,6 +10,8 @@ module          what lives there
 ``dispatch``    :func:`solve`, :func:`compare`, :func:`path`, :func:`available_solvers`
 ``conic``       the cvxpy path: solve, read the raw answer, certify
 ``certify``     :func:`certified_report`: a point and a formulation's certificate -> report
+``plugins``     solvers of installed packages (``convexkern.solvers`` entry points), read
+                lazily; :class:`PluginWarning` for a broken one
 ==============  =======================================================================
 
 Whatever the solver, the report's numbers come from the formulation's certificate, and the
@@ -28,6 +30,7 @@ from .dispatch import (
     solve,
     solver_info,
 )
+from .plugins import PluginWarning
 from .status import algorithm_status, cvxpy_status
 from .table import ALGORITHMS, CONIC, AlgorithmSpec, ConicSolverSpec, register_solver
 
@@ -35,6 +38,7 @@ __all__ = [
     "ALGORITHMS",
     "CONIC",
     "AlgorithmSpec",
+    "PluginWarning",
     "ConicSolverSpec",
     "algorithm_status",
     "available_solvers",

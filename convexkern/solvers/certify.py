@@ -38,6 +38,15 @@ def certified_report(
     need.
     """
     cert = f.certificate(point, tol=tol)
+    wrong = _refuse(f, cert)
+    if wrong:
+        return SolveReport(
+            status=Status.ERROR, solver=solver, formulation=f.name,
+            primal_value=float(cert.primal_value), dual_value=float(cert.dual_value),
+            solve_time=float(solve_time), iterations=iterations, tol=tol,
+            params=f.param_values(), solver_stats=dict(solver_stats or {}),
+            message="; ".join(m for m in (message, wrong) if m),
+        )
     rel = cert.rel_gap
     notes = [m for m in (message, cert.note) if m]
     if cert.proven is not None and status in (Status.OPTIMAL, Status.OPTIMAL_INACCURATE):
@@ -69,3 +78,30 @@ def certified_report(
         solver_stats=dict(solver_stats or {}),
         message="; ".join(notes),
     )
+
+
+#: an inverted bracket is accepted up to this many units of round-off of its values
+_INVERSION_ULPS = 64 * 2.0 ** -53
+
+
+def _refuse(f: Formulation, cert: Any) -> str:
+    """Why the certificate cannot be right (empty if nothing is wrong): no sense, NaN
+    bounds, or a lower bound above the upper one beyond round-off.  Each is a bug in the
+    certificate, never an optimum (issue 11).  A sense swapped by mistake shows up as an
+    inverted bracket (its "primal" value is then on the wrong side).  The certificate's
+    sense may differ from the cvxpy problem's when the builder solves a dual of the
+    paper's problem (``robust_indefinite.dual`` minimises the dual (6) of the
+    maximisation (3)): the optimal values agree, so the bracket is checked, not the word."""
+    who = getattr(f.certify, "__qualname__", repr(f.certify))
+    if cert.sense not in ("minimize", "maximize"):
+        return (f"certificate {who} of {f.name} gives sense {cert.sense!r} (neither "
+                "'minimize' nor 'maximize'): its bounds are refused")
+    lo, up = cert.lower, cert.upper
+    if math.isnan(lo) or math.isnan(up):
+        return f"certificate {who} of {f.name} returned NaN bounds: they are refused"
+    if math.isfinite(lo) and math.isfinite(up):
+        slack = _INVERSION_ULPS * max(abs(lo), abs(up)) + 1e-300
+        if lo > up + slack:
+            return (f"certificate {who} of {f.name} returned lower bound {lo!r} above its "
+                    f"upper bound {up!r}: the bracket is refused (a certificate bug)")
+    return ""

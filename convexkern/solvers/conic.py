@@ -20,6 +20,7 @@ import numpy as np
 
 from ..errors import InvalidInputError
 from ..formulation import Formulation
+from ..generic import CONIC_KEY, ConicPoint, conic_data, raw_pair
 from ..report import SolveReport, Status
 from .certify import certified_report
 from .status import cvxpy_status
@@ -135,6 +136,13 @@ def solve_conic(
         else first
     note = (f"re-solved at settings {finer:.0e} after a certified gap of "
             f"{first.rel_gap:.2g} at {accuracy:.0e}")
+    if (best is second and best.status is Status.OPTIMAL_INACCURATE
+            and best.solver_stats.get("status") == "optimal_inaccurate"
+            and best.rel_gap <= tol):
+        # the solver could not reach the tighter settings, but its point is certified
+        # to tol: the certificate, not the solver's word, decides (a proof either way)
+        best = replace(best, status=Status.OPTIMAL)
+        note += "; the re-solve ended 'optimal_inaccurate' but its point is certified to tol"
     return replace(
         best, solve_time=first.solve_time + second.solve_time,
         solver_stats={**best.solver_stats, "refined": True,
@@ -156,14 +164,22 @@ def _solve_at(f: Formulation, spec: ConicSolverSpec, tol: float, accuracy: float
     raw: dict[str, Any] = {}
     problem = f.problem
     unpack = problem.unpack_results
+    build = problem.get_problem_data
 
     def _keep_raw(solution: Any, chain: Any, inverse_data: Any) -> Any:
         raw.update(solution=solution, chain=chain, inverse_data=inverse_data)
         return unpack(solution, chain, inverse_data)
 
+    def _keep_data(*args: Any, **kwargs: Any) -> Any:
+        out = build(*args, **kwargs)
+        raw["data"] = out[0]  # the conic form the solver gets: the generic certificate's
+        return out
+
     t0 = time.perf_counter()
     forced: Status | None = None
     problem.unpack_results = _keep_raw  # type: ignore[method-assign]
+    if f.generic:
+        problem.get_problem_data = _keep_data  # type: ignore[method-assign]
     try:
         with warnings.catch_warnings():
             # cvxpy's "Solution may be inaccurate": the report's status and certified gap
@@ -202,6 +218,7 @@ def _solve_at(f: Formulation, spec: ConicSolverSpec, tol: float, accuracy: float
             )
     finally:
         problem.__dict__.pop("unpack_results", None)
+        problem.__dict__.pop("get_problem_data", None)
     elapsed = time.perf_counter() - t0
     stats = f.problem.solver_stats
     status = cvxpy_status(f.problem.status)
@@ -248,9 +265,28 @@ def _solve_at(f: Formulation, spec: ConicSolverSpec, tol: float, accuracy: float
             message=f"{spec.name} reported '{f.problem.status}' but returned no usable point "
                     f"({exc})",
         )
+    if f.generic:
+        point[CONIC_KEY] = _conic_point(spec, raw)
     return certified_report(
         f, point, solver=spec.name, status=status, tol=tol, solve_time=float(solve_time),
         iterations=iters, solver_stats=solver_stats,
     )
+
+
+def _conic_point(spec: ConicSolverSpec, raw: Mapping[str, Any]) -> ConicPoint | None:
+    """The solver's raw pair in its conic form, for the generic certificate (``None``
+    when the solve did not go through the capture)."""
+    data, chain = raw.get("data"), raw.get("chain")
+    if data is None or chain is None:
+        return None
+    try:
+        cd, reason = conic_data(data, getattr(chain, "solver", None))
+    except (KeyError, ValueError, TypeError, AttributeError) as exc:
+        del exc
+        return None  # the certificate then falls back to the point by variable names
+    x, y = raw_pair(spec.cvxpy_name, raw.get("solution"), data)
+    # x None (a solver whose raw answer is not read): the certificate falls back to the
+    # variables' values, bounding the primal side only
+    return ConicPoint(data=cd, x=x, y=y, solver=spec.cvxpy_name, note=reason)
 
 

@@ -22,6 +22,7 @@ from ..errors import InvalidInputError, InvalidTypeError, SolverNotFoundError
 from ..formulation import Formulation
 from ..report import ReportTable, SolveReport, Status
 from .conic import solve_conic
+from .plugins import load_solver_plugins, plugin_failure, plugin_source
 from .table import ALGORITHMS, CONIC, AlgorithmSpec, ConicSolverSpec
 
 __all__ = [
@@ -35,12 +36,15 @@ __all__ = [
 
 
 def installed_solvers() -> list[str]:
-    """Names of every usable solver: installed conic ones, then every custom one."""
+    """Names of every usable solver: installed conic ones, then every custom one (with
+    those of installed plugins, :mod:`convexkern.solvers.plugins`)."""
+    load_solver_plugins()
     return [s.name for s in CONIC.values() if s.installed] + list(ALGORITHMS)
 
 
 def solver_info() -> list[dict[str, Any]]:
     """One row per known solver: name, kind, installed, what it solves, install hint."""
+    load_solver_plugins()
     rows = []
     for s in CONIC.values():
         rows.append({
@@ -49,8 +53,10 @@ def solver_info() -> list[dict[str, Any]]:
             "install": "" if s.installed else s.install,
         })
     for c in ALGORITHMS.values():
+        source = plugin_source(c.name)
         rows.append({
-            "name": c.name, "kind": "built-in", "installed": True,
+            "name": c.name, "kind": f"plugin ({source})" if source else "built-in",
+            "installed": True,
             "solves": ",".join(sorted(c.kinds)), "default_tol": c.default_tol,
             "install": "", "description": c.description,
         })
@@ -67,6 +73,7 @@ def available_solvers(f: Formulation | None = None) -> list[str]:
     if f is None:
         return installed_solvers()
     _check_formulation(f)
+    load_solver_plugins()
     cls = f.cone_class
     names = [s.name for s in CONIC.values() if s.installed and cls in s.cones]
     names += [c.name for c in ALGORITHMS.values() if c.key_for(f.kind, f.variant)]
@@ -88,30 +95,33 @@ def _resolve(f: Formulation, solver: str | None) -> ConicSolverSpec | AlgorithmS
     if not isinstance(name, str):
         raise InvalidTypeError("solver", f"expected a solver name, got {name!r}")
     key = name.lower()
+    if key not in ALGORITHMS and key not in CONIC:
+        load_solver_plugins(key)  # an installed package's solver of that name, read now
     if key in ALGORITHMS and ALGORITHMS[key].key_for(f.kind, f.variant):
         # before anything reads f.cone_class: a lazily built cvxpy problem stays unbuilt
         return ALGORITHMS[key]
-    usable = available_solvers(f)
     if key in CONIC:
         spec = CONIC[key]
         if not spec.installed:
             raise SolverNotFoundError(
                 f"solver '{key}' is not installed ({spec.install}); "
-                f"installed solvers for {f.name}: {usable}"
+                f"installed solvers for {f.name}: {available_solvers(f)}"
             )
         if f.cone_class not in spec.cones:
             raise SolverNotFoundError(
                 f"solver '{key}' does not handle {f.cone_class} problems such as {f.name}; "
-                f"use one of {usable}"
+                f"use one of {available_solvers(f)}"
             )
         return spec
     if key in ALGORITHMS:
         raise SolverNotFoundError(
             f"solver '{key}' solves {sorted(ALGORITHMS[key].kinds)}, not "
             f"{f.kind}{f'[{f.variant}]' if f.variant else ''}; "
-            f"use one of {usable}"
+            f"use one of {available_solvers(f)}"
         )
-    raise SolverNotFoundError(f"unknown solver '{name}'; solvers for {f.name}: {usable}")
+    why = plugin_failure(key)
+    raise SolverNotFoundError(f"unknown solver '{name}'{f' ({why})' if why else ''}; "
+                              f"solvers for {f.name}: {available_solvers(f)}")
 
 
 #: the smallest ``tol`` a solve accepts: a certified relative gap below it is under the

@@ -24,7 +24,8 @@ parameters, the formulation and its hyper-parameters, and the solvers to run::
     gamma = 0.025               # kernel parameters; gamma = "scale" -> 1/(d * X_train.var())
 
     [formulation]
-    name = "svm.dual"           # <module>.<builder> in convexkern.formulations
+    name = "svm.dual"           # <module>.<builder> in convexkern.formulations, or your
+                                # own "module:function" (docs/plugins.md)
     C = 1.0                     # keyword arguments of the builder
 
     [solve]                     # optional
@@ -80,6 +81,15 @@ A builder is any public function of the module (listed in its ``__all__``) retur
 decomposition)`` is usable from a spec as soon as it exists, with no change here.
 Builder errors (``InvalidInputError`` naming an argument) are re-raised as
 ``SpecError("formulation.<argument>")``.
+
+A user's own builder is named ``"module:function"`` (or ``"package.module:function"``):
+the module is looked for in the spec file's folder, then the current directory, then as
+a ``convexkern.formulations`` entry point, then as an installed module, and imported by
+location without touching ``sys.path``; a bare ``"name"`` is an installed package's
+builder offered under that entry-point name (:mod:`convexkern.specs.plugins`,
+docs/plugins.md).  It is fed and checked exactly as a built-in builder; anything it
+raises becomes a :class:`SpecError` naming ``formulation.name`` (``formulation`` for a
+``ValueError``), with its exception chained.
 
 Prediction follows a convention rather than a table (:meth:`Instance.decision_function`):
 a formulation that keeps the spec's training kernel as ``data["K"]`` (and labels as

@@ -228,10 +228,16 @@ def _call_builder(
         raise SpecError(fld, f"{spec.name}: {arg} {_strip_arg(exc)}") from None
     except ConvexkernError:
         raise
-    except ValueError as exc:
-        raise SpecError("formulation", f"{spec.name}: {exc}") from None
+    except ValueError as exc:  # a user's builder keeps its traceback (chained)
+        raise SpecError("formulation", f"{spec.name}: {exc}") from (
+            exc if spec.is_plugin else None)
+    except Exception as exc:
+        if not spec.is_plugin:
+            raise
+        raise SpecError("formulation.name",
+                        f"{spec.name} raised {type(exc).__name__}: {exc}") from exc
     if not isinstance(f, Formulation):
         raise SpecError("formulation.name", f"{spec.name} returned "
-                                            f"{type(f).__name__}, not a Formulation")
+                                            f"{type(f).__name__}, not a convexkern.Formulation")
     timings["formulation"] = time.perf_counter() - t2
     return f

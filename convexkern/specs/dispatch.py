@@ -5,11 +5,13 @@
 from __future__ import annotations
 
 import inspect
+import os
 from collections.abc import Callable
 from typing import Any
 
 from ..errors import SpecError
 from ..formulation import Formulation
+from .plugins import is_plugin_name, resolve_plugin
 
 _KERNEL_ARGS = ("K", "K0")
 _FEATURE_ARGS = ("X",)
@@ -72,18 +74,27 @@ def _feedable(fn: Callable[..., Any]) -> bool:
     return any(p in (*_KERNEL_ARGS, *_FEATURE_ARGS) for p in _signature(fn).parameters)
 
 
-def _resolve_builder(name: str) -> tuple[Callable[..., Formulation], Any]:
+def _resolve_builder(name: str, folder: str | os.PathLike[str] | None = None
+                     ) -> tuple[Callable[..., Formulation], Any]:
+    """The builder named ``name``, and its module (None for a plugin).  ``"module:function"``
+    and entry-point names go to :func:`.plugins.resolve_plugin`, which searches ``folder``
+    (the spec's) first."""
     from .. import formulations
 
+    if is_plugin_name(name):
+        built_in = "" if ":" in name else ", ".join(_all_builders())
+        return resolve_plugin(name, folder, built_in=built_in), None
     if name.count(".") != 1 or not all(name.split(".")):
         raise SpecError("formulation.name",
-                        f"expected '<module>.<builder>' such as 'svm.dual', got {name!r}; "
+                        f"expected '<module>.<builder>' such as 'svm.dual', got {name!r} "
+                        "(your own builder: 'module:function'); "
                         f"available: {', '.join(_all_builders())}")
     mod_name, fn_name = name.split(".")
     if mod_name not in _formulation_modules():
         raise SpecError("formulation.name",
                         f"unknown formulation module {mod_name!r}; available: "
-                        f"{', '.join(_all_builders())}")
+                        f"{', '.join(_all_builders())} (for a builder in your own module "
+                        f"{mod_name}.py: '{mod_name}:{fn_name}')")
     try:
         module = getattr(formulations, mod_name)
     except AttributeError as exc:

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..formulation import Formulation
 from .dispatch import _resolve_builder
+from .plugins import is_plugin_name
 
 
 @dataclass(frozen=True)
@@ -63,22 +64,31 @@ class KernelSpec:
 
 @dataclass(frozen=True)
 class FormulationSpec:
-    """The ``[formulation]`` section: ``module.builder`` and its keyword arguments."""
+    """The ``[formulation]`` section: ``module.builder`` (a built-in), ``module:function``
+    or an entry-point name (a plugin, :mod:`convexkern.specs.plugins`), and its keyword
+    arguments.  ``folder`` is where a plugin module is looked for first (the spec's)."""
 
     name: str
     params: Mapping[str, Any] = field(default_factory=dict)
+    folder: str | None = field(default=None, compare=False)
 
     @property
     def module(self) -> str:
-        return self.name.split(".", 1)[0]
+        return self.name.split(":" if ":" in self.name else ".", 1)[0]
 
     @property
     def builder(self) -> str:
-        return self.name.split(".", 1)[1]
+        parts = self.name.split(":" if ":" in self.name else ".", 1)
+        return parts[1] if len(parts) == 2 else ""
+
+    @property
+    def is_plugin(self) -> bool:
+        """A user's builder (``module:function``) or an installed package's (entry point)."""
+        return is_plugin_name(self.name)
 
     def builder_function(self) -> Callable[..., Formulation]:
         """The builder function (its module is imported on first use)."""
-        return _resolve_builder(self.name)[0]
+        return _resolve_builder(self.name, self.folder)[0]
 
 
 @dataclass(frozen=True)

@@ -187,7 +187,9 @@ def _parse(raw: Mapping[str, Any], path: Path | None, base: Path) -> ProblemSpec
     split = _parse_split(split_t) if split_t is not None else None
     pre_t = _section(raw, "preprocess")
     preprocess = _parse_preprocess(pre_t) if pre_t is not None else PreprocessSpec()
-    formulation, builder = _parse_formulation(_section(raw, "formulation", required=True))  # type: ignore[arg-type]
+    folder = path.parent if path is not None else base  # where a plugin module is looked for
+    formulation, builder = _parse_formulation(
+        _section(raw, "formulation", required=True), folder)  # type: ignore[arg-type]
     kernel_t = _section(raw, "kernel")
     needs_kernel = any(p in _KERNEL_ARGS for p in _signature(builder).parameters)
     if kernel_t is None:
@@ -365,12 +367,13 @@ def _parse_kernel(t: dict[str, Any]) -> KernelSpec:
     return KernelSpec(name, MappingProxyType(params))
 
 
-def _parse_formulation(t: dict[str, Any]) -> tuple[FormulationSpec, Callable[..., Formulation]]:
+def _parse_formulation(t: dict[str, Any], folder: Path
+                       ) -> tuple[FormulationSpec, Callable[..., Formulation]]:
     if "name" not in t:
         raise SpecError("formulation.name",
                         f"is required; available: {', '.join(_all_builders())}")
     name = _str(t["name"], "formulation.name").strip()
-    fn, _ = _resolve_builder(name)
+    fn, _ = _resolve_builder(name, folder)
     sig = _signature(fn)
     if not _feedable(fn):
         raise SpecError("formulation.name",
@@ -402,7 +405,7 @@ def _parse_formulation(t: dict[str, Any]) -> tuple[FormulationSpec, Callable[...
                             "spec cannot set")
         if p.default is inspect.Parameter.empty and p.name not in params:
             raise SpecError(f"formulation.{p.name}", f"is required by {name}")
-    return FormulationSpec(name, MappingProxyType(params)), fn
+    return FormulationSpec(name, MappingProxyType(params), folder=str(folder)), fn
 
 
 def _known_solvers() -> list[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 import cvxpy as cp
@@ -99,6 +100,23 @@ def _certifier(param: str, main: str, own: Any, dual: str, other: Any,
     return certify
 
 
+def _theorem2_bounded(C_rho: Any, M: int) -> str:
+    """Why (7) is bounded when ``C_rho >= 1/M`` (exactly, in rational arithmetic): summing
+    the M margin rows, ``rho - C_rho sum(xi) <= sum(A R)/M + (1/M - C_rho) sum(xi)``, and
+    ``R`` lies in the simplex (Abe 2012, Theorem 2); "" (not proven) otherwise."""
+    if C_rho is None or Fraction(float(C_rho)) * M < 1:
+        return ""
+    return (f"C_rho = {float(C_rho):.6g} >= 1/M = {1 / M:.6g}: bounded by Abe's Theorem 2 "
+            "(the margin rows summed)")
+
+
+def _theorem2_feasible(C_rho: Any, M: int) -> str:
+    """Why (14)-(17) is feasible when ``C_rho >= 1/M``: ``delta = e/M``; "" otherwise."""
+    if C_rho is None or Fraction(float(C_rho)) * M < 1:
+        return ""
+    return f"C_rho = {float(C_rho):.6g} >= 1/M: delta = e/M, z = max(A'delta) is feasible"
+
+
 def nu_lp(A: Any, C_rho: float = 1.0, *, rho_min: float | None = 0.0) -> Formulation:
     """The ν-LP SVM (5)–(9) (maximisation) as a :class:`~convexkern.Formulation`.
 
@@ -156,6 +174,9 @@ def nu_lp(A: Any, C_rho: float = 1.0, *, rho_min: float | None = 0.0) -> Formula
         dual_builder=lambda: nu_lp_dual(A, float(Cp.value), rho_min=rmin),
         default_solver="linprog",
         hints={"unbounded": _theorem2_hint(A.shape[0])},
+        facts={"feasible": "R = e_1, rho = max(rho_min, 0), xi = max(0, rho - A R) is "
+                           "feasible",
+               "bounded": lambda: _theorem2_bounded(Cp.value, M)},
     )
 
 
@@ -201,6 +222,8 @@ def nu_lp_dual(A: Any, C_rho: float = 1.0, *, rho_min: float | None = 0.0) -> Fo
         dual_builder=lambda: nu_lp(A, float(Cp.value), rho_min=rmin),
         default_solver="linprog",
         hints={"infeasible": _theorem2_hint(A.shape[0])},
+        facts={"feasible": lambda: _theorem2_feasible(Cp.value, M),
+               "bounded": "0 <= delta <= C_rho bounds A'delta, hence z from below"},
     )
 
 

@@ -1,0 +1,112 @@
+"""Benchmark: SVMClassifier against scikit-learn's SVC, and SMO's scalar vs vector box.
+
+Two tables, one run, on the shipped real data:
+
+1. **SMO, scalar C vs per-example bounds.**  ``smo(K, y, C)`` and ``smo(K, y, np.full(n,
+   C))`` at LIBSVM's stopping rule (``eps = 1e-3``, ``check_input=False``), best of
+   ``--repeat``, and ``SVC(kernel="precomputed", tol=1e-3)`` on the same ``K``.  The two
+   SMO calls take the same steps (tested bit for bit); the ratio shows what the vector
+   path costs per step (two list lookups), and ``scalar / LIBSVM`` is the "smo eps" row of
+   ``benchmarks/bench_svm.py`` (docs/svm.md: 0.95-1.7x), so a slowdown of the scalar path
+   would show here.
+2. **Multiclass fits.**  ``SVMClassifier(tol=1e-3)`` (one-vs-one, certified relative gap
+   1e-3 per pair) and ``SVC(tol=1e-3)``, RBF, ``gamma="scale"``, C = 1, with and without
+   ``class_weight="balanced"`` and random sample weights: fit time, ratio, test accuracy
+   of each, and the largest difference of the ``"ovo"`` decision values.
+
+Instances: USPS 3 vs 5 (1214 training images), Pima (768), USPS 0-4 vs 5-9 (first 5000
+training images) for table 1; USPS 10 digits (first 2000 training images, tested on the
+2007 test images) and satimage 6 classes (4435 training, 2000 test, standardised) for
+table 2.
+
+Run: ``OMP_NUM_THREADS=1 python benchmarks/bench_svc_parity.py [--repeat 3]`` (about 2
+minutes on a quiet 2-core machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import warnings
+from functools import partial
+
+import numpy as np
+from sklearn.svm import SVC
+
+from convexkern.algorithms.smo import smo
+from convexkern.data import load, load_satimage, load_usps
+from convexkern.estimators import SVMClassifier
+from convexkern.kernels import RBF
+
+
+def _best(fn, repeat):
+    best, out = np.inf, None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t0)
+    return best, out
+
+
+def smo_table(repeat: int) -> None:
+    ds = load_usps("train")
+    keep = (ds.y == 3) | (ds.y == 5)
+    X, y = ds.X[keep], np.where(ds.y[keep] == 3, 1.0, -1.0)
+    pima = load("pima")
+    Xp = (pima.X - pima.X.mean(0)) / pima.X.std(0)
+    X5, d5 = ds.X[:5000], ds.y[:5000]
+    cases = [("usps 3v5", RBF(gamma=1.0 / (X.shape[1] * X.var()))(X), y),
+             ("pima", RBF(gamma=1.0 / Xp.shape[1])(Xp), np.where(pima.y == 1, 1.0, -1.0)),
+             ("usps 0-4v5-9 n=5000", RBF(gamma=1.0 / (X5.shape[1] * X5.var()))(X5),
+              np.where(d5 < 5, 1.0, -1.0))]
+    print("| instance | n | scalar C (s) | vector C (s) | vector / scalar | LIBSVM (s) "
+          "| scalar / LIBSVM | same steps |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name, K, yy in cases:
+        n = yy.size
+        t_s, r_s = _best(partial(smo, K, yy, 1.0, eps=1e-3, check_input=False), repeat)
+        t_v, r_v = _best(partial(smo, K, yy, np.full(n, 1.0), eps=1e-3, check_input=False),
+                         repeat)
+        t_l, _ = _best(partial(SVC(kernel="precomputed", C=1.0, tol=1e-3).fit, K, yy), repeat)
+        same = r_s.iterations == r_v.iterations and np.array_equal(r_s.alpha, r_v.alpha)
+        print(f"| {name} | {n} | {t_s:.4f} | {t_v:.4f} | {t_v / t_s:.2f} | {t_l:.4f} | "
+              f"{t_s / t_l:.2f} | {same} |")
+
+
+def multiclass_table(repeat: int) -> None:
+    tr, te = load_usps("train"), load_usps("test")
+    sat_tr, sat_te = load_satimage("train"), load_satimage("test")
+    mu, sd = sat_tr.X.mean(0), sat_tr.X.std(0)
+    cases = [("usps 10 classes", tr.X[:2000], tr.y[:2000], te.X, te.y),
+             ("satimage 6 classes", (sat_tr.X - mu) / sd, sat_tr.y, (sat_te.X - mu) / sd,
+              sat_te.y)]
+    print("| instance | n | weights | SVMClassifier (s) | SVC (s) | ratio | accuracy ours "
+          "| accuracy SVC | max decision diff |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name, Xtr, ytr, Xte, yte in cases:
+        sw = np.random.default_rng(0).uniform(0.5, 2.0, size=ytr.size)
+        for label, cw, w in (("none", None, None), ("balanced + sample", "balanced", sw)):
+            ours = SVMClassifier(tol=1e-3, class_weight=cw, decision_function_shape="ovo")
+            ref = SVC(tol=1e-3, class_weight=cw, decision_function_shape="ovo")
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                t_o, m_o = _best(partial(ours.fit, Xtr, ytr, w), repeat)
+            t_r, m_r = _best(partial(ref.fit, Xtr, ytr, sample_weight=w), repeat)
+            acc_o = float(np.mean(m_o.predict(Xte) == yte))
+            acc_r = float(np.mean(m_r.predict(Xte) == yte))
+            diff = float(np.max(np.abs(m_o.decision_function(Xte) - m_r.decision_function(Xte))))
+            print(f"| {name} | {ytr.size} | {label} | {t_o:.3f} | {t_r:.3f} | {t_o / t_r:.2f} "
+                  f"| {acc_o:.4f} | {acc_r:.4f} | {diff:.2e} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    smo_table(args.repeat)
+    print()
+    multiclass_table(args.repeat)
+
+
+if __name__ == "__main__":
+    main()

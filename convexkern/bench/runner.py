@@ -1,0 +1,252 @@
+"""Running a suite: plan each problem (which solvers take it), run every (problem, solver)
+pair in its own process, cache each result on disk as it arrives, write the report.
+
+Backends: ``"loky"`` (joblib's process pool, ``n_jobs`` workers; with one job the pairs
+run one after the other) and ``"dask"`` (``dask.distributed``: an existing cluster at
+``scheduler``, otherwise a ``LocalCluster`` of ``n_jobs`` workers).  Either way a worker
+only supervises: the solve runs in a child process it starts, killed past the time limit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import InvalidInputError, SpecError
+from ..reproduce.harness import dask_client
+from .metrics import is_success
+from .report import write_report
+from .suite import Suite, load_suite
+from .worker import empty_row, plan_problem, run_pair
+
+__all__ = ["BenchResult", "run_suite", "code_version", "BACKENDS"]
+
+BACKENDS = ("loky", "dask")
+
+
+@dataclass
+class BenchResult:
+    """What :func:`run_suite` returns: the rows (one per pair) and the files written."""
+
+    suite: Suite
+    rows: list[dict[str, Any]]
+    files: dict[str, Path] = field(default_factory=dict)
+    solved_now: int = 0
+    from_cache: int = 0
+
+
+#: source files that do not change a result (the command line, the report's layout)
+_NOT_RESULTS = ("cli.py", "__main__.py", "bench/report.py", "bench/metrics.py")
+
+
+def code_version() -> str:
+    """A digest of convexkern's version and of its source files (but those of
+    ``_NOT_RESULTS``): a result cached by other code is not reused."""
+    from .. import __version__
+
+    root = Path(__file__).resolve().parents[1]
+    h = hashlib.sha256(__version__.encode())
+    for p in sorted(root.rglob("*.py")):
+        if p.relative_to(root).as_posix() in _NOT_RESULTS:
+            continue
+        h.update(str(p.relative_to(root)).encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()[:12]
+
+
+class _Cache:
+    """One JSON file per key under ``out_dir/.cache`` (written atomically)."""
+
+    def __init__(self, root: Path, enabled: bool) -> None:
+        self.root, self.enabled = root, enabled
+        root.mkdir(parents=True, exist_ok=True)
+
+    def _path(self, key: str) -> Path:
+        return self.root / f"{key}.json"
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        if not self.enabled or not self._path(key).is_file():
+            return None
+        try:
+            return json.loads(self._path(key).read_text(encoding="utf-8"))
+        except (OSError, ValueError):  # a torn file from an interrupted run: run it again
+            return None
+
+    def put(self, key: str, value: Mapping[str, Any]) -> None:
+        tmp = self._path(key).with_suffix(f".tmp{os.getpid()}")
+        tmp.write_text(json.dumps(value, default=_json_default), encoding="utf-8")
+        os.replace(tmp, self._path(key))
+
+
+def _json_default(v: Any) -> Any:
+    if hasattr(v, "item"):
+        return v.item()
+    return str(v)
+
+
+def _digest(*parts: Any) -> str:
+    return hashlib.sha256(json.dumps(parts, default=str).encode()).hexdigest()[:24]
+
+
+def _execute(fn: Callable[[Any], dict[str, Any]], tasks: Sequence[Any], *, n_jobs: int,
+             backend: str, client: Any) -> Iterator[dict[str, Any]]:
+    """``fn(task)`` for every task, yielded as each finishes (in any order)."""
+    if not tasks:
+        return
+    if backend == "dask":
+        from dask.distributed import as_completed
+
+        futures = client.map(fn, list(tasks), pure=False)
+        for fut in as_completed(futures):
+            yield fut.result()
+        return
+    if n_jobs == 1 or len(tasks) == 1:
+        for t in tasks:
+            yield fn(t)
+        return
+    from joblib import Parallel, delayed
+
+    yield from Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered")(
+        delayed(fn)(t) for t in tasks)
+
+
+def run_suite(
+    suite: str | os.PathLike[str] | Mapping[str, Any] | Suite,
+    *,
+    solvers: Sequence[str] | None = None,
+    tol: float | None = None,
+    time_limit: float | None = None,
+    out_dir: str | os.PathLike[str] = "bench-results",
+    n_jobs: int = 1,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    cluster_kwargs: Mapping[str, Any] | None = None,
+    use_cache: bool = True,
+    progress: Callable[[str], None] | None = None,
+) -> BenchResult:
+    """Run a benchmark suite and write ``out_dir/<suite>/`` (report.md, results.csv,
+    results.json, profile PNGs); results are cached in ``out_dir/<suite>/.cache`` by
+    (problem, solver, tol, time limit, code version), so a rerun resumes.
+
+    ``solvers`` replaces the suite's list (a pair a solver cannot take is left out);
+    ``tol`` and ``time_limit`` replace the suite's.
+    """
+    s = suite if isinstance(suite, Suite) else load_suite(suite)
+    if backend not in BACKENDS:
+        raise InvalidInputError("backend", f"expected one of {BACKENDS}, got {backend!r}")
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs < 1:
+        raise InvalidInputError("n_jobs", f"must be a positive integer, got {n_jobs!r}")
+    if scheduler is not None and backend != "dask":
+        raise InvalidInputError("scheduler", "applies to backend='dask' only")
+    if solvers is not None:
+        from ..solvers import installed_solvers
+
+        if isinstance(solvers, str) or not all(isinstance(n, str) for n in solvers):
+            raise InvalidInputError("solvers", f"expected a list of names, got {solvers!r}")
+        missing = [n for n in solvers if n.lower() not in installed_solvers()]
+        if missing:
+            raise InvalidInputError("solvers", f"{missing} not installed solvers; installed: "
+                                               f"{', '.join(installed_solvers())}")
+        solvers = [n.lower() for n in solvers]
+    tol = s.tol if tol is None else float(tol)
+    limit = s.time_limit if time_limit is None else float(time_limit)
+    say = progress or (lambda msg: None)
+    out = Path(out_dir) / s.name
+    cache = _Cache(out / ".cache", use_cache)
+    code = code_version()
+    threads = max(1, (os.cpu_count() or 1) // n_jobs)
+    setup = max(120.0, 5 * limit)
+    t0 = time.perf_counter()
+    with contextlib.ExitStack() as stack:
+        client = None
+        if backend == "dask":
+            client = stack.enter_context(
+                dask_client(scheduler, n_jobs, **dict(cluster_kwargs or {})))
+        plans = _plans(s, solvers, cache, code, setup, n_jobs, backend, client, say)
+        rows, pending = [], []
+        for p in s.problems:
+            plan = plans[p.id]
+            for name in plan["solvers"] + list(plan["skipped"]):
+                key = _digest("pair", p.key(), name, tol, limit, code)
+                label = plan["kind"] + (f"[{plan['variant']}]" if plan["variant"] else "")
+                row = {"problem": p.id, "formulation": label, "kind": plan["kind"],
+                       "n": plan["n"], "solver": name, "tol": tol, "time_limit": limit,
+                       "key": key}
+                rows.append(row)
+                if name in plan["skipped"]:
+                    row.update(empty_row(key, "skipped", message=plan["skipped"][name]),
+                               cached=False)
+                elif (hit := cache.get(key)) is not None:
+                    row.update(hit, cached=True)
+                else:
+                    pending.append({"key": key, "problem": p, "solver": name, "tol": tol,
+                                    "time_limit": limit, "setup_limit": setup,
+                                    "threads": threads})
+        by_key = {r["key"]: r for r in rows}
+        say(f"{len(rows)} pairs: {len(rows) - len(pending)} known, {len(pending)} to run")
+        done = 0
+        for res in _execute(run_pair, pending, n_jobs=n_jobs, backend=backend, client=client):
+            cache.put(res["key"], res)
+            row = by_key[res["key"]]
+            row.update(res, cached=False)
+            done += 1
+            say(f"[{done}/{len(pending)}] {row['problem']} {row['solver']}: {row['status']} "
+                f"in {row['time']:.3g} s")
+    for r in rows:
+        r["success"] = is_success(r, tol)
+        r.pop("key", None)
+    names = list(dict.fromkeys(r["solver"] for r in rows))
+    n_cached = sum(1 for r in rows if r.get("cached"))
+    meta = {"suite": s.name, "tol": tol, "time_limit": limit, "version": _version(),
+            "code": code, "jobs": n_jobs, "backend": backend, "cached": n_cached,
+            "elapsed": time.perf_counter() - t0}
+    files = write_report(rows, out_dir=out, suite=s, tol=tol, time_limit=limit,
+                         solvers=names, meta=meta)
+    say(f"report written to {files['report']}")
+    return BenchResult(suite=s, rows=rows, files=files, solved_now=len(pending),
+                       from_cache=n_cached)
+
+
+def _version() -> str:
+    from .. import __version__
+
+    return __version__
+
+
+def _plans(s: Suite, solvers: Sequence[str] | None, cache: _Cache, code: str, setup: float,
+           n_jobs: int, backend: str, client: Any,
+           say: Callable[[str], None]) -> dict[str, dict[str, Any]]:
+    """Which solvers run on each problem (built once in a child, cached)."""
+    from ..solvers import installed_solvers
+
+    installed = installed_solvers()  # a newly installed solver joins the plan
+    plans: dict[str, dict[str, Any]] = {}
+    tasks = []
+    for p in s.problems:
+        wanted = tuple(solvers) if solvers else (p.solvers or s.solvers)
+        key = _digest("plan", p.key(), wanted, code, installed)
+        hit = cache.get(key)
+        if hit is not None:
+            plans[p.id] = hit
+        else:
+            tasks.append({"key": key, "problem": p, "solvers": wanted, "setup_limit": setup,
+                          "id": p.id})
+    say(f"suite {s.name}: {len(s.problems)} problems, {len(tasks)} to build")
+    ids = {t["key"]: t["problem"].id for t in tasks}
+    for res in _execute(plan_problem, tasks, n_jobs=n_jobs, backend=backend, client=client):
+        pid = ids[res["key"]]
+        if res["outcome"] != "done":
+            err = res.get("error") or {"field": None, "message": "building took too long"}
+            fld = err.get("field") or pid
+            raise SpecError(fld, f"problem {pid} could not be built: "
+                                 f"{err['message'].split(': ', 1)[-1]}")
+        cache.put(res["key"], res)
+        plans[pid] = res
+    return plans

@@ -1,0 +1,338 @@
+"""Benchmark suites: TOML files listing problems, read and validated here.
+
+A suite names problems (a formulation on a shipped data set, at one or more sizes, with
+its hyper-parameters) and the controls every (problem, solver) pair runs with::
+
+    name = "quick"
+    description = "seconds; what CI runs"
+    tol = 1e-6              # target relative certified gap, the same for every solver
+    time_limit = 20.0       # seconds per (problem, solver) pair, a hard limit
+    seed = 0                # seed of the size subsamples
+    solvers = ["clarabel", "scs", "smo"]   # optional; default: every applicable solver
+
+    [[problem]]
+    name = "svm_dual_pima"
+    spec = "svm_pima_rbf"   # a problem spec (convexkern.specs): shipped name, path or table
+    sizes = [60, 120]       # training points kept: a stratified subsample of the spec's
+                            # training part (omitted: all of it)
+    [problem.override.formulation]   # optional: keys replacing the spec's own
+    C = 10.0                # (drop = ["kernel"] removes a section of the spec)
+
+    [[problem]]
+    name = "lp_dual_thyroid"
+    builder = "convexkern.bench.factories:lp_dual"  # fn(X, y, **params) -> Formulation
+    sizes = [100]
+    [problem.data]          # with builder: the spec sections that make X, y
+    dataset = "thyroid"     # (data, split, preprocess), validated as in a spec
+    positive = 3
+    negative = "rest"
+    [problem.params]        # keyword arguments of the builder
+    C_M = 10.0
+
+Every field is checked by :func:`load_suite`; a bad one raises
+:class:`~convexkern.errors.SpecError` naming it (``"problem[2].sizes"``, ``"time_limit"``,
+``"problem[0].spec.kernel.gamma"``...).  What needs the data (a size larger than the
+training part) is checked when the problem is built, with the same kind of error.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import importlib
+import json
+import math
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
+from ..errors import SpecError
+
+__all__ = ["Suite", "Problem", "load_suite", "available_suites"]
+
+_TOP_KEYS = ("name", "description", "tol", "time_limit", "seed", "solvers", "problem")
+_PROBLEM_KEYS = ("name", "spec", "builder", "sizes", "solvers", "override", "drop", "params",
+                 "data", "split", "preprocess", "kernel")
+_DATA_SECTIONS = ("data", "split", "preprocess", "kernel")
+#: the placeholder formulation that lets the spec validator check a builder problem's data
+_PLACEHOLDER = {"name": "svm.primal"}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem of a suite at one size (``n=None``: the spec's whole training part).
+
+    ``spec`` is the resolved spec as a dict (with overrides applied); ``builder`` is
+    ``"module:function"`` or ``None`` (the spec's own formulation).
+    """
+
+    name: str
+    n: int | None
+    spec: Mapping[str, Any]
+    base_dir: str
+    builder: str | None = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+    solvers: tuple[str, ...] | None = None
+    seed: int = 0
+
+    @property
+    def id(self) -> str:
+        """The row label: ``name@n`` (``name`` without a size)."""
+        return self.name if self.n is None else f"{self.name}@{self.n}"
+
+    @property
+    def formulation_label(self) -> str:
+        """What the per-formulation tables group by: the builder or the spec's name."""
+        if self.builder is not None:
+            return self.builder.rpartition(":")[2]
+        f = self.spec["formulation"]
+        extra = f.get("decomposition")
+        return f["name"] + (f"[{extra}]" if extra else "")
+
+    def key(self) -> str:
+        """A digest of everything that defines the instance (for the results cache)."""
+        blob = json.dumps({"spec": self.spec, "base": self.base_dir, "n": self.n,
+                           "builder": self.builder, "params": self.params,
+                           "seed": self.seed}, sort_keys=True, default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Suite:
+    """A validated suite: its controls and the problems, one per size."""
+
+    name: str
+    description: str
+    tol: float
+    time_limit: float
+    seed: int
+    solvers: tuple[str, ...] | None
+    problems: tuple[Problem, ...]
+    path: str | None = None
+
+
+def _suites_dir() -> Any:
+    return resources.files("convexkern.bench").joinpath("suites")
+
+
+def available_suites() -> list[str]:
+    """Names of the suites shipped with the package, sorted."""
+    return sorted(e.name[:-5] for e in _suites_dir().iterdir() if e.name.endswith(".toml"))
+
+
+def _suite_path(name_or_path: str | os.PathLike[str]) -> Path:
+    p = Path(os.fspath(name_or_path))
+    if p.is_file():
+        return p
+    stem = p.name[:-5] if p.name.endswith(".toml") else p.name
+    if p.parent == Path(".") and stem in available_suites():
+        return Path(str(_suites_dir().joinpath(f"{stem}.toml")))
+    raise SpecError("suite", f"no suite file {os.fspath(name_or_path)!r} and no shipped suite "
+                             f"of that name; shipped suites: {', '.join(available_suites())}")
+
+
+def load_suite(suite: str | os.PathLike[str] | Mapping[str, Any]) -> Suite:
+    """Read and validate a suite: a shipped name, a TOML path, or the parsed dict.
+
+    Raises :class:`SpecError` naming the offending field.
+    """
+    path: Path | None = None
+    if isinstance(suite, Mapping):
+        raw, base = dict(suite), Path.cwd()
+    elif isinstance(suite, (str, os.PathLike)):
+        path = _suite_path(suite)
+        try:
+            with open(path, "rb") as fh:
+                raw = tomllib.load(fh)
+        except tomllib.TOMLDecodeError as exc:
+            raise SpecError("toml", f"{path}: {exc}") from None
+        base = path.parent
+    else:
+        raise SpecError("suite", f"expected a name, a path or a dict, got {type(suite).__name__}")
+    _keys(raw, _TOP_KEYS, "")
+    name = _text(raw.get("name", path.stem if path else ""), "name")
+    tol = _unit(raw.get("tol", 1e-6), "tol")
+    time_limit = _pos(raw.get("time_limit", 60.0), "time_limit")
+    seed = _int(raw.get("seed", 0), "seed", 0)
+    solvers = _solvers(raw["solvers"], "solvers") if "solvers" in raw else None
+    items = raw.get("problem")
+    if not isinstance(items, list) or not items or not all(isinstance(t, dict) for t in items):
+        raise SpecError("problem", "give at least one [[problem]] table")
+    problems: list[Problem] = []
+    seen: set[str] = set()
+    for i, t in enumerate(items):
+        for p in _problem(t, f"problem[{i}]", base, seed):
+            if p.id in seen:
+                raise SpecError(f"problem[{i}].name", f"{p.id!r} appears twice")
+            seen.add(p.id)
+            problems.append(p)
+    return Suite(name=name, description=str(raw.get("description", "")), tol=tol,
+                 time_limit=time_limit, seed=seed, solvers=solvers,
+                 problems=tuple(problems), path=None if path is None else str(path))
+
+
+def _problem(t: dict[str, Any], where: str, base: Path, seed: int) -> list[Problem]:
+    from ..specs import load_spec
+
+    _keys(t, _PROBLEM_KEYS, where)
+    name = _text(t.get("name"), f"{where}.name")
+    has_spec, has_builder = "spec" in t, "builder" in t
+    if has_spec == has_builder:
+        raise SpecError(f"{where}.spec", "give exactly one of spec (a problem spec) or "
+                                         "builder ('module:function' with [data])")
+    if has_spec:
+        for k in ("params", *_DATA_SECTIONS):
+            if k in t:
+                raise SpecError(f"{where}.{k}", "belongs to a builder problem; with spec, "
+                                                "use [problem.override.<section>]")
+        spec, spec_base = _spec_dict(t["spec"], f"{where}.spec", base)
+        builder, params = None, {}
+    else:
+        if "override" in t:
+            raise SpecError(f"{where}.override", "applies to spec problems only (give the "
+                                                 "builder's sections directly)")
+        if "data" not in t:
+            raise SpecError(f"{where}.data", "a builder problem needs [problem.data]")
+        builder = _text(t["builder"], f"{where}.builder")
+        _builder_function(builder, f"{where}.builder")
+        spec = {k: t[k] for k in _DATA_SECTIONS if k in t}
+        spec.update(name=name, formulation=dict(_PLACEHOLDER))
+        params = t.get("params", {})
+        if not isinstance(params, dict):
+            raise SpecError(f"{where}.params", "must be a table of keyword arguments")
+        spec_base = base
+    if "override" in t:
+        spec = _overridden(spec, t["override"], f"{where}.override")
+    if "drop" in t:
+        if builder is not None:
+            raise SpecError(f"{where}.drop", "applies to spec problems only")
+        drop = t["drop"]
+        if not isinstance(drop, list) or not all(d in _DATA_SECTIONS[1:] for d in drop):
+            raise SpecError(f"{where}.drop", f"must be an array of spec sections among "
+                                             f"{', '.join(_DATA_SECTIONS[1:])}, got {drop!r}")
+        spec = {k: v for k, v in spec.items() if k not in drop}
+    try:
+        load_spec(spec, base_dir=spec_base)
+    except SpecError as exc:
+        raise SpecError(f"{where}.spec.{exc.field}",
+                        str(exc).split(": ", 1)[-1]) from None
+    sizes: list[int | None] = [None]
+    if "sizes" in t:
+        s = t["sizes"]
+        if not isinstance(s, list) or not s:
+            raise SpecError(f"{where}.sizes", "must be a non-empty array of integers")
+        sizes = [_int(v, f"{where}.sizes", 2) for v in s]
+        if len(set(sizes)) != len(sizes):
+            raise SpecError(f"{where}.sizes", f"has a size twice: {s}")
+    solvers = _solvers(t["solvers"], f"{where}.solvers") if "solvers" in t else None
+    return [Problem(name=name, n=n, spec=spec, base_dir=str(spec_base), builder=builder,
+                    params=dict(params), solvers=solvers, seed=seed) for n in sizes]
+
+
+def _spec_dict(value: Any, where: str, base: Path) -> tuple[dict[str, Any], Path]:
+    """The spec as a dict (a name or path read from TOML) and the folder of its paths."""
+    from ..specs import spec_path
+
+    if isinstance(value, dict):
+        return copy.deepcopy(value), base
+    if not isinstance(value, str):
+        raise SpecError(where, "must be a spec name, a path or a table")
+    p = Path(value)
+    if not p.is_absolute() and (base / p).is_file():
+        p = base / p
+    try:
+        path = spec_path(p if p.is_file() else value)
+    except SpecError as exc:
+        raise SpecError(where, str(exc).split(": ", 1)[-1]) from None
+    with open(path, "rb") as fh:
+        try:
+            return tomllib.load(fh), path.parent
+        except tomllib.TOMLDecodeError as exc:
+            raise SpecError(where, f"{path}: {exc}") from None
+
+
+def _overridden(spec: dict[str, Any], over: Any, where: str) -> dict[str, Any]:
+    if not isinstance(over, dict) or not all(isinstance(v, dict) for v in over.values()):
+        raise SpecError(where, "must be tables of spec sections, e.g. "
+                               "[problem.override.formulation]")
+    out = copy.deepcopy(spec)
+    for section, keys in over.items():
+        out.setdefault(section, {}).update(copy.deepcopy(keys))
+    return out
+
+
+def _builder_function(target: str, where: str) -> Callable[..., Any]:
+    module, sep, attr = target.partition(":")
+    if not sep or not module or not attr:
+        raise SpecError(where, f"expected 'module:function', got {target!r}")
+    try:
+        fn = getattr(importlib.import_module(module), attr, None)
+    except ImportError as exc:
+        raise SpecError(where, f"cannot import {module!r}: {exc}") from None
+    if not callable(fn):
+        raise SpecError(where, f"{module!r} has no function {attr!r}")
+    return fn
+
+
+def _keys(t: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> None:
+    for k in t:
+        if k not in allowed:
+            fld = f"{where}.{k}" if where else k
+            raise SpecError(fld, f"unknown key; allowed: {', '.join(allowed)}")
+
+
+def _text(v: Any, fld: str) -> str:
+    if not isinstance(v, str) or not v.strip():
+        raise SpecError(fld, f"must be a non-empty string, got {v!r}")
+    return v
+
+
+def _num(v: Any, fld: str) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+        raise SpecError(fld, f"must be a finite number, got {v!r}")
+    return float(v)
+
+
+def _unit(v: Any, fld: str) -> float:
+    x = _num(v, fld)
+    if not 0 < x < 1:
+        raise SpecError(fld, f"must lie in (0, 1), got {v!r}")
+    return x
+
+
+def _pos(v: Any, fld: str) -> float:
+    x = _num(v, fld)
+    if not x > 0:
+        raise SpecError(fld, f"must be positive, got {v!r}")
+    return x
+
+
+def _int(v: Any, fld: str, minimum: int) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or v < minimum:
+        raise SpecError(fld, f"must be an integer >= {minimum}, got {v!r}")
+    return v
+
+
+def _solvers(v: Any, fld: str) -> tuple[str, ...]:
+    from ..solvers import solver_info
+
+    if isinstance(v, str):
+        v = [v]
+    if not isinstance(v, list) or not v or not all(isinstance(s, str) for s in v):
+        raise SpecError(fld, 'must be a non-empty array of solver names, e.g. ["clarabel"]')
+    known = [r["name"] for r in solver_info()]
+    names = [s.strip().lower() for s in v]
+    for s in names:
+        if s not in known:
+            raise SpecError(fld, f"unknown solver {s!r}; known solvers: {', '.join(known)}")
+    if len(set(names)) != len(names):
+        raise SpecError(fld, f"a solver is listed twice: {v}")
+    return tuple(names)

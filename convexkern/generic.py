@@ -1,0 +1,220 @@
+"""The generic certificate: certified bounds for any cvxpy problem, from its conic form.
+
+A formulation built without a hand-written certificate (``Formulation(..., certify=None)``
+or :func:`convexkern.from_cvxpy`) is certified here.  The conic solve path hands over the
+solver's raw primal-dual pair in the form cvxpy built for it
+(``problem.get_problem_data``); :func:`convexkern.math.conic.conic_bounds` turns the pair
+into a rigorous bracket.  The conic forms read are SCS's and Clarabel's (``A x + s = b``,
+``s`` in a product cone), ECOS's (``A x = b``, ``G x + s = h``) and the QP form of OSQP and
+HiGHS (``A x = b``, ``F x <= g``); another solver's answer, or a point given by variable
+values only, is certified on the primal side where the point determines the conic
+variables and honestly uncertified on the dual side.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import cvxpy as cp
+import numpy as np
+import scipy.sparse as sp
+
+from .math.conic import ConicBounds, ConicData, conic_bounds
+from .report import Certificate
+
+__all__ = ["ConicPoint", "generic_certify", "conic_data", "CONIC_KEY"]
+
+#: the key under which the conic path hands the raw pair to the certificate
+CONIC_KEY = "__conic__"
+
+
+@dataclass(frozen=True)
+class ConicPoint:
+    """A solver's raw answer in the conic form it was given: ``x`` (primal), ``y`` (dual,
+    ``None`` if the solver gave none), with the form itself."""
+
+    data: ConicData
+    x: np.ndarray | None
+    y: np.ndarray | None
+    solver: str = ""
+    note: str = ""
+
+
+def _exp_order_ok(solver: Any) -> bool:
+    order = getattr(solver, "EXP_CONE_ORDER", None)
+    return order is None or list(order) == [0, 1, 2]
+
+
+def conic_data(data: Mapping[str, Any], solver: Any = None) -> tuple[ConicData, str]:
+    """The :class:`ConicData` of cvxpy's ``get_problem_data`` output for ``solver`` (the
+    solving chain's solver reduction, for its PSD and exponential-cone conventions), and
+    a reason string when the form cannot be certified soundly."""
+    offset = 0.0
+    pp = data.get("param_prob")
+    if pp is not None:
+        try:
+            out = pp.apply_parameters()
+            offset = float(np.asarray(out[1]).item())
+        except (TypeError, ValueError, IndexError, AttributeError):
+            offset = math.nan
+    reason = "" if math.isfinite(offset) else "the objective's constant term is unknown"
+    lb = data.get("lower_bounds")
+    ub = data.get("upper_bounds")
+    lb = None if lb is None else np.asarray(lb, dtype=float)
+    ub = None if ub is None else np.asarray(ub, dtype=float)
+    if "F" in data and "q" in data:  # the QP form (OSQP, HiGHS): A x = b, F x <= g
+        A = sp.vstack([sp.csr_matrix(data["A"]), sp.csr_matrix(data["F"])], format="csr")
+        b = np.concatenate([np.ravel(data["b"]), np.ravel(data["G"])])
+        n_eq = sp.csr_matrix(data["A"]).shape[0]
+        return ConicData(c=data["q"], A=A, b=b, P=data.get("P"), offset=offset, zero=n_eq,
+                         nonneg=A.shape[0] - n_eq, lb=lb, ub=ub), reason
+    dims = data["dims"]
+    if "G" in data and "h" in data:  # ECOS: A x = b, G x + s = h
+        A = sp.vstack([sp.csr_matrix(data["A"]) if data.get("A") is not None
+                       else sp.csr_matrix((0, len(data["c"]))), sp.csr_matrix(data["G"])],
+                      format="csr")
+        b = np.concatenate([np.ravel(data["b"]) if data.get("b") is not None else [],
+                            np.ravel(data["h"])])
+    else:
+        A, b = data["A"], data["b"]
+    psd_lower = True
+    kind = getattr(solver, "PSD_TRIANGLE_KIND", None)
+    if kind is not None:
+        psd_lower = str(getattr(kind, "value", kind)).lower() == "lower"
+    if list(dims.psd) and not getattr(solver, "PSD_SQRT2_SCALING", True):
+        reason = reason or "the solver's PSD vectorisation is not scaled by sqrt(2)"
+    if dims.exp and not _exp_order_ok(solver):
+        reason = reason or "the solver orders exponential cones its own way"
+    if list(getattr(dims, "pnd", []) or []):
+        reason = reason or "n-dimensional power cones are not certified"
+    return ConicData(c=data["c"], A=A, b=b, P=data.get("P"), offset=offset,
+                     zero=int(dims.zero), nonneg=int(dims.nonneg), soc=list(dims.soc),
+                     psd=list(dims.psd), exp=int(dims.exp), p3d=list(dims.p3d),
+                     psd_lower=psd_lower, lb=lb, ub=ub), reason
+
+
+def raw_pair(name: str, raw: Any, data: Mapping[str, Any]) -> tuple[Any, Any]:
+    """``(x, y)`` of a solver's raw answer in the conic form of :func:`conic_data`
+    (``y`` stacked as the rows are), or ``(None, None)`` for an unknown solver."""
+    name = name.upper()
+
+    def arr(v: Any) -> np.ndarray | None:
+        return None if v is None else np.asarray(v, dtype=float).ravel()
+
+    if name in ("SCS",) and isinstance(raw, Mapping):
+        return arr(raw.get("x")), arr(raw.get("y"))
+    if name in ("CLARABEL",):
+        return arr(getattr(raw, "x", None)), arr(getattr(raw, "z", None))
+    if name == "ECOS" and isinstance(raw, Mapping):
+        y, z = arr(raw.get("y")), arr(raw.get("z"))
+        ys = None if z is None else np.concatenate([y if y is not None else [], z])
+        return arr(raw.get("x")), ys
+    if name == "OSQP":
+        return arr(getattr(raw, "x", None)), arr(getattr(raw, "y", None))
+    if name == "HIGHS" and isinstance(raw, Mapping):
+        sol = raw.get("solution")
+        x = arr(getattr(sol, "col_value", None))
+        y = arr(getattr(sol, "row_dual", None))
+        return x, y
+    return None, None
+
+
+def _pair_bounds(cd: ConicData, x: Any, y: Any, signs: tuple[float, ...]) -> ConicBounds:
+    """Bounds with the dual point taken as ``s * y`` for the sign ``s`` (among those the
+    solver's convention leaves open) whose dual residual ``c + A'(s y)`` is smaller:
+    either sign gives valid bounds, the right one tight ones."""
+    if y is not None and len(signs) > 1:
+        At = cd.A.T
+
+        def resid(s: float) -> float:
+            g = cd.c + At @ (s * y)
+            if cd.P is not None and x is not None:
+                g = g + cd.P @ x
+            return float(np.linalg.norm(g))
+
+        signs = (min(signs, key=resid),)
+    return conic_bounds(cd, x, None if y is None else signs[0] * y)
+
+
+def generic_certify(f: Any, point: Mapping[str, Any]) -> Certificate:
+    """Certify ``point`` for any cvxpy formulation: see the module docstring.
+
+    With the conic path's raw pair (``point["__conic__"]``) both sides are bounded; with
+    variable values only, the primal side is bounded when the values fill every conic
+    variable (no auxiliary variables) and the dual side is reported uncertified.
+    """
+    sense = f.sense
+    values = {k: v for k, v in point.items() if k != CONIC_KEY}
+    cp_point = point.get(CONIC_KEY)
+    reason = ""
+    if isinstance(cp_point, ConicPoint) and cp_point.x is None and not cp_point.note:
+        cp_point = None  # a solver whose raw answer is not read: the values still count
+    if isinstance(cp_point, ConicPoint):
+        cd, x, y = cp_point.data, cp_point.x, cp_point.y
+        reason = cp_point.note
+        signs = (1.0, -1.0) if cp_point.solver.upper() == "HIGHS" else (1.0,)
+    else:
+        cd, x, reason = _primal_only(f.problem, values)
+        y, signs = None, (1.0,)
+    if reason:
+        bounds = ConicBounds(-math.inf, math.inf, reason, reason)
+    else:
+        bounds = _pair_bounds(cd, x, y, signs)
+    if sense == "maximize":  # cvxpy minimises the negated objective
+        lower, upper = -bounds.upper, -bounds.lower
+        why_lower, why_upper = bounds.upper_reason, bounds.lower_reason
+    else:
+        lower, upper = bounds.lower, bounds.upper
+        why_lower, why_upper = bounds.lower_reason, bounds.upper_reason
+    notes = []
+    if why_lower:
+        notes.append(f"no certified lower bound: {why_lower}")
+    if why_upper:
+        notes.append(f"no certified upper bound: {why_upper}")
+    primal, dual = (upper, lower) if sense == "minimize" else (lower, upper)
+    return Certificate(
+        primal_value=primal, dual_value=dual, sense=sense,
+        point={k: np.asarray(v, dtype=float) for k, v in values.items()},
+        residuals=dict(bounds.residuals), note="generic certificate"
+        + ("; " + "; ".join(notes) if notes else ""),
+    )
+
+
+generic_certify.generic = True  # type: ignore[attr-defined]
+
+
+def _primal_only(problem: cp.Problem, values: Mapping[str, Any]
+                 ) -> tuple[Any, Any, str]:
+    """The conic form (SCS's convention, or Clarabel's) and the conic ``x`` filled from
+    variable values, when every conic column belongs to a named variable."""
+    solver = next((s for s in ("CLARABEL", "SCS") if s in cp.installed_solvers()), None)
+    if solver is None:
+        return None, None, "no conic solver is installed to build the conic form"
+    try:
+        data, chain, inverse = problem.get_problem_data(solver)
+    except (cp.error.SolverError, cp.error.DCPError, ValueError) as exc:
+        return None, None, f"cvxpy cannot build the conic form ({exc})"
+    cd, reason = conic_data(data, chain.reductions[-1])
+    if reason:
+        return None, None, reason
+    stuffing = [inv for inv in inverse if hasattr(inv, "var_offsets")]
+    if not stuffing:
+        return None, None, "the conic form's variables are not mapped"
+    offsets = stuffing[-1].var_offsets
+    by_id = {v.id: v for v in problem.variables()}
+    x = np.full(cd.c.size, np.nan)
+    for vid, start in offsets.items():
+        var = by_id.get(vid)
+        if var is None or var.name() not in values:
+            continue
+        val = np.asarray(values[var.name()], dtype=float)
+        if val.size != var.size:
+            continue
+        x[start: start + var.size] = val.ravel(order="F")
+    if np.isnan(x).any():
+        return None, None, ("the point does not determine every conic variable (cvxpy "
+                            "added auxiliary variables): solve with a conic solver")
+    return cd, x, ""

@@ -1,0 +1,258 @@
+"""Boxes on the primal and dual variables of a conic program by interval propagation
+(feasibility-based bound tightening) over its rows and cones, every implied bound rounded
+outward; used by :mod:`convexkern.math.conic`."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import scipy.sparse as sp
+
+from .conic_cones import _cone_box
+from .conic_data import _TINY, _U, ConicData, _gamma, _up
+
+__all__: list[str] = []  # private helpers of convexkern.math.conic
+
+
+def _activity(G: sp.csr_matrix, lo: np.ndarray, hi: np.ndarray):
+    """Per row: finite parts of the minimal and maximal activity, the number of infinite
+    contributions, and the sum of magnitudes (for the rounding error)."""
+    j = G.indices
+    g = G.data
+    with np.errstate(invalid="ignore", over="ignore"):
+        tmin = np.where(g > 0, g * lo[j], g * hi[j])
+        tmax = np.where(g > 0, g * hi[j], g * lo[j])
+    rows = np.repeat(np.arange(G.shape[0]), np.diff(G.indptr))
+    ninf_min = np.bincount(rows, weights=~np.isfinite(tmin), minlength=G.shape[0])
+    ninf_max = np.bincount(rows, weights=~np.isfinite(tmax), minlength=G.shape[0])
+    fmin = np.where(np.isfinite(tmin), tmin, 0.0)
+    fmax = np.where(np.isfinite(tmax), tmax, 0.0)
+    smin = np.bincount(rows, weights=fmin, minlength=G.shape[0])
+    smax = np.bincount(rows, weights=fmax, minlength=G.shape[0])
+    mag = np.bincount(rows, weights=np.abs(fmin) + np.abs(fmax), minlength=G.shape[0])
+    return rows, tmin, tmax, smin, smax, ninf_min, ninf_max, mag
+
+
+def _propagate(G: sp.csr_matrix, rlo: np.ndarray, rhi: np.ndarray, lo: np.ndarray,
+               hi: np.ndarray) -> None:
+    """One round of feasibility-based bound tightening of ``rlo <= G z <= rhi`` on the box
+    ``[lo, hi]`` (in place), every implied bound rounded outward."""
+    rows, tmin, tmax, smin, smax, nmin, nmax, mag = _activity(G, lo, hi)
+    g = G.data
+    j = G.indices
+    k = np.diff(G.indptr)[rows] + 3
+    err = _gamma(k) * (mag[rows] + np.abs(np.where(np.isfinite(rlo), rlo, 0.0))[rows]
+                       + np.abs(np.where(np.isfinite(rhi), rhi, 0.0))[rows]) + _TINY
+    fin_min = np.isfinite(tmin)
+    fin_max = np.isfinite(tmax)
+    # the rest of the row without entry (i, j)
+    rest_min = np.where(nmin[rows] - (~fin_min) == 0,
+                        smin[rows] - np.where(fin_min, tmin, 0.0), -np.inf)
+    rest_max = np.where(nmax[rows] - (~fin_max) == 0,
+                        smax[rows] - np.where(fin_max, tmax, 0.0), np.inf)
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        up = (rhi[rows] - rest_min + err) / g      # g z_j <= rhi - rest_min
+        dn = (rlo[rows] - rest_max - err) / g      # g z_j >= rlo - rest_max
+    new_hi = np.where(g > 0, up, dn)
+    new_lo = np.where(g > 0, dn, up)
+    new_hi = np.where(np.isnan(new_hi), np.inf, new_hi)
+    new_lo = np.where(np.isnan(new_lo), -np.inf, new_lo)
+    new_hi = new_hi + np.abs(new_hi) * 4 * _U + _TINY
+    new_lo = new_lo - np.abs(new_lo) * 4 * _U - _TINY
+    np.minimum.at(hi, j, new_hi)
+    np.maximum.at(lo, j, new_lo)
+
+
+def _tighten(G, rlo, rhi, lo, hi, cone_rule, extra_rule=None, rounds: int = 40) -> None:
+    """Rounds of :func:`_propagate` and the cone rules until the box stops moving."""
+    for _ in range(rounds):
+        before = np.concatenate([lo, hi])
+        if extra_rule is not None:
+            extra_rule(lo, hi)
+        _propagate(G, rlo, rhi, lo, hi)
+        cone_rule(lo, hi)
+        after = np.concatenate([lo, hi])
+        both = np.isfinite(before) & np.isfinite(after)
+        newly = np.isfinite(after) & ~np.isfinite(before)
+        if not newly.any() and np.all(np.abs(after[both] - before[both])
+                                      <= 1e-9 * (1.0 + np.abs(before[both]))):
+            break
+
+
+def _psd_P_exact(P: sp.csr_matrix | None) -> bool:
+    """``P`` is PSD without round-off doubt: zero, or diagonal with nonnegative entries."""
+    if P is None:
+        return True
+    return (P - sp.diags(P.diagonal())).nnz == 0 and bool(np.all(P.diagonal() >= 0))
+
+
+def _lagrangian_cut(data: ConicData, x: np.ndarray, y: np.ndarray, upper: float):
+    """The cut ``r'x' <= R`` that every feasible ``x'`` with objective ``<= upper``
+    satisfies, from weak duality with the multipliers ``y`` (in ``K*``) of all rows but
+    the bound-like ones (a nonneg row with one entry): ``f(x') >= r'x' - b_S'y_S -
+    1/2 x'Px`` with ``r = c + Px + A_S'y_S`` (``P`` exactly PSD).  Without the bound
+    rows' multipliers ``r`` holds the reduced costs, which bound the variables those
+    rows leave open (Lagrangian bound tightening).  Returns ``(r, err, R)``: the computed
+    coefficients, their rounding bound and the right-hand side rounded up."""
+    rows = data.A[data.zero: data.zero + data.nonneg]
+    single = np.flatnonzero(np.diff(rows.indptr) == 1) + data.zero
+    yS = y.copy()
+    yS[single] = 0.0
+    At = data.A.T.tocsr()
+    r = data.c + At @ yS
+    mag = np.abs(data.c) + abs(At) @ np.abs(yS)
+    k = np.diff(At.indptr) + 2
+    q = 0.0
+    eq = 0.0
+    if data.P is not None:
+        Px = data.P @ x
+        r = r + Px
+        mag = mag + abs(data.P) @ np.abs(x)
+        k = k + np.diff(data.P.indptr) + 1
+        pq = x * Px
+        q = math.fsum(pq.tolist())
+        eq = float(np.sum(np.abs(pq))) * float(_gamma(int(np.max(k)) + 2)) + _TINY
+    err = np.where(mag > 0, _gamma(k) * mag + _TINY, 0.0)
+    by = yS * data.b
+    bsum = math.fsum(by.tolist())
+    R = upper + bsum + 0.5 * q
+    eR = (float(np.sum(np.abs(by))) * 2 * _U + 0.5 * eq
+          + 8 * _U * (abs(upper) + abs(bsum) + abs(q)) + _TINY)
+    return r, err, _up(R + eR)
+
+
+def _primal_box(data: ConicData, upper: float, x: np.ndarray | None = None,
+                y: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """A box holding every feasible ``x`` with ``c'x + 1/2 x'Px <= upper`` (the objective
+    cut is used only when ``P`` is exactly PSD, so that ``c'x <= upper`` follows; with a
+    point ``x`` and multipliers ``y`` in ``K*``, also the cut of :func:`_lagrangian_cut`)."""
+    m, n = data.A.shape
+    G = sp.hstack([data.A, sp.identity(m, format="csr")], format="csr")
+    rlo, rhi = data.b.copy(), data.b.copy()
+    cut = math.isfinite(upper) and _psd_P_exact(data.P)
+    if cut:
+        G = sp.vstack([G, sp.csr_matrix(np.concatenate([data.c, np.zeros(m)])[None, :])],
+                      format="csr")
+        G.eliminate_zeros()
+        rlo = np.append(rlo, -np.inf)
+        rhi = np.append(rhi, _up(upper))
+    lo = np.full(n + m, -np.inf)
+    hi = np.full(n + m, np.inf)
+    if data.lb is not None:
+        lo[:n] = np.maximum(lo[:n], data.lb)
+    if data.ub is not None:
+        hi[:n] = np.minimum(hi[:n], data.ub)
+    rules = []
+    if cut and x is not None and y is not None:
+        r_l, e_l, R_l = _lagrangian_cut(data, x, y, upper)
+        cols = np.flatnonzero((r_l != 0) | (e_l != 0))
+
+        def lagrangian(lo_: np.ndarray, hi_: np.ndarray) -> None:
+            # the true coefficient is within e of r: take its worst case on each column's
+            # sign, and pay e |x_j| on the right for a column of either sign
+            lj, hj = lo_[cols], hi_[cols]
+            rho = np.where(lj >= 0, r_l[cols] - e_l[cols],
+                           np.where(hj <= 0, r_l[cols] + e_l[cols], r_l[cols]))
+            mixed = (lj < 0) & (hj > 0) & (e_l[cols] > 0)
+            with np.errstate(invalid="ignore"):
+                pay = float(np.sum(e_l[cols][mixed] * np.maximum(-lj[mixed], hj[mixed])))
+            if not math.isfinite(pay):
+                return
+            row = sp.csr_matrix((rho, (np.zeros(cols.size, dtype=int), cols)),
+                                shape=(1, n + m))
+            row.eliminate_zeros()
+            _propagate(row, np.array([-np.inf]), np.array([_up(R_l + pay * (1 + 4 * _U))]),
+                       lo_, hi_)
+
+        rules.append(lagrangian)
+    if cut and data.P is not None:
+        diag = data.P.diagonal()
+        iso = np.flatnonzero(diag > 0)
+        c = data.c
+
+        def quadratic(lo_: np.ndarray, hi_: np.ndarray) -> None:
+            # 1/2 P_jj x_j^2 <= upper - min c'x  (P diagonal and PSD)
+            with np.errstate(invalid="ignore"):
+                cmin = np.where(c > 0, c * lo_[:n], c * hi_[:n])
+            cmin = np.where(c == 0, 0.0, cmin)
+            if not np.all(np.isfinite(cmin)):
+                return
+            slack = upper - float(np.sum(cmin))
+            slack = slack + abs(slack) * 8 * _U + float(_gamma(n + 3)) * float(
+                np.sum(np.abs(cmin))) + _TINY
+            if slack < 0:
+                return
+            r = np.sqrt(2.0 * slack / diag[iso]) * (1.0 + 8 * _U)
+            hi_[iso] = np.minimum(hi_[iso], r)
+            lo_[iso] = np.maximum(lo_[iso], -r)
+
+        rules.append(quadratic)
+
+    def extra(lo_: np.ndarray, hi_: np.ndarray) -> None:
+        for rule in rules:
+            rule(lo_, hi_)
+
+    _tighten(G, rlo, rhi, lo, hi, lambda a, b_: _cone_box(a, b_, data, n, dual=False),
+             extra)
+    return lo[:n], hi[:n]
+
+
+def _dual_box(data: ConicData, lower: float) -> tuple[np.ndarray, np.ndarray]:
+    """A box holding every dual feasible ``y`` with dual objective ``>= lower`` (both
+    without the offset ``d``): ``A'y + Pw = -c``, ``y in K*``, ``b'y <= -lower``."""
+    m, n = data.A.shape
+    G = data.A.T.tocsr()
+    G.eliminate_zeros()
+    rlo, rhi = -data.c.copy(), -data.c.copy()
+    pcols = np.zeros(n, dtype=bool)
+    pdiag = np.zeros(n)
+    if data.P is not None:
+        pcols = np.diff(data.P.tocsc().indptr) > 0
+        pdiag = np.maximum(data.P.diagonal(), 0.0)
+    # a column with a native bound has a multiplier of its own: its row becomes one-sided
+    # (c + A'y + Pw)_j >= 0 with a lower bound only, <= 0 with an upper bound only
+    has_lo = np.zeros(n, dtype=bool) if data.lb is None else np.isfinite(data.lb)
+    has_hi = np.zeros(n, dtype=bool) if data.ub is None else np.isfinite(data.ub)
+    rhi = np.where(has_lo, np.inf, rhi)
+    rlo = np.where(has_hi, -np.inf, rlo)
+    keep = ~(has_lo & has_hi)
+    G = G[keep]
+    rlo, rhi = rlo[keep], rhi[keep]
+    pc, pdg = pcols[keep], pdiag[keep]
+    rlo[pc], rhi[pc] = -np.inf, np.inf
+    # with native bounds the dual objective has terms of their own: no cut then
+    cut = math.isfinite(lower) and data.lb is None and data.ub is None
+    if cut:
+        G = sp.vstack([G, sp.csr_matrix(data.b[None, :])], format="csr")
+        G.eliminate_zeros()
+        rlo = np.append(rlo, -np.inf)
+        rhi = np.append(rhi, _up(-lower))
+    lo = np.full(m, -np.inf)
+    hi = np.full(m, np.inf)
+    b = data.b
+    rows_p = np.flatnonzero(pc)
+    cneg = -data.c[keep][rows_p]
+
+    def extra(lo_: np.ndarray, hi_: np.ndarray) -> None:
+        # (Pw)_j in [-sqrt(P_jj) R, sqrt(P_jj) R] (Cauchy-Schwarz in the P semi-norm) with
+        # R^2 = w'Pw <= 2(-lower - b'y), as the cut -b'y - 1/2 w'Pw >= lower says
+        if not (cut and rows_p.size):
+            return
+        with np.errstate(invalid="ignore"):
+            bmin = np.where(b > 0, b * lo_, b * hi_)
+        bmin = np.where(b == 0, 0.0, bmin)
+        if not np.all(np.isfinite(bmin)):
+            return
+        q = -lower - float(np.sum(bmin))
+        q = q + abs(q) * 8 * _U + float(_gamma(m + 3)) * float(np.sum(np.abs(bmin))) + _TINY
+        if q < 0:
+            return
+        rad = np.sqrt(pdg[rows_p] * 2.0 * q) * (1.0 + 8 * _U)
+        slack = np.abs(cneg) * 4 * _U + _TINY
+        rlo[rows_p] = np.where(has_hi[keep][rows_p], -np.inf, cneg - rad - slack)
+        rhi[rows_p] = np.where(has_lo[keep][rows_p], np.inf, cneg + rad + slack)
+
+    _tighten(G, rlo, rhi, lo, hi, lambda a, b_: _cone_box(a, b_, data, 0, dual=True), extra)
+    return lo, hi
+

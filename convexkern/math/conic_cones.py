@@ -1,0 +1,273 @@
+"""Cone membership made provable: moves into a cone (or its dual) that land inside
+whatever the rounding, verified PSD shifts (Rump's Cholesky test), interval rules of each
+cone, and a phase-one interior point; used by :mod:`convexkern.math.conic`."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import scipy.linalg
+
+from .conic_data import _U, ConicData, _gamma, _up
+
+__all__ = ["psd_shift", "interior_point"]
+
+
+def _svec_index(k: int, lower: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Row and column of each svec entry of a k x k block, listed column by column over
+    the lower (``lower=True``) or the upper triangle."""
+    # column-major order of the lower triangle is row-major order of the upper one, and
+    # the other way round: (i, j) from numpy's row-major lists, transposed
+    i, j = np.triu_indices(k) if lower else np.tril_indices(k)
+    return j, i
+
+
+def _smat(v: np.ndarray, k: int, lower: bool) -> np.ndarray:
+    r, c = _svec_index(k, lower)
+    M = np.zeros((k, k))
+    off = r != c
+    vals = np.where(off, v / math.sqrt(2.0), v)
+    M[r, c] = vals
+    M[c, r] = vals
+    return M
+
+
+def _rump_c(M: np.ndarray, extra: float) -> float:
+    """Rump's constant for the Cholesky test of ``M + extra I`` (BIT 46, 2006, doubled)."""
+    k = M.shape[0]
+    g = float(_gamma(k + 2))
+    trace = float(np.sum(np.abs(np.diag(M)))) + k * abs(extra)
+    return 2.0 * g / (1.0 - g) * trace + 1e-290
+
+
+def _chol_ok(A: np.ndarray) -> bool:
+    try:
+        np.linalg.cholesky(A)
+        return True
+    except np.linalg.LinAlgError:
+        return False
+
+
+def psd_shift(M: np.ndarray, margin: float = 0.0) -> float:
+    """A shift ``t >= 0`` with ``M + (t - margin) I`` positive definite, verified:
+    floating-point Cholesky of that matrix minus ``c I`` runs to completion, ``c`` from
+    Rump's test ("Verification of positive definiteness", BIT 46, 2006), doubled for
+    safety.  ``t = 0`` when ``M - margin I`` is verified PD as it is; ``inf`` if no shift
+    could be verified."""
+    k = M.shape[0]
+    if k == 0:
+        return 0.0
+    if not (np.all(np.isfinite(M)) and math.isfinite(margin)):
+        return math.inf
+    eye = np.eye(k)
+    c0 = _rump_c(M, margin)
+    if _chol_ok(M - (margin + c0) * eye):
+        return 0.0
+    lam = float(scipy.linalg.eigvalsh(M, subset_by_index=[0, 0])[0])
+    t = max(0.0, margin - lam)
+    scale = float(np.max(np.abs(np.diag(M)))) + 1.0e-300
+    for _ in range(6):
+        c = _rump_c(M, t + margin)
+        shift = t + 2.0 * c
+        if _chol_ok(M + (shift - margin - c) * eye):
+            return _up(shift)
+        t = 2.0 * t + 4.0 * c + 16.0 * _U * scale
+    return math.inf
+
+
+def _into_cone(v: np.ndarray, data: ConicData, dual: bool) -> tuple[np.ndarray, str]:
+    """A copy of ``v`` moved into the cone (``dual``: ``K*``, where the zero rows are
+    free; else ``K``, where they become 0), each block by a move that provably lands
+    inside; a block that cannot be handled makes the reason string non-empty."""
+    v = np.array(v, dtype=float)
+    if not dual:  # the zero cone's dual is the whole space: only K pins those rows
+        v[: data.zero] = 0.0
+    nn = slice(data.zero, data.zero + data.nonneg)
+    v[nn] = np.maximum(v[nn], 0.0)
+    reason = ""
+    for kind, i, k in data.blocks:
+        if kind == "soc":
+            tail = v[i + 1: i + k]
+            nrm = float(np.linalg.norm(tail)) if tail.size else 0.0
+            need = _up(nrm * (1.0 + float(_gamma(k + 4))))
+            if not math.isfinite(need):
+                reason = "a second-order cone block is not finite"
+            elif v[i] < need:
+                v[i] = need
+        elif kind == "psd":
+            size = k * (k + 1) // 2
+            block = v[i: i + size]
+            t = psd_shift(_smat(block, k, data.psd_lower))
+            if not math.isfinite(t):
+                reason = "a PSD block could not be verified"
+            elif t > 0:
+                r, c = _svec_index(k, data.psd_lower)
+                d = np.flatnonzero(r == c) + i
+                v[d] = np.nextafter(v[d] + t, math.inf)
+        elif kind == "exp":
+            a, bb, cc = v[i: i + 3]
+            if dual:  # K*_exp = {(u,v,w): u < 0, -u exp(v/u) <= e w} U {u = 0, v, w >= 0}
+                if a >= 0:
+                    v[i], v[i + 1], v[i + 2] = 0.0, max(bb, 0.0), max(cc, 0.0)
+                elif bb / a - 1.0 < 700.0:
+                    need = -a * math.exp(bb / a - 1.0)
+                    v[i + 2] = max(cc, _up(need * (1.0 + 1e-12)))
+                else:
+                    reason = "an exponential cone block is out of range"
+            else:  # K_exp = {(x,y,z): y > 0, y exp(x/y) <= z} U {x <= 0, y = 0, z >= 0}
+                if bb <= 0:
+                    v[i], v[i + 1], v[i + 2] = min(a, 0.0), 0.0, max(cc, 0.0)
+                elif a / bb < 700.0:
+                    need = bb * math.exp(a / bb)
+                    v[i + 2] = max(cc, _up(need * (1.0 + 1e-12)))
+                else:
+                    reason = "an exponential cone block is out of range"
+            if not np.all(np.isfinite(v[i: i + 3])):
+                reason = "an exponential cone block is not finite"
+        else:
+            reason = "power cones are not certified"
+    return v, reason
+
+
+def _cone_moves(s: np.ndarray, rad: np.ndarray, data: ConicData) -> tuple[np.ndarray, str]:
+    """Per row (zero rows excluded: 0), a move ``m >= 0`` such that ``s* + m`` is in the
+    cone for every ``s*`` within ``rad`` of ``s``: clipping, a second-order head raised, a
+    PSD diagonal shifted, an exponential cone's last entry raised."""
+    move = np.zeros_like(s)
+    nn = slice(data.zero, data.zero + data.nonneg)
+    move[nn] = np.maximum(0.0, -(s[nn] - rad[nn]))
+    reason = ""
+    for kind, i, k in data.blocks:
+        if kind == "soc":
+            tail = np.abs(s[i + 1: i + k]) + rad[i + 1: i + k]
+            need = _up(float(np.linalg.norm(tail)) * (1.0 + float(_gamma(k + 4))))
+            move[i] = max(0.0, _up(need - (s[i] - rad[i])))
+        elif kind == "psd":
+            size = k * (k + 1) // 2
+            S = _smat(s[i: i + size], k, data.psd_lower)
+            Rm = _smat(rad[i: i + size], k, data.psd_lower)
+            # every S* within Rm of S is PSD once S - |Rm|_F I is
+            t = psd_shift(S, _up(float(np.linalg.norm(Rm)) * (1.0 + float(_gamma(k * k + 2)))))
+            if not math.isfinite(t):
+                reason = "a PSD block of the primal slack could not be verified"
+            r_, c_ = _svec_index(k, data.psd_lower)
+            move[i + np.flatnonzero(r_ == c_)] = t
+        elif kind == "exp":
+            xh, yl, zl = s[i] + rad[i], s[i + 1] - rad[i + 1], s[i + 2] - rad[i + 2]
+            yh = s[i + 1] + rad[i + 1]
+            if yl <= 0:
+                reason = "an exponential cone of the primal slack is at its boundary y = 0"
+                continue
+            arg = xh / yl if xh >= 0 else xh / yh
+            if arg >= 700:
+                reason = "an exponential cone of the primal slack is out of range"
+                continue
+            need = _up(yh * math.exp(arg) * (1.0 + 1e-12))
+            move[i + 2] = max(0.0, _up(need - zl))
+        else:
+            reason = "power cones are not certified"
+    return move, reason
+
+
+def _cone_box(lo: np.ndarray, hi: np.ndarray, data: ConicData, start: int, dual: bool) -> None:
+    """Tighten the box of a vector in ``K`` (or ``K*``) located at ``start`` in place."""
+    z = start
+    if not dual:
+        lo[z: z + data.zero] = np.maximum(lo[z: z + data.zero], 0.0)
+        hi[z: z + data.zero] = np.minimum(hi[z: z + data.zero], 0.0)
+    nn = slice(z + data.zero, z + data.zero + data.nonneg)
+    lo[nn] = np.maximum(lo[nn], 0.0)
+    for kind, i, k in data.blocks:
+        i += z
+        if kind == "soc":
+            lo[i] = max(lo[i], 0.0)
+            h = hi[i]
+            lo[i + 1: i + k] = np.maximum(lo[i + 1: i + k], -h)
+            hi[i + 1: i + k] = np.minimum(hi[i + 1: i + k], h)
+        elif kind == "psd":
+            r, c = _svec_index(k, data.psd_lower)
+            idx = np.arange(r.size) + i
+            diag = r == c
+            lo[idx[diag]] = np.maximum(lo[idx[diag]], 0.0)
+            dpos = np.empty(k, dtype=int)
+            dpos[r[diag]] = idx[diag]
+            dh = hi[dpos]
+            off = ~diag
+            # |X_ij| <= sqrt(X_ii X_jj); the svec entry is sqrt(2) X_ij
+            bound = np.sqrt(2.0 * dh[r[off]] * dh[c[off]]) * (1.0 + 8 * _U)
+            lo[idx[off]] = np.maximum(lo[idx[off]], -bound)
+            hi[idx[off]] = np.minimum(hi[idx[off]], bound)
+        elif kind == "exp":
+            if dual:
+                hi[i] = min(hi[i], 0.0)
+            else:
+                lo[i + 1] = max(lo[i + 1], 0.0)
+            lo[i + 2] = max(lo[i + 2], 0.0)
+        elif kind == "pow":
+            lo[i] = max(lo[i], 0.0)
+            lo[i + 1] = max(lo[i + 1], 0.0)
+
+
+def interior_point(data: ConicData) -> tuple[np.ndarray | None, float]:
+    """A point deep inside the cone rows (phase one): ``max t`` subject to the equality
+    rows and ``b - Ax - t e`` in the cone (``e``: 1, the SOC head, the identity), with
+    ``t <= 1``, solved once by cvxpy; returns ``(x, t)`` (``None`` if it failed or
+    exponential/power cones are present).  Only a direction for the upper bound's step
+    toward the interior: nothing about it is trusted without being re-checked."""
+    import cvxpy as cp
+
+    if data.exp or data.p3d:
+        return None, 0.0
+    cached = getattr(data, "_interior_cache", None)
+    if cached is not None:
+        return cached
+    out = _phase_one(data, cp)
+    data._interior_cache = out  # type: ignore[attr-defined]
+    return out
+
+
+def _phase_one(data: ConicData, cp) -> tuple[np.ndarray | None, float]:
+    """The phase-one problem of :func:`interior_point`, solved."""
+    m, n = data.A.shape
+    x = cp.Variable(n)
+    t = cp.Variable()
+    s = data.b - data.A @ x
+    z, nn = data.zero, data.nonneg
+    cons = [t <= 1.0]
+    if z:
+        cons.append(s[:z] == 0)
+    if nn:
+        cons.append(s[z: z + nn] >= t)
+    for kind, i, k in data.blocks:
+        if kind == "soc":
+            cons.append(cp.SOC(s[i] - t, s[i + 1: i + k]))
+        elif kind == "psd":
+            r, c = _svec_index(k, data.psd_lower)
+            size = k * (k + 1) // 2
+            Msel = np.zeros((k * k, size))
+            scale = np.where(r == c, 1.0, 1.0 / math.sqrt(2.0))
+            Msel[r * k + c, np.arange(size)] = scale
+            Msel[c * k + r, np.arange(size)] = scale
+            S = cp.reshape(Msel @ s[i: i + size], (k, k), order="C")
+            cons.append(0.5 * (S + S.T) - t * np.eye(k) >> 0)
+    if data.lb is not None:
+        fin = np.isfinite(data.lb)
+        if fin.any():
+            cons.append(x[fin] >= data.lb[fin] + t)
+    if data.ub is not None:
+        fin = np.isfinite(data.ub)
+        if fin.any():
+            cons.append(x[fin] <= data.ub[fin] - t)
+    prob = cp.Problem(cp.Maximize(t), cons)
+    for solver in ("CLARABEL", "SCS"):
+        if solver not in cp.installed_solvers():
+            continue
+        try:
+            prob.solve(solver=solver)
+        except (cp.error.SolverError, ValueError, ArithmeticError):
+            continue
+        if x.value is not None and t.value is not None and float(t.value) > 0:
+            return np.asarray(x.value, dtype=float), float(t.value)
+    return None, 0.0
+

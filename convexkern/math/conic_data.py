@@ -1,0 +1,121 @@
+"""The conic form and the floating-point error bounds that the certificate of
+:mod:`convexkern.math.conic` is built on (Higham, *Accuracy and Stability of Numerical
+Algorithms*, 2nd ed., Section 3.1: ``|fl(a'b) - a'b| <= gamma_k |a|'|b|``)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = ["ConicData", "ConicBounds"]
+
+_U = 2.0 ** -53  # unit roundoff of double precision
+_TINY = 1e-300  # absorbs underflow in the error terms
+
+
+def _gamma(k: int | np.ndarray) -> float | np.ndarray:
+    """Higham's gamma_k = k u / (1 - k u), the relative error bound of a k-term sum."""
+    ku = np.asarray(k, dtype=float) * _U
+    return ku / (1.0 - ku)
+
+
+def _up(v: float) -> float:
+    return float(np.nextafter(v, math.inf)) if math.isfinite(v) else v
+
+
+def _down(v: float) -> float:
+    return float(np.nextafter(v, -math.inf)) if math.isfinite(v) else v
+
+
+def _fsum(values: np.ndarray) -> tuple[float, float]:
+    """A correctly rounded sum of ``values`` and the bound on its error (half an ulp)."""
+    s = math.fsum(np.asarray(values, dtype=float).ravel().tolist())
+    return s, 0.5 * math.ulp(s) if math.isfinite(s) else 0.0
+
+
+def _dot(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+    """``a'b`` with every product rounded once and the sum exact-rounded: value, error."""
+    p = np.asarray(a, dtype=float) * np.asarray(b, dtype=float)
+    s, e = _fsum(p)
+    return s, e + _U * float(np.sum(np.abs(p))) + _TINY
+
+
+@dataclass
+class ConicData:
+    """A conic program in cvxpy's solver form (see the module docstring).
+
+    ``soc`` lists second-order cone sizes (head first); ``psd`` lists PSD cone sides, each
+    block an svec of its triangle with off-diagonal entries scaled by sqrt(2) (an isometry,
+    so the cone is self-dual in these coordinates); ``psd_lower`` says which triangle is
+    listed column by column (SCS: lower; Clarabel: upper); ``exp`` counts exponential cones
+    ``(x, y, z): y exp(x/y) <= z`` in that order; ``p3d`` lists 3-d power cone exponents
+    (not certified: a bound involving them is reported infinite, with the reason).
+    ``lb``/``ub`` are native variable bounds (``None``: none).
+    """
+
+    c: np.ndarray
+    A: sp.csr_matrix
+    b: np.ndarray
+    P: sp.csr_matrix | None = None
+    offset: float = 0.0
+    zero: int = 0
+    nonneg: int = 0
+    soc: list[int] = field(default_factory=list)
+    psd: list[int] = field(default_factory=list)
+    exp: int = 0
+    p3d: list[float] = field(default_factory=list)
+    psd_lower: bool = True
+    lb: np.ndarray | None = None
+    ub: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        self.c = np.asarray(self.c, dtype=float).ravel()
+        self.b = np.asarray(self.b, dtype=float).ravel()
+        self.A = sp.csr_matrix(self.A, dtype=float)
+        self.A.eliminate_zeros()
+        if self.P is not None:
+            # the solvers read the upper triangle: the quadratic form is that one's
+            up = sp.triu(sp.csr_matrix(self.P, dtype=float))
+            P = sp.csr_matrix(up + sp.triu(up, 1).T)
+            P.eliminate_zeros()
+            self.P = P if P.nnz else None
+        m, n = self.A.shape
+        sizes = (self.zero + self.nonneg + sum(self.soc)
+                 + sum(k * (k + 1) // 2 for k in self.psd) + 3 * self.exp + 3 * len(self.p3d))
+        if self.c.size != n or self.b.size != m or sizes != m:
+            raise ValueError(f"inconsistent conic data: A {self.A.shape}, c {self.c.size}, "
+                             f"b {self.b.size}, cones {sizes}")
+
+    @property
+    def blocks(self) -> list[tuple[str, int, int]]:
+        """``(kind, start, size)`` of every cone block after the zero and nonneg rows;
+        for ``psd`` the size is the side."""
+        out, i = [], self.zero + self.nonneg
+        for k in self.soc:
+            out.append(("soc", i, k))
+            i += k
+        for k in self.psd:
+            out.append(("psd", i, k))
+            i += k * (k + 1) // 2
+        for _ in range(self.exp):
+            out.append(("exp", i, 3))
+            i += 3
+        for _ in self.p3d:
+            out.append(("pow", i, 3))
+            i += 3
+        return out
+
+
+@dataclass
+class ConicBounds:
+    """A certified bracket on the conic optimum (``d`` included) and how it was obtained."""
+
+    lower: float
+    upper: float
+    lower_reason: str = ""
+    upper_reason: str = ""
+    residuals: dict[str, float] = field(default_factory=dict)
+
