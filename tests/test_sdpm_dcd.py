@@ -229,6 +229,8 @@ def test_structured_solvers_refuse_what_they_do_not_solve(usps19):
         ck.solve(f, "sdpm-ipm", growth=1.0)
     with pytest.raises(InvalidInputError, match="options"):
         ck.solve(f, "sdpm-ipm", bogus=1)
+    with pytest.raises(InvalidInputError, match="blas_threads"):
+        ck.solve(f, "sdpm-ipm", blas_threads=0)
     with pytest.raises(InvalidInputError, match="x0"):
         ck.solve(f, "sdpm-dcd", x0={"mu": np.zeros((3, 3))})
     f.parameters["C"].value = 0.0
