@@ -232,11 +232,7 @@ def _newton_system(X: np.ndarray, y: np.ndarray, Hb: np.ndarray, t: float, bias:
     S[np.arange(n), np.arange(n)] = 1.0 / t
     for s0 in range(0, m, CHUNK):
         Lc_, Xc = Linv[s0:s0 + CHUNK], X[s0:s0 + CHUNK]
-        # Y_i = Linv_i X_i by broadcasting (a stacked 3 x 3 matmul runs no BLAS)
-        Y = Lc_[:, :, 0, None] * Xc[:, None, 0, :]
-        for j in range(1, R):
-            Y += Lc_[:, :, j, None] * Xc[:, None, j, :]
-        Y = Y.reshape(-1, n)
+        Y = np.matmul(Lc_, Xc).reshape(-1, n)  # Y_i = Linv_i X_i
         S[:n, :n] += Y.T @ Y  # numpy runs a symmetric rank-k update (dsyrk) for Y'Y
         if bias:
             yb = Lc_[:, :, 0].reshape(-1)
