@@ -7,9 +7,18 @@ time, solver time, certificate time, certified gap and peak memory (ru_maxrss) f
 and, for the smaller sizes, the exchange method on the same problem (the ratio of the two
 times is the benchmark's output, not an assertion).
 
+The structured solver (issue 14): ``sdpm-ipm``, the default solver of these formulations
+(a barrier method on the dual whose Newton systems are n x n; see
+convexkern/algorithms/sdpm_ipm.py), against Clarabel in one run, and alone at scale:
+
 Run:  python benchmarks/bench_sdpm.py [m ...]     (default: 1000 10000)
       python benchmarks/bench_sdpm.py agreement   (the SDP / SOCP / exchange / dual table
                                                    of docs/sdpm.md on 20 USPS digits)
+      python benchmarks/bench_sdpm.py ratio [m]   (default solver vs Clarabel, same
+                                                   formulation, one run; default m = 10000)
+      python benchmarks/bench_sdpm.py scale m ... (the default solver alone: wall time,
+                                                   peak memory of the solve and of the
+                                                   process, certified gap)
 """
 
 from __future__ import annotations
@@ -31,14 +40,16 @@ def trajectories(m: int) -> tuple[np.ndarray, np.ndarray]:
 
     ds = load_usps("all")
     X, d = ds.X, ds.y
-    reps = []
-    k = 0
-    while sum(len(r) for r in reps) < m:
-        reps.append(X if k == 0 else transforms.rotate(X, math.radians(5.0 * k), sigma2=0.0))
-        k += 1
-    Xa = np.vstack(reps)[:m]
+    p = X.shape[0]
+    k = -(-m // p)  # copies: the images, then rotated by 5, 10, ... degrees
     ya = np.where(np.tile(d, k)[:m] < 5, 1.0, -1.0)
-    return transforms.rotation_trajectories(Xa), ya
+    # filled copy by copy (the peak stays near the result's size, 6 GB at m = 10^6)
+    T = np.empty((m, 3, X.shape[1]))
+    for c in range(k):
+        rows = min(p, m - c * p)
+        Xc = X if c == 0 else transforms.rotate(X, math.radians(5.0 * c), sigma2=0.0)
+        T[c * p: c * p + rows] = transforms.rotation_trajectories(Xc[:rows])
+    return T, ya
 
 
 def cpu_s() -> float:
@@ -80,6 +91,82 @@ def run(m: int, exchange: bool) -> dict:
     return row
 
 
+def _reset_peak_rss() -> bool:
+    """Reset the kernel's high-water mark of this process's RSS (Linux: VmHWM), so that
+    the solve's own peak can be read after the data were made; False if not supported."""
+    try:
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def _hwm_mb() -> float:
+    """The process's RSS high-water mark since the last reset (MB), or ru_maxrss."""
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024.0
+    except OSError:
+        pass
+    return rss_mb()
+
+
+def _fmt(row: dict) -> str:
+    return "  ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
+                     for k, v in row.items())
+
+
+def ours(m: int, f=None) -> dict:
+    """The default solver (sdpm-ipm) on m USPS trajectories: wall and CPU time, Newton
+    steps, certified values and gap, peak RSS of the solve (the high-water mark is reset
+    after the data are made) and of the whole process."""
+    import convexkern as ck
+    from convexkern.formulations import sdpm
+
+    if f is None:
+        T, y = trajectories(m)
+        f = sdpm.primal(T, y, segment=math.radians(10), C=1.0)
+    reset = _reset_peak_rss()
+    base = _hwm_mb()
+    t0, c0 = time.perf_counter(), cpu_s()
+    r = ck.solve(f, tol=1e-6)
+    wall, cpu = time.perf_counter() - t0, cpu_s() - c0
+    return {
+        "m": m, "solver": r.solver, "status": r.status.value, "wall_s": wall, "cpu_s": cpu,
+        "newton_steps": r.iterations, "upper": r.primal_value, "lower": r.dual_value,
+        "rel_gap": r.rel_gap, "data_mb": f.data["X_traj"].nbytes / 2**20,
+        "rss_before_solve_mb": base,
+        "peak_rss_solve_mb": _hwm_mb() if reset else math.nan,
+        "peak_rss_process_mb": rss_mb(),
+        "cvxpy_problem_built": not callable(f.__dict__["_problem"]),
+    }
+
+
+def ratio(m: int) -> None:
+    """The default solver and Clarabel on one formulation, in one run: the time ratio and
+    whether the certified optima agree (brackets overlap, values within 1e-6)."""
+    import convexkern as ck
+    from convexkern.formulations import sdpm
+
+    T, y = trajectories(m)
+    f = sdpm.primal(T, y, segment=math.radians(10), C=1.0)
+    row = ours(m, f)
+    print(_fmt(row), flush=True)
+    t0 = time.perf_counter()
+    f2 = sdpm.primal(T, y, segment=math.radians(10), C=1.0)
+    rc = ck.solve(f2, "clarabel", tol=1e-6)
+    wall_c = time.perf_counter() - t0  # cvxpy build + compile + Clarabel + certificate
+    print(_fmt({"m": m, "solver": "clarabel", "status": rc.status.value, "wall_s": wall_c,
+                "upper": rc.primal_value, "lower": rc.dual_value, "rel_gap": rc.rel_gap}))
+    low, up = max(row["lower"], rc.dual_value), min(row["upper"], rc.primal_value)
+    print(_fmt({"ratio_ours_to_clarabel": row["wall_s"] / wall_c,
+                "brackets_overlap": low <= up * (1 + 1e-12),
+                "rel_diff_upper": abs(row["upper"] - rc.primal_value) / rc.primal_value}))
+
+
 def agreement() -> None:
     """Every form and solver on 20 real USPS trajectories (segment +-20 degrees)."""
     import convexkern as ck
@@ -115,6 +202,13 @@ def agreement() -> None:
 if __name__ == "__main__":
     if sys.argv[1:] == ["agreement"]:
         agreement()
+        sys.exit(0)
+    if sys.argv[1:2] == ["ratio"]:
+        ratio(int(float(sys.argv[2])) if len(sys.argv) > 2 else 10000)
+        sys.exit(0)
+    if sys.argv[1:2] == ["scale"]:
+        for a in sys.argv[2:] or ["100000"]:
+            print(_fmt(ours(int(float(a)))), flush=True)
         sys.exit(0)
     sizes = [int(a) for a in sys.argv[1:]] or [1000, 10000]
     for m in sizes:

@@ -39,7 +39,10 @@ class Formulation:
         Short identifier, e.g. ``"svm.dual"``.
     problem : cvxpy.Problem
         The conic problem.  It is an ordinary cvxpy problem: add constraints, change the
-        objective, solve it with any cvxpy solver.
+        objective, solve it with any cvxpy solver.  A builder may pass a function of no
+        arguments instead: the problem is then built on first access of ``problem`` (and
+        kept), so a custom algorithm that reads only ``data`` never pays for it (the SDPM
+        with ``m = 10^5`` trajectories: gigabytes of cvxpy expressions).
     variables, parameters : dict
         cvxpy variables and parameters by the paper's names (``"alpha"``, ``"C"``...).
     source : str
@@ -221,6 +224,28 @@ class Formulation:
     def __repr__(self) -> str:
         params = ", ".join(f"{k}={v}" for k, v in self.param_values().items())
         return f"<Formulation {self.name} ({self.sense}, {self.cone_class}; {params})>"
+
+
+class _LazyProblem:
+    """``Formulation.problem``: stored as given; a builder function given instead of a
+    ``cvxpy.Problem`` is called on first access and replaced by its result."""
+
+    def __get__(self, obj: Any, objtype: Any = None) -> Any:
+        if obj is None:
+            return self
+        p = obj.__dict__["_problem"]
+        if not isinstance(p, cp.Problem) and callable(p):
+            p = p()
+            obj.__dict__["_problem"] = p
+        return p
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        obj.__dict__["_problem"] = value
+
+
+# a data descriptor set after the dataclass is made: its __init__ (``self.problem =
+# problem``) then goes through __set__, and the field keeps its place in the signature
+Formulation.problem = _LazyProblem()  # type: ignore[assignment]
 
 
 def _checked_value(name: str, p: cp.Parameter, v: Any) -> Any:

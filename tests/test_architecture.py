@@ -261,7 +261,7 @@ def test_bare_import_knows_every_algorithm():
     rows = json.loads(out[0])
     built_in = {name for name, kind in rows if kind == "built-in"}
     assert built_in == {"smo", "robust_apg", "robust_pg", "robust_accpm", "linprog",
-                        "exchange", "trik", "trik-krein"}
+                        "exchange", "trik", "trik-krein", "sdpm-ipm", "sdpm-dcd"}
     assert json.loads(out[1]) == []
 
 

@@ -98,6 +98,7 @@ def _resolve(f: Formulation, solver: str | None) -> ConicSolverSpec | AlgorithmS
     if key not in ALGORITHMS and key not in CONIC:
         load_solver_plugins(key)  # an installed package's solver of that name, read now
     if key in ALGORITHMS and ALGORITHMS[key].key_for(f.kind, f.variant):
+        # before anything reads f.cone_class: a lazily built cvxpy problem stays unbuilt
         return ALGORITHMS[key]
     if key in CONIC:
         spec = CONIC[key]

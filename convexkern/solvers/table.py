@@ -237,6 +237,20 @@ _ALGORITHM_ENTRIES = (
         adapters={"sdpm.primal": "convexkern.algorithms.exchange:solve_formulation"},
     ),
     AlgorithmSpec(
+        name="sdpm-ipm", default_tol=1e-6,
+        description="structured barrier method on the SDPM dual: n x n Newton systems, "
+                    "O(m n) memory (linear, degree <= 2, segment; Graepel & Herbrich 2003)",
+        adapters={k: "convexkern.algorithms.sdpm_ipm:solve_formulation"
+                  for k in ("sdpm.primal", "sdpm.dual")},
+    ),
+    AlgorithmSpec(
+        name="sdpm-dcd", default_tol=1e-6,
+        description="dual coordinate descent on the SDPM's moment blocks (linear, degree "
+                    "<= 2, segment; slow for large C)",
+        adapters={k: "convexkern.algorithms.sdpm_dcd:solve_formulation"
+                  for k in ("sdpm.primal", "sdpm.dual")},
+    ),
+    AlgorithmSpec(
         name="trik", default_tol=1e-6,
         description="TrIK active set (Loosli 2019, Alg. 1) with Hilbert-space optimality "
                     "checks",

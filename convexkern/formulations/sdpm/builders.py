@@ -78,19 +78,30 @@ def primal(
     hard = math.isinf(Cv)
     if not isinstance(bias, bool):
         raise InvalidTypeError("bias", f"expected True or False, got {bias!r}")
+    if method not in ("lukacs", "substitution"):
+        raise InvalidInputError("method", f"must be 'lukacs' or 'substitution', got {method!r}")
+    sos._check_cone(cone)
     m, R, n = X.shape
     w = cp.Variable(n, name="w")
     variables: dict[str, cp.Variable] = {"w": w}
     params: dict[str, cp.Parameter] = {}
-    # coefficient columns g_k = (y_i x_ik' w)_i (+ y_i b - 1 + xi_i for k = 0)
-    cols: list[cp.Expression] = [(y[:, None] * X[:, k, :]) @ w for k in range(R)]
-    col0_expr, obj, extra = _margin_terms(w, cols[0] - 1.0, y, Cv, bias, variables, params)
-    G = [col0_expr, *cols[1:]]
-    if seg is None:
-        con = sos.nonneg_on_R(G, cone=cone)
-    else:
-        con = sos.nonneg_on_segment(G, seg, method=method, cone=cone)
-    problem = cp.Problem(cp.Minimize(obj), [*con.constraints, *extra])
+    # the bias and slack part of g_0 = y_i x_i0' w + y_i b - 1 + xi_i (cheap: size m)
+    col0_rest, obj, extra = _margin_terms(w, cp.Constant(np.full(m, -1.0)), y, Cv, bias,
+                                          variables, params)
+    built: dict[str, Any] = {}
+
+    def build() -> cp.Problem:
+        # the m x n coefficient columns and the m cones, built on first access of
+        # f.problem only (a custom solver reads f.data; at m = 1e5 the cvxpy problem alone
+        # takes gigabytes)
+        cols = [(y[:, None] * X[:, k, :]) @ w for k in range(R)]
+        G = [cols[0] + col0_rest, *cols[1:]]
+        if seg is None:
+            con = sos.nonneg_on_R(G, cone=cone)
+        else:
+            con = sos.nonneg_on_segment(G, seg, method=method, cone=cone)
+        built["con"] = con
+        return cp.Problem(cp.Minimize(obj), [*con.constraints, *extra])
 
     def extract(f: Formulation) -> dict[str, np.ndarray]:
         if w.value is None:
@@ -98,8 +109,8 @@ def primal(
         out = {"w": np.asarray(w.value, float)}
         out["b"] = np.asarray(float(variables["b"].value) if bias else 0.0)
         try:
-            out["mu"] = con.moments()
-        except InvalidInputError:
+            out["mu"] = built["con"].moments()
+        except (InvalidInputError, KeyError):
             pass
         return out
 
@@ -107,23 +118,31 @@ def primal(
     return Formulation(
         name=f"sdpm.primal({'hard' if hard else 'soft'}, "
              f"{'R' if seg is None else f'[-{seg:.4g},{seg:.4g}]'}, r={R - 1}, {form})",
-        problem=problem,
+        problem=build,
         variables=variables,
         parameters=params,
         source=f"{SOURCE}, eq. (6)",
         kind="sdpm.primal",
         data={"X_traj": X, "y": y, "segment": seg, "hard": hard, "bias": bias,
-              "method": method, "cone": cone, "constraint": con},
+              "method": method, "cone": cone},
         certify=certify_point,
         extract=extract,
         dual_builder=lambda: dual(X, y, seg, None if hard else Cv, bias),
-        default_solver="clarabel",
+        default_solver=_default_solver(R, seg, hard),
         notes="the dual moments mu are read from the cone multipliers",
         hints={"infeasible": "no w separates the trajectories with margin 1 (hard "
                              "margin); use a soft margin, C > 0"} if hard else {},
         facts={"bounded": "the objective is >= 0",
                **({} if hard else {"feasible": "w = 0, b = 0, xi = 1 is feasible"})},
     )
+
+
+def _default_solver(R: int, segment: float | None, hard: bool) -> str:
+    """``sdpm-ipm`` (the structured barrier method, :mod:`convexkern.algorithms.sdpm_ipm`)
+    where it applies and is the fastest: soft margin, degree ``<= 2``, on a segment; else
+    ``clarabel`` (a hard margin on data that are not separable is infeasible, which Clarabel
+    proves and a dual method cannot)."""
+    return "sdpm-ipm" if not hard and segment is not None and R <= 3 else "clarabel"
 
 
 def moment_cone(
@@ -252,7 +271,7 @@ def dual(
         data={"X_traj": X, "y": y, "segment": seg, "hard": hard, "bias": bias,
               "G": None if G is None else Gm},
         certify=certify_point,
-        default_solver="clarabel",
+        default_solver="clarabel" if G is not None else _default_solver(R, seg, hard),
         hints={"unbounded": "the hard-margin dual is unbounded when no w separates the "
                             "trajectories with margin 1 (the primal is infeasible); use a "
                             "soft margin, C > 0"} if hard else {},
