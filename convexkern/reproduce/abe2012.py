@@ -57,7 +57,7 @@ from .harness import Context, ReproductionResult, markdown_table, seeded_splits
 
 __all__ = ["PAPER_TABLE1", "NOT_AVAILABLE", "DATASETS", "GRIDS", "QUICK_GRIDS",
            "load_problem", "evaluate", "table1", "report_markdown", "theorems_markdown",
-           "reproduce"]
+           "combine", "reproduce"]
 
 #: Abe (2012), Table 1, as printed (accepted manuscript, Kobe University repository,
 #: hdl 20.500.14094/90001766): In/Cl/Tr/Te, test recognition rates (%) of the proposed
@@ -431,6 +431,18 @@ def report_markdown(res: dict[str, Any], *, quick: bool = False,
                "Balance and Pima, 3-fold CV over 2-value grids; not comparable to the "
                "paper._\n")
     return md
+
+
+def combine(paths: list[str]) -> str:
+    """Table 1 of several runs' ``results.json`` (e.g. data sets run separately) as one
+    report table; the data sets of later files replace those of earlier ones."""
+    import json
+
+    res: dict[str, Any] = {}
+    for path in paths:
+        with open(path, encoding="utf-8") as fh:
+            res.update(json.load(fh)["results"])
+    return report_markdown({k: res[k] for k in DATASETS if k in res})
 
 
 def _theorem_cases() -> list[tuple[str, Any]]:
