@@ -43,6 +43,9 @@ def main() -> None:
     print(f"{args.dataset} {args.method}: {len(splits)} split(s); best mean test rate on the "
           f"grid {mean[k, i, j]:.2f} ± {rates[:, k, i, j].std():.2f} at C_M={C_Ms[k]}, "
           f"delta={deltas[i]}, C={g['C'][j]}")
+    q = np.percentile(mean, [0, 25, 50, 75, 100])
+    print("  mean test rates over the grid: min/25%/median/75%/max = "
+          + " / ".join(f"{v:.2f}" for v in q))
     print("  per C: " + ", ".join(f"C={C}: {mean[:, :, c].max():.2f}"
                                   for c, C in enumerate(g["C"])))
     print("  per delta: " + ", ".join(f"{d}: {mean[:, r, :].max():.2f}"
