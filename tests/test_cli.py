@@ -307,9 +307,14 @@ def test_reproduce_abe2012_quick_on_one_dataset(capsys, tmp_path):
     code, out, err = run(capsys, "reproduce", "abe2012", "--quick", "--datasets", "balance",
                          "--out-dir", str(tmp_path), "--quiet")
     assert code == 0, err
-    assert "| balance |" in out and "| thyroid |" not in out
+    assert "| balance | 4/3/532/93 | 1 |" in out
+    assert "| thyroid | 21/3/3772/3428 | — | not run |" in out
     report = tmp_path / "abe2012" / "report.md"
     assert report.exists() and "| balance |" in report.read_text()
+    # the paper's values beside ours (Abe 2012, Table 1 as printed: Balance 99.03 ± 1.12)
+    assert "| paper | diff |" in out and "99.03 ± 1.12" in out and "| not available |" in out
+    # the theorems quoted as printed (Theorem 1's erratum C_rho = C_M J_hat included)
+    assert "**Theorem 4** (printed)" in out and "C_\\rho = C_M\\hat{J}$." in out
 
 
 # ---------------------------------------------------------------- issue 12: foreign exceptions

@@ -2,8 +2,12 @@ r"""Theorems 1–6 of Abe (ICANN 2012) as executable verdicts.
 
 Each ``check_theorem_k`` solves the LPs of :mod:`convexkern.formulations.lp_svm` (by
 default with the direct HiGHS path, solver ``"linprog"``) and returns a
-:class:`TheoremVerdict`: whether the statement holds on the given ``A``, whether the
-statement *as printed* does, and the numbers behind both.
+:class:`TheoremVerdict`: the statement as printed in the paper (:data:`PRINTED`, quoted
+verbatim in ``printed``), whether it holds on the given ``A`` (``as_printed``), whether
+the corrected statement does where the printed one has an erratum (``holds``), and the
+numbers behind both.  Known errata, each shown by a counterexample on real data (see
+``docs/lp_svm.md``): Theorem 1's converse mapping ``C_rho = C_M J_hat`` (it is
+``C_M / J_hat``).
 """
 
 from __future__ import annotations
@@ -15,12 +19,15 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_positive, check_positive_sequence
+from ..errors import InvalidInputError
 from ..formulation import Formulation
 from ..formulations.lp_svm import lp, nu_lp, nu_lp_dual
 from ..math.lp_svm import _check_A, _dist, c_min, lp_value, nu_lp_value
 from ..report import SolveReport
 
 __all__ = [
+    "PRINTED",
+    "PRINTED_SOURCE",
     "TheoremVerdict",
     "check_theorem_1",
     "check_theorem_2",
@@ -31,6 +38,36 @@ __all__ = [
 ]
 
 
+#: Where :data:`PRINTED` is quoted from.
+PRINTED_SOURCE = ("S. Abe, Training Mahalanobis kernels by linear programming, ICANN 2012, "
+                  "LNCS 7553:339-346, Section 2 (Theorem 1) and Section 3 (Theorems 2-6); "
+                  "accepted manuscript, Kobe University repository, hdl 20.500.14094/90001766")
+
+#: Theorems 1–6 as printed (verbatim, the paper's LaTeX kept; Theorem 5's display
+#: equations joined to one line).  ``ν -LP`` is the paper's spelling of ν-LP.
+PRINTED: dict[int, str] = {
+    1: (r"If the ν -LP SVM has the optimal solution $(\bar{\rho}, \bar{R}, \bar{\xi})$ with "
+        r"$\bar{\rho} > 0$ and $\bar{J}_\rho > 0$ for C_ρ , $(\hat{R}, \hat{\xi}) = "
+        r"(\bar{R}/\bar{\rho}, \bar{\xi}/\bar{\rho})$ is the optimal solution of the LP SVM "
+        r"with $C_M = C_\rho/\bar{J}_\rho$. Conversely, if the LP SVM with C_M has the optimal "
+        r"solution $(\hat{R}, \hat{\xi})$ with $\hat{R} \neq 0$, $(\bar{\rho}, \bar{R}, "
+        r"\bar{\xi}) = (1/\sum_{i=1}^m \hat{R}_{ii}, \bar{\rho}\hat{R}, \bar{\rho}\hat{\xi})$ "
+        r"is the optimal solution of the ν -LP SVM with $C_\rho = C_M\hat{J}$."),
+    2: r"For $0 < C_\rho < 1/M$, the solution of the ν -LP SVM is unbounded.",
+    3: (r"For $C_\rho \geq 1$ the optimal R_{ii} ($i = 1, \dots, m$) are the same for "
+        r"different values of C_ρ ."),
+    4: (r"If for $C_\rho = C_0 (\geq 1/M)$, the solution of the ν -LP SVM satisfies "
+        r"$\rho > 0$ and $\xi = \mathbf{0}$, or $\rho = 0$, the same solution is obtained "
+        r"for $C_\rho = t C_0$ ($t > 1$)."),
+    5: (r"Define $$C_{\min} = \min_{\substack{i=1, \dots, m \\ \sum_{r=1}^M a_{ir} > 0}} "
+        r"1 / \sum_{r=1}^M a_{ir}. \quad (18)$$ Then, if C_{\min} exists, for "
+        r"$C_{\min} > C_M > 0$ the solution of the LP SVM is $$R_{ii} = 0 \quad \text{for } "
+        r"i = 1, \dots, m. \quad (19)$$ Otherwise, (19) is satisfied for $C_M > 0$."),
+    6: (r"There exists a positive C_0 such that for $C_M \geq C_0$ the optimal solution "
+        r"(R, ξ) of the LP SVM does not change."),
+}
+
+
 @dataclass(frozen=True)
 class TheoremVerdict:
     """The outcome of checking one of the paper's theorems on given data.
@@ -39,7 +76,8 @@ class TheoremVerdict:
     ----------
     theorem : int
     statement : str
-        The statement that was checked (as printed, or as corrected: see ``as_printed``).
+        A one-line summary of what was checked (the corrected form where the printed one
+        has an erratum); the paper's own words are in ``printed``.
     holds : bool
         Whether the checked statement held on this data, to ``tol``.
     as_printed : bool or None
@@ -49,6 +87,8 @@ class TheoremVerdict:
         The numbers behind the verdict.
     note : str
         Conditions, counterexamples, caveats.
+    printed : str
+        The theorem as printed in the paper, verbatim (:data:`PRINTED`).
     """
 
     theorem: int
@@ -57,6 +97,11 @@ class TheoremVerdict:
     as_printed: bool | None
     numbers: dict[str, Any] = field(default_factory=dict)
     note: str = ""
+    printed: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.printed and self.theorem in PRINTED:
+            object.__setattr__(self, "printed", PRINTED[self.theorem])
 
     def __bool__(self) -> bool:
         return self.holds
@@ -126,9 +171,12 @@ def check_theorem_1(A: Any, C_rho: float, *, C_M: float | None = None,
     with ``1/s``): :math:`\bar J_\rho` counts as positive when it exceeds
     ``tol * (rho + C_rho sum xi)``, the size of the two terms it is the difference of.
 
-    ``holds`` is the corrected statement (forward with the condition, corrected
-    converse); ``as_printed`` is False when the printed converse fails here or when
-    :math:`\bar J_\rho \le 0` (no equivalent LP SVM exists).
+    ``holds`` is the corrected statement (forward part as printed, converse with
+    :math:`C_\rho = C_M/\hat J`); ``as_printed`` is the printed statement
+    (:data:`PRINTED` ``[1]``): False when its converse fails here, None when it was not
+    tested (the ν-LP has no optimum, or :math:`\bar J_\rho \le 0` -- the printed
+    hypothesis, which the paper adds to [7]'s statement, fails -- and no ``C_M`` was
+    given for the converse).
     """
     A = _check_A(A)
     C_rho = check_positive(C_rho, "C_rho")
@@ -138,14 +186,14 @@ def check_theorem_1(A: Any, C_rho: float, *, C_M: float | None = None,
     nu = _solve(nu_lp(A, C_rho), solver, tol)
     nums: dict[str, Any] = {"C_rho": C_rho, "J_rho": nu.primal_value, "nu_status": nu.status.value}
     if not nu.status.has_solution:
-        return TheoremVerdict(1, "equivalence needs a finite nu-LP optimum", False, False, nums,
+        return TheoremVerdict(1, "equivalence needs a finite nu-LP optimum", False, None, nums,
                               f"nu-LP SVM status {nu.status.value} (C_rho < 1/M?)")
     J = nu.primal_value
     rho = float(nu.x["rho"])
     loss = C_rho * float(np.sum(nu.x["xi"]))
     nums["rho"] = rho
     notes: list[str] = []
-    fwd_ok, fwd_printed = True, False
+    fwd_ok = True
     if J > tol * (rho + loss):
         C_fwd = C_rho / J
         lpr = _solve(lp(A, C_fwd), solver, tol)
@@ -153,7 +201,6 @@ def check_theorem_1(A: Any, C_rho: float, *, C_M: float | None = None,
         mapped_val, _ = lp_value(A, nu.x["R"] / rho, C_fwd)
         fwd_ok = bool(lpr.status.has_solution and _rel(J_hat, 1.0 / J) <= 10 * tol
                       and _rel(mapped_val, J_hat) <= 10 * tol)
-        fwd_printed = fwd_ok
         nums.update({"C_M": C_fwd, "J_hat": J_hat, "1/J_rho": 1.0 / J,
                      "mapped_lp_value": mapped_val})
     else:
@@ -161,11 +208,12 @@ def check_theorem_1(A: Any, C_rho: float, *, C_M: float | None = None,
         notes.append(
             f"J_rho = {J:.6g} <= 0 (rho = {rho:.3g}"
             + (", the zero-margin solution" if rho <= tol * amax else "")
-            + "): C_M = C_rho/J_rho is undefined or negative and no LP SVM is equivalent; "
-            "the printed theorem omits the condition J_rho > 0")
+            + "): the printed hypothesis J_rho > 0 fails, so the forward part says nothing "
+            "here; the hypothesis is needed: C_M = C_rho/J_rho would be undefined or "
+            "negative and no LP SVM is equivalent")
     C_conv = C_M if C_M is not None else C_fwd
     if C_conv is None:
-        return TheoremVerdict(1, "forward direction needs J_rho > 0", True, False, nums,
+        return TheoremVerdict(1, "forward direction needs J_rho > 0", True, None, nums,
                               notes[0])
     # converse from the LP SVM side, both mappings
     lpc = _solve(lp(A, C_conv), solver, tol)
@@ -204,7 +252,7 @@ def check_theorem_1(A: Any, C_rho: float, *, C_M: float | None = None,
             + "; with C_rho = C_M/J_hat it is optimal")
     return TheoremVerdict(
         1, "nu-LP(C_rho) ~ LP(C_M = C_rho/J_rho) when J_rho > 0; converse C_rho = C_M/J_hat",
-        fwd_ok and conv_ok, bool(fwd_printed and printed_ok), nums, "; ".join(notes))
+        fwd_ok and conv_ok, bool(fwd_ok and printed_ok), nums, "; ".join(notes))
 
 
 def check_theorem_2(A: Any, C_rho: float | None = None, *,
@@ -272,77 +320,117 @@ def check_theorem_3(A: Any, C_values: tuple[float, ...] = (1.0, 2.0, 10.0, 100.0
          "max_cross_value_error": cross, "max_R_difference": rdiff}, note)
 
 
-def check_theorem_4(A: Any, C_rho: float = 1.0, *, solver: str = "linprog",
-                    tol: float = 1e-7) -> TheoremVerdict:
-    r"""Theorem 4 (zero-margin solution), as stated in the paper's abstract: when the
-    triplets cannot all be given a positive margin by a diagonal ``R``
-    (:math:`\max_{R\in\Delta}\min_r (AR)_r \le 0`), the ν-LP SVM with :math:`C_\rho \ge 1`
-    has the zero-margin solution ``rho = 0`` — which the LP SVM never has (its optimum
-    with ``R != 0`` always corresponds to ``rho = 1/sum R > 0``).
+def check_theorem_4(A: Any, C_rho: float = 1.0, *, t_values: tuple[float, ...] = (1.5, 2.0, 10.0),
+                    solver: str = "linprog", tol: float = 1e-7) -> TheoremVerdict:
+    r"""Theorem 4 as printed (:data:`PRINTED` ``[4]``): if for :math:`C_\rho = C_0 \ge 1/M`
+    the ν-LP solution has :math:`\rho > 0` and :math:`\xi = 0`, or :math:`\rho = 0`, the
+    same solution is obtained for :math:`C_\rho = tC_0`, :math:`t > 1`.
 
-    ``numbers`` give the separability margin :math:`\gamma = \max_{R}\min_r (AR)_r`
-    (an LP, solved here), the ν-LP ``rho`` and value, and the ν-property counts
-    :math:`\#\{\xi_r > 0\} \le 1/C_\rho \le \#\{\delta_r > 0\}` (which hold whenever
-    ``rho > 0``).
+    ``C_rho`` is :math:`C_0`.  The ν-LP is solved at :math:`C_0`; its solution, completed
+    with its best ``rho`` and ``xi`` for that ``R`` (:func:`~convexkern.math.lp_svm.
+    nu_lp_value`), is evaluated at every :math:`tC_0` (``t_values``) as the same point,
+    :math:`\bar\rho - tC_0\sum\bar\xi`, and compared with the certified optimum there.
+    (Why it holds: :math:`f_{tC_0} = t f_{C_0} - (t-1)\rho`, so a point optimal for
+    :math:`C_0` with :math:`\rho = 0`, or with :math:`\xi = 0`, stays optimal.)
 
-    ``as_printed`` is always None: the paper's printed statement of Theorem 4 is not
-    available to this package (only the abstract's wording), so whether *it* holds is
-    not decided here; ``holds`` is the statement above.
+    ``as_printed`` (= ``holds``) is None when the hypothesis fails (:math:`\rho > 0` and
+    :math:`\xi \ne 0`): the theorem says nothing then, and the paper notes that the optimal
+    ``R`` may change; whether it stayed optimal is in ``numbers["still_optimal"]``.
+
+    Also in ``numbers``: the separability margin :math:`\gamma = \max_{R\in\Delta}\min_r
+    (AR)_r` (an LP; :math:`\gamma \le 0` gives the zero-margin solution of the abstract for
+    :math:`C_\rho \ge 1`) and the ν-property counts :math:`\#\{\xi_r > 0\} \le 1/C_\rho \le
+    \#\{\delta_r > 0\}` (which hold whenever ``rho > 0``).
     """
     A = _check_A(A)
-    C_rho = check_positive(C_rho, "C_rho")
-    sep = _solve(nu_lp(A, max(C_rho, 1.0), rho_min=None), solver, tol)
-    gamma = sep.primal_value
-    r = _solve(nu_lp(A, C_rho), solver, tol)
-    rho = float(r.x["rho"])
-    xi = np.asarray(r.x["xi"])
-    delta = np.asarray(r.x.get("delta", np.zeros(0)))
+    C0 = check_positive(C_rho, "C_rho")
+    t_values = tuple(check_positive_sequence(t_values, "t_values"))
+    if any(t <= 1 for t in t_values):
+        raise InvalidInputError("t_values", f"must all be > 1, got {list(t_values)}")
+    M = A.shape[0]
     thr = tol * _amax(A)  # margins, rho, gamma and xi all scale with A
-    n_err = int(np.sum(xi > thr))
-    n_sv = int(np.sum(delta > 1e-7 * C_rho))
-    nums = {"gamma": gamma, "C_rho": C_rho, "rho": rho, "J_rho": r.primal_value,
-            "margin_errors": n_err, "1/C_rho": 1.0 / C_rho, "support_triplets": n_sv}
-    if C_rho >= 1.0 and gamma <= thr:
-        ok = abs(rho) <= thr
-        return TheoremVerdict(4, "non-separable and C_rho >= 1 => rho = 0", ok, None, nums,
-                              "zero-margin solution: no LP SVM corresponds (Theorem 1 needs "
-                              "J_rho > 0); the printed statement is not available")
-    ok = True
-    if rho > thr:
-        ok = n_err <= 1.0 / C_rho + 1e-9 and (n_sv == 0 or n_sv >= 1.0 / C_rho - 1e-9)
-    return TheoremVerdict(4, "separable or C_rho < 1: rho > 0 and the nu-property holds", ok,
-                          None, nums)
+    sep = _solve(nu_lp(A, max(C0, 1.0), rho_min=None), solver, tol)
+    r = _solve(nu_lp(A, C0), solver, tol)
+    nums: dict[str, Any] = {"C_0": C0, "1/M": 1.0 / M, "gamma": sep.primal_value,
+                            "status": r.status.value}
+    if C0 < 1.0 / M or not r.status.has_solution:
+        return TheoremVerdict(4, "C_0 >= 1/M needed", True, None, nums,
+                              "C_0 < 1/M or no nu-LP optimum: the theorem says nothing")
+    J0, pt = nu_lp_value(A, r.x["R"], C0)
+    rho, xi = float(pt["rho"]), np.asarray(pt["xi"])
+    delta = np.asarray(r.x.get("delta", np.zeros(0)))
+    nums.update({"J_rho": J0, "solver_J_rho": r.primal_value, "rho": rho,
+                 "sum_xi": float(xi.sum()), "margin_errors": int(np.sum(xi > thr)),
+                 "1/C_rho": 1.0 / C0, "support_triplets": int(np.sum(delta > 1e-7 * C0))})
+    if rho <= thr:
+        case = "rho = 0"
+    elif float(xi.max(initial=0.0)) <= thr:
+        case = "rho > 0 and xi = 0"
+    else:
+        case = None
+    still, optima, same = {}, {}, {}
+    for t in t_values:
+        rt = _solve(nu_lp(A, t * C0), solver, tol)
+        Jt = rt.primal_value
+        val = rho - t * C0 * float(xi.sum())  # the same point at C_rho = t C_0
+        optima[t], same[t] = Jt, val
+        still[t] = bool(rt.status.has_solution and val >= Jt - 10 * tol * (abs(Jt) + _amax(A)))
+    nums.update({"case": case, "optimum_at_tC0": optima, "same_point_at_tC0": same,
+                 "still_optimal": still})
+    if case is None:
+        changed = [t for t, ok in still.items() if not ok]
+        return TheoremVerdict(
+            4, "hypothesis not met (rho > 0 and xi != 0): nothing claimed", True, None, nums,
+            "rho > 0 and xi != 0 at C_0: the theorem says nothing; the C_0 solution is "
+            + (f"no longer optimal at t = {changed} (the paper: the optimal R may change)"
+               if changed else "still optimal at every t tried"))
+    ok = all(still.values())
+    return TheoremVerdict(4, f"{case} at C_0 => the same solution for C_rho = t C_0, t > 1",
+                          ok, ok, nums)
 
 
 def check_theorem_5(A: Any, *, factor: float = 1e-2, solver: str = "linprog",
                     tol: float = 1e-8) -> TheoremVerdict:
-    r"""Theorem 5, (18): ``R = 0`` for :math:`C_M \le C_{\min}`, ``R != 0`` above it, with
-    :math:`C_{\min} = 1/\max_i\sum_r a_{ir}`.
+    r"""Theorem 5, (18)-(19) (:data:`PRINTED` ``[5]``): ``R = 0`` for
+    :math:`0 < C_M < C_{\min}`, :math:`C_{\min} = \min_{i: b_i > 0} 1/b_i = 1/\max_i b_i`
+    (``b`` the column sums of ``A``), and for every :math:`C_M > 0` when no :math:`b_i > 0`;
+    with Section 3.3's converse (:math:`C_{\min}` is the lower bound of :math:`C_M` that
+    gives ``R != 0``): ``R != 0`` above it.
 
     Solved at :math:`C_{\min}(1 \mp \text{factor})`.  Below, ``R = 0`` is the unique
     optimum (any ``R != 0`` costs :math:`\sum_i R_i(1 - C_M b_i) > 0` more, ``b`` the
-    column sums); above, ``R = eps e_{i*}`` improves on ``R = 0``.
+    column sums); above, ``R = eps e_{i*}`` improves on ``R = 0``.  Without a positive
+    column sum the LP is solved at :math:`C_M = s/\max|a_{ir}|`, ``s`` in {1e-2, 1, 1e2,
+    1e4}.  ``as_printed`` is the printed part (below :math:`C_{\min}`, or the "otherwise"
+    case); ``holds`` adds the part above :math:`C_{\min}`.
     """
     A = _check_A(A)
     c0 = c_min(A)
+    # R scales with 1/A: a weight counts as nonzero above 1e-7 / max|a_ir| (1e-7 of the
+    # weight one input needs to give the largest triplet margin 1); values scale with 1/A
+    r_thr = 1e-7 / _amax(A)
     if not math.isfinite(c0):
-        return TheoremVerdict(5, "C_min = 1/max_i sum_r a_ir", True, True, {"C_min": c0},
-                              "every column sum <= 0: R = 0 for every C_M")
+        maxR = {}
+        for s in (1e-2, 1.0, 1e2, 1e4):
+            rep = _solve(lp(A, s / _amax(A)), solver, tol)
+            maxR[s / _amax(A)] = (float(np.abs(rep.x["R"]).max())
+                                  if rep.status.has_solution else math.nan)
+        ok = all(v <= r_thr for v in maxR.values())
+        return TheoremVerdict(5, "no column sum > 0 => R = 0 for every C_M > 0", ok, ok,
+                              {"C_min": c0, "max_R_at_C_M": maxR},
+                              "every column sum <= 0: C_min does not exist")
     lo = _solve(lp(A, c0 * (1 - factor)), solver, tol)
     hi = _solve(lp(A, c0 * (1 + factor)), solver, tol)
     M = A.shape[0]
     R_lo = float(np.abs(lo.x["R"]).max()) if lo.status.has_solution else math.nan
     R_hi = float(np.abs(hi.x["R"]).max()) if hi.status.has_solution else math.nan
-    # R scales with 1/A: a weight counts as nonzero above 1e-7 / max|a_ir| (1e-7 of the
-    # weight one input needs to give the largest triplet margin 1); values scale with 1/A
-    r_thr = 1e-7 / _amax(A)
     at_zero = M * c0 * (1 + factor)  # the value of R = 0 above C_min
-    ok = bool(lo.status.has_solution and hi.status.has_solution
-              and R_lo <= r_thr and R_hi > r_thr
-              and hi.primal_value < at_zero * (1 - 10 * tol)
-              and _rel(lo.primal_value, M * c0 * (1 - factor)) <= 10 * tol)
+    printed_ok = bool(lo.status.has_solution and R_lo <= r_thr
+                      and _rel(lo.primal_value, M * c0 * (1 - factor)) <= 10 * tol)
+    ok = bool(printed_ok and hi.status.has_solution and R_hi > r_thr
+              and hi.primal_value < at_zero * (1 - 10 * tol))
     return TheoremVerdict(
-        5, "R = 0 iff C_M <= C_min = 1/max_i sum_r a_ir", ok, ok,
+        5, "R = 0 iff C_M <= C_min = 1/max_i sum_r a_ir", ok, printed_ok,
         {"C_min": c0, "max_R_below": R_lo, "max_R_above": R_hi,
          "value_above": hi.primal_value, "M*C_M_above": M * c0 * (1 + factor)})
 
