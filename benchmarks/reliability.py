@@ -27,11 +27,12 @@ import itertools
 import math
 import time
 import warnings
+from dataclasses import replace
 
 import numpy as np
 
 import convexkern as ck
-from convexkern.formulations import krein, lp_svm, robust_indefinite, svm
+from convexkern.formulations import krein, lp_svm, robust_indefinite, sdpm, svm
 
 NO_SOLUTION = (ck.Status.INFEASIBLE, ck.Status.UNBOUNDED, ck.Status.INFEASIBLE_OR_UNBOUNDED)
 
@@ -99,7 +100,9 @@ def classify(f, solver, oracle, budget):
 
 
 def cases():
-    """(class, builder thunk, solvers, extra oracles)."""
+    """(class, builder thunk, solvers, extra oracles[, oracle formulation thunk]): the
+    oracle solves the formulation itself unless a separate one (the same problem with its
+    hand certificate, for the generic certificate's class) is given."""
     for seed, scale, C, form in itertools.product(range(2), (1e-6, 1.0, 1e6),
                                                   (1e-6, 1.0, 1e6, 1e12), ("dual", "primal")):
         X, y = _data(seed, 16, 3, scale)
@@ -129,6 +132,33 @@ def cases():
                robust_indefinite.dual(K0, y, 1.0, rho)),
                ["robust_apg", "robust_pg", "robust_accpm", "clarabel", "scs"],
                [("robust_apg", {"tol": 1e-9})])
+    for seed, scale, C, form in itertools.product(range(2), (1e-4, 1.0, 1e8), (1e-3, 1.0, 1e12),
+                                                  ("nu_lp", "nu_lp_dual")):
+        X, y = _data(seed, 14, 3, scale)
+        yield ("nu_lp", (lambda X=X, y=y, C=C, form=form:
+               getattr(lp_svm, form)(lp_svm.triplet_matrix(X, y), C)),
+               ["linprog", "clarabel", "scs", "highs"], [("linprog", {})])
+    traj, ty = _rotations()
+    for scale, C, tau in itertools.product((1e-3, 1.0, 1e3), (1e-3, 1.0, 1e4),
+                                           (0.02, 0.35, 1.5)):
+        yield ("sdpm soft", (lambda s=scale, C=C, tau=tau: sdpm.primal(traj * s, ty, tau, C)),
+               ["sdpm-ipm", "sdpm-dcd", "exchange", "clarabel", "scs"], [])
+    for seed, scale, C in itertools.product(range(2), (1e-5, 1.0, 1e5), (1e-4, 1.0, 1e8)):
+        X, y = _data(seed, 16, 3, scale)
+        yield ("generic (svm dual)", (lambda X=X, y=y, C=C:
+               replace(svm.dual(X @ X.T, y, C), certify=None)),
+               ["clarabel", "scs", "ecos", "osqp", "highs"], [("smo", {"tol": 1e-9})],
+               (lambda X=X, y=y, C=C: svm.dual(X @ X.T, y, C)))
+
+
+def _rotations():
+    """16 real USPS digits (1 against 7) as rotation trajectories, for the SDPM."""
+    from convexkern import transforms
+    from convexkern.data import load_usps
+
+    ds = load_usps("train")
+    sel = np.concatenate([np.flatnonzero(ds.y == 1)[:8], np.flatnonzero(ds.y == 7)[:8]])
+    return transforms.rotation_trajectories(ds.X[sel]), np.where(ds.y[sel] == 1, 1.0, -1.0)
 
 
 def main(argv=None):
@@ -138,13 +168,13 @@ def main(argv=None):
     warnings.simplefilter("ignore")
     table = collections.defaultdict(collections.Counter)
     bad = []
-    for cls, build, solvers, extra in cases():
+    for cls, build, solvers, extra, *own in cases():
         try:
             f = build()
         except ck.ConvexkernError:
             table[cls]["refused"] += 1
             continue
-        oracle = _oracle(f, extra)
+        oracle = _oracle(own[0]() if own else f, extra)
         for s in solvers:
             if s not in ck.available_solvers(f):
                 continue
