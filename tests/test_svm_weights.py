@@ -11,11 +11,12 @@ bounds are refused naming ``C``.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import cvxpy as cp
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import convexkern as ck
@@ -84,6 +85,7 @@ def test_weight_two_is_a_duplicated_sample(pima_small):
 @settings(max_examples=40, deadline=None)
 @given(n=st.integers(4, 16), seed=st.integers(0, 10_000), gamma=st.floats(0.05, 5.0),
        scale=st.floats(0.01, 100.0))
+@example(n=5, seed=61, gamma=1.0, scale=76.0)  # Clarabel fails outright on this box (CI)
 def test_weighted_bounds_equal_their_definitions_and_contain_the_optimum(n, seed, gamma,
                                                                          scale):
     rng = np.random.default_rng(seed)
@@ -108,9 +110,18 @@ def test_weighted_bounds_equal_their_definitions_and_contain_the_optimum(n, seed
     assert cert.lower == pytest.approx(lower, rel=1e-12, abs=1e-12)
     assert cert.upper == pytest.approx(upper, rel=1e-12, abs=1e-12)
     assert "bound_inversion" not in cert.residuals
-    opt = ck.solve(svm.dual(K, y, C, psd_check=False), "clarabel", tol=1e-9).primal_value
-    slack = 1e-7 * max(1.0, abs(opt))
-    assert cert.lower <= opt + slack and opt <= cert.upper + slack
+    # the optimum bracketed independently: the generic certificate (issue 11) on the first
+    # conic solver that answers (Clarabel fails outright on some boxes with a C_i = 0)
+    gen = replace(svm.dual(K, y, C, psd_check=False), certify=None)
+    ref = None
+    for solver in ("clarabel", "ecos", "scs"):
+        ref = ck.solve(gen, solver, tol=1e-9)
+        if ref.status.has_solution and math.isfinite(ref.gap):
+            break
+    assert ref is not None and math.isfinite(ref.gap), ref
+    olo, oup = sorted((ref.primal_value, ref.dual_value))
+    slack = 1e-7 * max(1.0, abs(oup))
+    assert cert.lower <= oup + slack and olo <= cert.upper + slack
 
 
 @settings(max_examples=40, deadline=None)
