@@ -9,12 +9,23 @@ a certified gap of 1e-6 by default, SCS (first-order) to 1e-4 and OSQP to 1e-3.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
+from hypothesis import settings
 
 import convexkern as ck
 from convexkern.data import load_binary
 from convexkern.kernels import RBF
+
+# Property tests draw the same examples on every run ("deterministic", the default: CI is
+# reproducible and a failure is a bug to fix, not a roll of the dice);
+# HYPOTHESIS_PROFILE=explore draws new ones (with CONVEXKERN_FUZZ_EXAMPLES=500 for the long
+# fuzz run, docs/reliability.md).
+settings.register_profile("deterministic", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deterministic"))
 
 #: relative agreement of a solver's certified value with the reference optimum
 SOLVER_RTOL = {
