@@ -53,6 +53,7 @@ from ..errors import InvalidInputError
 from ..report import SolveReport
 from ..solvers.certify import certified_report
 from ..solvers.status import algorithm_status
+from ._progress import checkpoint
 
 __all__ = ["ExchangeResult", "exchange", "cut_moments", "normalized_min_R"]
 
@@ -335,15 +336,10 @@ def exchange(
         mu = np.zeros((m, R))
         np.add.at(mu, idx, beta[:, None] * V)
         cert = certify(w, mu)
-        history.append((it, time.perf_counter() - t0, cert.lower, cert.upper))
-        if verbose:
-            print(f"exchange: it={it} cuts={idx.size} lower={cert.lower:.10g} "
-                  f"upper={cert.upper:.10g} rel_gap={cert.rel_gap:.3g}")
-        if cert.rel_gap <= tol:
-            status = "optimal"
-            break
-        if time_limit is not None and time.perf_counter() - t0 > time_limit:
-            status = "time_limit"
+        stop = checkpoint(history, it, t0, cert, tol, time_limit,
+                          (f"exchange: it={it} cuts={idx.size}") if verbose else None)
+        if stop:
+            status = stop
             break
         # most violated parameter per trajectory, for the margin polynomial with the
         # master's slack: g_i(theta) = y_i (w'x_i(theta) + b) - 1 + xi_i

@@ -58,6 +58,7 @@ from ..errors import InvalidInputError
 from ..report import Certificate, SolveReport
 from ..solvers.certify import certified_report
 from ..solvers.status import algorithm_status
+from ._progress import checkpoint
 from .sdpm_block import block_violation, min_on_segment, solve_block
 from .sdpm_ipm import supported_data
 
@@ -227,16 +228,11 @@ def dcd(
         mu_arr = np.asarray(mu, float)
         cert = certify(w, mu_arr)
         lower = max(lower, cert.lower)
-        history.append((it, time.perf_counter() - t0, cert.lower, cert.upper))
-        if verbose:
-            print(f"sdpm-dcd: epoch={it} active={active.size} changed={changed} "
-                  f"lower={cert.lower:.10g} upper={cert.upper:.10g} rel_gap={cert.rel_gap:.3g} "
-                  f"|s|={abs(s):.3g} b={bk:.6g}")
-        if cert.rel_gap <= tol:
-            status = "optimal"
-            break
-        if time_limit is not None and time.perf_counter() - t0 > time_limit:
-            status = "time_limit"
+        stop = checkpoint(history, it, t0, cert, tol, time_limit,
+                          (f"sdpm-dcd: epoch={it} active={active.size} "
+                           f"changed={changed} |s|={abs(s):.3g} b={bk:.6g}") if verbose else None)
+        if stop:
+            status = stop
             break
         if math.isfinite(cert.lower) and cert.lower > 0:
             eps = BLOCK_SHARE * tol * cert.lower / m

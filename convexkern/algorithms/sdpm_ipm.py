@@ -44,6 +44,7 @@ from ..errors import InvalidInputError
 from ..report import Certificate, SolveReport
 from ..solvers.certify import certified_report
 from ..solvers.status import algorithm_status
+from ._progress import checkpoint
 
 __all__ = ["BarrierResult", "barrier", "solve_formulation", "supported_data"]
 
@@ -372,15 +373,10 @@ def barrier(
         # centred (enough): certify, then predict along the central path
         w = Xf.T @ (y[:, None] * mu).reshape(-1)
         cert = certify(w, mu)
-        history.append((it, time.perf_counter() - t0, cert.lower, cert.upper))
-        if verbose:
-            print(f"sdpm-ipm: newton={it} t={t:.3g} lower={cert.lower:.12g} "
-                  f"upper={cert.upper:.12g} rel_gap={cert.rel_gap:.3g}")
-        if cert.rel_gap <= tol:
-            status = "optimal"
-            break
-        if time_limit is not None and time.perf_counter() - t0 > time_limit:
-            status = "time_limit"
+        stop = checkpoint(history, it, t0, cert, tol, time_limit,
+                          (f"sdpm-ipm: newton={it} t={t:.3g}") if verbose else None)
+        if stop:
+            status = stop
             break
         t *= growth
         newton_in_center = 0
