@@ -70,3 +70,17 @@ def pima_small():
 
 def conic_solvers_for(f):
     return [s for s in ck.available_solvers(f) if s in SOLVER_RTOL]
+
+
+@pytest.fixture(scope="session")
+def usps19():
+    """20 real USPS training images, ten '1' (+1) and ten '9' (-1), as rotation
+    trajectories (the SDPM tests): ``(X_traj, y, images)``."""
+    from convexkern import transforms
+    from convexkern.data import load_usps
+
+    ds = load_usps("train")
+    sel = np.concatenate([np.flatnonzero(ds.y == 1)[:10], np.flatnonzero(ds.y == 9)[:10]])
+    X = transforms.rotation_trajectories(ds.X[sel])
+    y = np.where(ds.y[sel] == 1, 1.0, -1.0)
+    return X, y, ds.X[sel]

@@ -29,16 +29,6 @@ RTOL = 1e-6
 TAU = math.radians(20)
 
 
-@pytest.fixture(scope="module")
-def usps19():
-    """20 real USPS training images, ten '1' (+1) and ten '9' (-1), as rotation trajectories."""
-    ds = load_usps("train")
-    sel = np.concatenate([np.flatnonzero(ds.y == 1)[:10], np.flatnonzero(ds.y == 9)[:10]])
-    X = transforms.rotation_trajectories(ds.X[sel])
-    y = np.where(ds.y[sel] == 1, 1.0, -1.0)
-    return X, y, ds.X[sel]
-
-
 def _rel(a, b):
     return abs(a - b) / max(abs(a), abs(b))
 

@@ -32,16 +32,6 @@ TAU = math.radians(20)
 
 
 @pytest.fixture(scope="module")
-def usps19():
-    """20 real USPS training images, ten '1' (+1) and ten '9' (-1), as rotation trajectories."""
-    ds = load_usps("train")
-    sel = np.concatenate([np.flatnonzero(ds.y == 1)[:10], np.flatnonzero(ds.y == 9)[:10]])
-    X = transforms.rotation_trajectories(ds.X[sel])
-    y = np.where(ds.y[sel] == 1, 1.0, -1.0)
-    return X, y
-
-
-@pytest.fixture(scope="module")
 def usps_mixed():
     """200 real USPS training images, digit < 5 (+1) against >= 5 (-1): not separable by
     a linear rule, so both margin and bounded blocks occur."""
@@ -114,7 +104,7 @@ def test_structured_solvers_agree_with_clarabel_scs_exchange(usps19, C, bias):
     """C = 0.1 is nearly the hard margin here (most blocks on the margin): the barrier
     method's Newton steps need their iterative refinement to get past ~1e-7."""
     ipm_tol = 1e-7
-    X, y = usps19
+    X, y, _ = usps19
     f = sdpm.primal(X, y, TAU, C, bias=bias)
     ref = ck.solve(f, "clarabel", tol=1e-8)
     assert ref.status is ck.Status.OPTIMAL
@@ -159,7 +149,7 @@ def test_barrier_on_mixed_digits_and_the_dual_kind(usps_mixed):
 def test_lower_degrees(usps19, degree):
     """Degree 1 (|mu_1| <= tau mu_0: atoms at the two ends) and degree 0 (the ordinary
     linear SVM): both structured solvers reach Clarabel's optimum."""
-    X, y = usps19
+    X, y, _ = usps19
     Xd = X[:, :degree + 1]
     f = sdpm.primal(Xd, y, TAU, 0.005)
     ref = ck.solve(f, "clarabel", tol=1e-8)
@@ -173,7 +163,7 @@ def test_lower_degrees(usps19, degree):
 
 def test_hard_margin(usps19):
     """Separable digits: the barrier method reaches Clarabel's hard-margin optimum."""
-    X, y = usps19
+    X, y, _ = usps19
     f = sdpm.primal(X, y, TAU, None)
     assert f.default_solver == "clarabel"  # a hard margin may be infeasible: Clarabel proves it
     ref = ck.solve(f, "clarabel", tol=1e-8)
@@ -200,7 +190,7 @@ def test_hard_margin_on_non_separable_data_is_not_an_optimum(solver):
 def test_default_solver_and_the_lazy_problem(usps19):
     """ck.solve with the default solver never builds the cvxpy problem; f.problem builds it
     on first access, and Clarabel then solves the same problem."""
-    X, y = usps19
+    X, y, _ = usps19
     f = sdpm.primal(X, y, TAU, 0.005)
     r = ck.solve(f)
     assert r.solver == "sdpm-ipm" and r.status is ck.Status.OPTIMAL
@@ -216,7 +206,7 @@ def test_default_solver_and_the_lazy_problem(usps19):
 
 
 def test_structured_solvers_refuse_what_they_do_not_solve(usps19):
-    X, y = usps19
+    X, y, _ = usps19
     for f, name in [(sdpm.primal(X, y, None, 0.005), "segment"),
                     (sdpm.primal(np.concatenate([X, X[:, 1:]], 1), y, TAU, 0.005), "segment"),
                     (sdpm.dual(None, y, TAU, 0.005,
