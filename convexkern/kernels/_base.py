@@ -258,7 +258,25 @@ class _Composite(Kernel):
         return all(part.is_psd for part in self._parts())
 
 
-class SumKernel(_Composite):
+class _Pair(_Composite):
+    """A kernel of two kernels ``k1``, ``k2`` (the sum and the product)."""
+
+    def __init__(self, k1: Kernel, k2: Kernel) -> None:
+        self._k1 = _check_kernel_arg(k1, "k1")
+        self._k2 = _check_kernel_arg(k2, "k2")
+
+    k1 = property(lambda self: self._k1)
+    k2 = property(lambda self: self._k2)
+
+    def _params(self) -> dict[str, Any]:
+        return {"k1": self._k1, "k2": self._k2}
+
+    def _parts(self) -> tuple[Kernel, ...]:
+        return (self._k1, self._k2)
+
+
+
+class SumKernel(_Pair):
     """Sum ``k(x, z) = k1(x, z) + k2(x, z)``; PSD when both are (Mansour 2013, §kernels).
 
     Usually built with ``k1 + k2``.
@@ -275,19 +293,6 @@ class SumKernel(_Composite):
 
     name = "sum"
 
-    def __init__(self, k1: Kernel, k2: Kernel) -> None:
-        self._k1 = _check_kernel_arg(k1, "k1")
-        self._k2 = _check_kernel_arg(k2, "k2")
-
-    k1 = property(lambda self: self._k1)
-    k2 = property(lambda self: self._k2)
-
-    def _params(self) -> dict[str, Any]:
-        return {"k1": self._k1, "k2": self._k2}
-
-    def _parts(self) -> tuple[Kernel, ...]:
-        return (self._k1, self._k2)
-
     def __repr__(self) -> str:
         return f"{self._k1!r} + {self._k2!r}"
 
@@ -297,7 +302,7 @@ class SumKernel(_Composite):
         return K
 
 
-class ProductKernel(_Composite):
+class ProductKernel(_Pair):
     """Elementwise product ``k(x, z) = k1(x, z) k2(x, z)``; PSD when both are (Schur).
 
     Mansour, SVM lecture notes 2013, §kernels.  Usually built with ``k1 * k2``.
@@ -313,19 +318,6 @@ class ProductKernel(_Composite):
     """
 
     name = "product"
-
-    def __init__(self, k1: Kernel, k2: Kernel) -> None:
-        self._k1 = _check_kernel_arg(k1, "k1")
-        self._k2 = _check_kernel_arg(k2, "k2")
-
-    k1 = property(lambda self: self._k1)
-    k2 = property(lambda self: self._k2)
-
-    def _params(self) -> dict[str, Any]:
-        return {"k1": self._k1, "k2": self._k2}
-
-    def _parts(self) -> tuple[Kernel, ...]:
-        return (self._k1, self._k2)
 
     def __repr__(self) -> str:
         return f"{_wrapped(self._k1)} * {_wrapped(self._k2)}"
