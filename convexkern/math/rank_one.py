@@ -126,18 +126,9 @@ def _sums(d: np.ndarray, z2: np.ndarray, dorig: np.ndarray, tau: np.ndarray,
     to the origin, no cancellation near it), in blocks of :data:`_BLOCK` roots; the sums
     over the poles left (right) of every root in a block are matrix-vector products, and
     only the columns between the block's first and last interval are masked."""
-    m, k = which.size, d.size
+    m = which.size
     out = np.empty((4, m))
-    nb0 = min(_BLOCK, m)
-    R = np.empty((nb0, k))
-    R2 = np.empty((nb0, k))
-    for s in range(0, m, _BLOCK):
-        e = min(s + _BLOCK, m)
-        x, x2 = R[: e - s], R2[: e - s]
-        np.subtract(d[None, :], dorig[s:e, None], out=x)
-        x -= tau[s:e, None]
-        np.reciprocal(x, out=x)
-        np.multiply(x, x, out=x2)
+    for s, e, x, x2 in _reciprocal_blocks(d, dorig, tau):
         w = which[s:e]
         a, b = int(w.min()) + 1, int(w.max()) + 1  # [0, a): left of all; [b, k): right
         pl, dpl = x[:, :a] @ z2[:a], x2[:, :a] @ z2[:a]
@@ -154,16 +145,11 @@ def _sums(d: np.ndarray, z2: np.ndarray, dorig: np.ndarray, tau: np.ndarray,
     return out[0], out[1], out[2], out[3]
 
 
-def _resolvent_combination(d: np.ndarray, z2: np.ndarray, dorig: np.ndarray,
-                           tau: np.ndarray, mu: np.ndarray,
-                           use: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(sum_j c_j / (d - mu_j), N)`` in one pass over blocks of roots: :math:`N_j =
-    \\sum_i z_i^2/(d_i - \\mu_j)^2` at the final roots, :math:`c_j = \\mu_j/N_j` for the
-    roots in ``use`` (0 for the others); :math:`\\mu_j = d_{o_j} + \\tau_j`, differences
-    formed as in :func:`_sums`."""
-    m, k = mu.size, d.size
-    acc = np.zeros(k)
-    N = np.empty(m)
+def _reciprocal_blocks(d: np.ndarray, dorig: np.ndarray, tau: np.ndarray):
+    """For blocks of :data:`_BLOCK` roots ``j`` in ``[s, e)``: ``(s, e, X, X2)`` with
+    :math:`X_{ji} = 1/((d_i - d_{o_j}) - \tau_j)` and ``X2 = X**2``, in two buffers
+    reused from block to block (the differences formed as in :func:`_sums`)."""
+    m, k = tau.size, d.size
     nb0 = min(_BLOCK, max(m, 1))
     R = np.empty((nb0, k))
     R2 = np.empty((nb0, k))
@@ -174,6 +160,20 @@ def _resolvent_combination(d: np.ndarray, z2: np.ndarray, dorig: np.ndarray,
         x -= tau[s:e, None]
         np.reciprocal(x, out=x)
         np.multiply(x, x, out=x2)
+        yield s, e, x, x2
+
+
+def _resolvent_combination(d: np.ndarray, z2: np.ndarray, dorig: np.ndarray,
+                           tau: np.ndarray, mu: np.ndarray,
+                           use: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(sum_j c_j / (d - mu_j), N)`` in one pass over blocks of roots: :math:`N_j =
+    \\sum_i z_i^2/(d_i - \\mu_j)^2` at the final roots, :math:`c_j = \\mu_j/N_j` for the
+    roots in ``use`` (0 for the others); :math:`\\mu_j = d_{o_j} + \\tau_j`, differences
+    formed as in :func:`_sums`."""
+    m = mu.size
+    acc = np.zeros(d.size)
+    N = np.empty(m)
+    for s, e, x, x2 in _reciprocal_blocks(d, dorig, tau):
         Nb = x2 @ z2
         N[s:e] = Nb
         acc += np.where(use[s:e], mu[s:e] / Nb, 0.0) @ x
