@@ -237,20 +237,21 @@ def test_psd_slack_makes_the_upper_bound_valid_for_a_nearly_psd_kernel():
 
 
 def test_certificate_reports_an_inverted_pair_instead_of_clamping(monkeypatch):
-    """P(alpha) >= D(alpha) holds identically for feasible alpha, so an upper bound below
-    the lower one beyond round-off is a fault: it is reported, not clamped away.  The
-    fault is injected by a hinge minimiser that returns 0 (the private routine behind
-    best_hinge_bias and primal_bias, which the certificate calls once)."""
+    """P(alpha) >= D(alpha) holds identically for feasible alpha and both bounds carry
+    their rounding errors, so an upper bound below the lower one is a fault: it is
+    reported, not clamped away.  The fault is injected by a hinge bound that returns 0
+    (the private routine that evaluates the hinge sum at the certified bias)."""
     K = xor_kernel()
     a = np.full(4, 0.05)
     calls = []
     real = svm_math._hinge_min
-    monkeypatch.setattr(svm_math, "_hinge_min", lambda f, y: calls.append(1) or real(f, y))
+    monkeypatch.setattr(svm_math, "_hinge_min",
+                        lambda f, y, c=None: calls.append(1) or real(f, y, c))
     honest = svm.certificate(K, XOR_Y, a, 1.0)
     assert honest.lower <= honest.upper and not honest.note
     assert len(calls) == 1  # one minimisation per certificate, for the bound and the bias
     assert float(honest.point["b"]) == svm.primal_bias(K @ (XOR_Y * a), XOR_Y, 1.0)
-    monkeypatch.setattr(svm_math, "_hinge_min", lambda f, y: (0.0, 0.0, 0.0, 0.0))
+    monkeypatch.setattr(svm_math._Rounding, "hinge_up", lambda self, f, y, b, c: 0.0)
     cert = svm.certificate(K, XOR_Y, a, 1.0)
     q = float((XOR_Y * a) @ K @ (XOR_Y * a))
     assert cert.upper == pytest.approx(0.5 * q) and cert.upper < cert.lower
@@ -540,3 +541,35 @@ def test_large_C_on_separable_data_takes_the_hard_margin_bound():
     assert "hard_margin_bound" in r.residuals and r.dual_value < soft
     assert r.primal_value <= ref.primal_value * (1 + 1e-9) <= r.dual_value * (1 + 2e-9)
     assert r.dual_value <= ref.primal_value * (1 + 10 * r.tol)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_offset_kernel_brackets_hold(seed):
+    """``K0 + c 1 1'`` has the optimum of ``K0`` (``y'alpha = 0`` cancels the offset
+    exactly), but its entries cancel: the bounds evaluated in floating point used to shut
+    around a wrong number (SMO, SCS and Clarabel said ``optimal`` with brackets 1e-9 to
+    1e-5 relative off at c = 1e5..1e9).  Oracle: Clarabel at tol 1e-10 on ``K0`` itself."""
+    import warnings
+
+    rng = np.random.default_rng(seed)
+    n = 40
+    X = rng.normal(size=(n, 3))
+    y = np.where(X[:, 0] + 0.3 * rng.normal(size=n) > 0, 1.0, -1.0)
+    K0 = np.exp(-((X[:, None] - X[None]) ** 2).sum(-1))
+    checked = 0
+    for C in (1.0, 100.0):
+        ref = ck.solve(svm.dual(K0, y, C), "clarabel", tol=1e-10)
+        assert ref.status == "optimal"
+        lo0, hi0 = sorted([ref.primal_value, ref.dual_value])
+        for c in (1e5, 1e6, 1e8):
+            f = svm.dual(K0 + c, y, C)
+            for solver in ("smo", "scs", "clarabel"):
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    r = ck.solve(f, solver)
+                if r.status not in ("optimal", "optimal_inaccurate"):
+                    continue
+                lo, hi = sorted([r.primal_value, r.dual_value])
+                assert lo <= hi0 and hi >= lo0, (C, c, solver, r.status, lo, hi, lo0, hi0)
+                checked += 1
+    assert checked >= 12  # most solves answer; every answer holds the optimum

@@ -129,6 +129,12 @@ def solve(
             break
         if rel_gap <= tol:
             break
+        floor = cert.residuals.get("rounding", 0.0) / max(abs(cert.lower), abs(cert.upper))
+        if rel_gap - floor <= tol:  # all that is left of the gap is the rounding bound
+            status = Status.OPTIMAL_INACCURATE
+            message = (f"tol = {tol:.3g} is below what double precision can certify here: "
+                       f"the rounding-error bound alone is {floor:.3g} of the objective")
+            break
         if eps_k <= 1e-13:
             status = Status.OPTIMAL_INACCURATE
             message = "SMO reached its finest KKT tolerance before the certified gap met tol"

@@ -131,8 +131,13 @@ def certificate(
     may then be unbounded).
 
     ``P(alpha) >= D(alpha)`` holds identically for feasible ``alpha`` (notes §11.2; proof
-    in ``docs/svm.md``): an inversion within 1e-12 relative round-off is clamped, a larger
-    one is reported in ``residuals["bound_inversion"]`` and ``note``, never hidden.
+    in ``docs/svm.md``).  Both bounds carry a worst-case rounding-error term (Higham's
+    ``gamma_n`` bounds on ``K (y alpha)`` and its dot products, with ``|K_ij| <= max K_ii
+    + eps``, and the residual of ``y'alpha = 0`` priced by a bound on the optimal bias;
+    the sum in ``residuals["rounding"]``), so they enclose the exact optimum of the stored
+    data even where the kernel's entries are huge or cancel (``K0 + c 1 1'``); an
+    inverted pair is a fault, reported in ``residuals["bound_inversion"]`` and ``note``,
+    never hidden.
 
     Returns
     -------

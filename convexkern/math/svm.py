@@ -34,9 +34,8 @@ __all__ = [
 
 #: Relative tolerance of the PSD check on the kernel (eigenvalues above -tol * max|K_ii|).
 PSD_TOL = 1e-8
-#: Relative round-off within which the certificate's upper bound may fall below its lower
-#: bound and is clamped to it (beyond this the inversion is reported, see certificate()).
-_ROUND_OFF = 1e-12
+#: The unit round-off of IEEE double precision.
+_U = 2.0**-53
 
 
 # --------------------------------------------------------------------------- checks
@@ -272,6 +271,66 @@ def _hard_psd_slack(hard: float, psd_eps: float, aa: float,
                       "no upper bound is certified for the hard margin")
 
 
+def _up(x: float, k: int = 1) -> float:
+    """``x`` moved up by ``k`` relative round-offs (covers ``k`` roundings of ``x``)."""
+    return x + k * _U * abs(x) if math.isfinite(x) else x
+
+
+class _Rounding:
+    """Rounding-error bounds of :func:`dual_bounds` (Higham, *Accuracy and Stability of
+    Numerical Algorithms*, §3.1: a sum or dot product of ``k`` terms computed in any order
+    errs by at most ``gamma_k sum |terms|``, ``gamma_k = k u / (1 - k u)``).
+
+    On a kernel with ``lambda_min(K) >= -eps`` (the certificate's own assumption) every
+    entry obeys ``|K_ij| <= max_i K_ii + eps =: k_max``, so with ``a >= 0`` the computed
+    ``f = fl(K (y a))`` errs by at most ``e_f = gamma_n k_max ||a||_1`` in each entry and
+    ``fl((y a)' f)`` by at most ``e_q = ||a||_1 (e_f + gamma_n ||f||_inf)``: a constant
+    offset ``K0 + c 1 1'`` (which ``y'a = 0`` cancels exactly) makes these terms grow
+    with ``c``, as the computed values do.
+    """
+
+    def __init__(self, K: np.ndarray, a: np.ndarray, f: np.ndarray, psd_eps: float):
+        n = a.size
+        self.g = (n + 2) * _U / (1.0 - (n + 2) * _U)
+        self.k_max = float(np.max(np.diagonal(K))) + max(float(psd_eps), 0.0)
+        self.a1 = float(a.sum()) * (1.0 + self.g)  # >= ||a||_1 (a >= 0 after projection)
+        self.e_f = self.g * self.k_max * self.a1
+        self.e_q = self.a1 * (self.e_f + self.g * float(np.max(np.abs(f), initial=0.0)))
+        self.total = 0.0
+
+    def margin_low(self, f_pos: float, f_neg: float) -> float:
+        """A lower bound on the exact ``(min_{y=1} f - max_{y=-1} f) / 2``."""
+        m = 0.5 * (f_pos - f_neg) - self.e_f - 2 * _U * (abs(f_pos) + abs(f_neg))
+        return m if m > 0 else 0.0
+
+    def hinge_up(self, f: np.ndarray, y: np.ndarray, b: float,
+                 c: float | np.ndarray) -> float:
+        """An upper bound on the exact ``sum_i c_i max(0, 1 - y_i (f_i + b))``, each
+        margin widened by its rounding error ``e_f + 2u(|f_i + b| + |m_i|)``."""
+        s = f + b
+        m = 1.0 - y * s
+        e = self.e_f + 2 * _U * (np.abs(s) + np.abs(m))
+        h = np.maximum(m + e, 0.0)
+        total = float(c * h.sum()) if np.ndim(c) == 0 else float(np.dot(c, h))
+        self.total += float(np.dot(np.broadcast_to(c, h.shape), e))
+        return _up(total, 2) * (1.0 + self.g)
+
+    def lower(self, s: float, quad: float, ya: np.ndarray, l1_star: float) -> float:
+        """A lower bound on ``D(a)``, exact ``y'a = 0`` not assumed: the residual
+        ``r = y'a`` costs ``|r| (1 + k_max l1_star)`` by weak duality with an optimal
+        primal point whose bias lies at a kink ``y_i - f_i`` of the hinge sum, where
+        ``|f_i| <= k_max ||alpha*||_1`` and ``l1_star >= ||alpha*||_1`` (the caller's
+        ``min(2 upper, sum C)``: ``||alpha*||_1 = OPT + ||w*||^2/2 <= 2 OPT``)."""
+        r = abs(math.fsum(ya.tolist())) * (1.0 + 2 * _U)
+        pen = 0.0
+        if r > 0:
+            pen = r * (1.0 + self.k_max * l1_star) if math.isfinite(l1_star) else math.inf
+        err = self.g * s + 0.5 * self.e_q + pen
+        self.total += err
+        low = s - 0.5 * quad - err
+        return low - 4 * _U * abs(low)
+
+
 def dual_bounds(K: np.ndarray, y: np.ndarray, alpha: np.ndarray, C: float | np.ndarray,
                 psd_eps: float = 0.0) -> SVMBounds:
     """``D(alpha) <= OPT <= P(alpha)`` for the SVM dual on a kernel with
@@ -296,8 +355,9 @@ def dual_bounds(K: np.ndarray, y: np.ndarray, alpha: np.ndarray, C: float | np.n
     proj = float(np.max(np.abs(a - alpha)))
     ya = y * a
     f = K @ ya
+    rnd = _Rounding(K, a, f, psd_eps)
     quad = max(float(ya @ f), 0.0)
-    lower = float(a.sum() - 0.5 * quad)
+    q_up = quad + rnd.e_q  # >= the exact (y a)' K (y a)
     residuals: dict[str, float] = {"projection": proj}
     notes: list[str] = []
     # the hard-margin bound: w(alpha)/gamma with the largest-margin bias is hard-margin
@@ -306,35 +366,16 @@ def dual_bounds(K: np.ndarray, y: np.ndarray, alpha: np.ndarray, C: float | np.n
     # of the dual on K + eps I (derived in docs/svm.md)
     f_pos, f_neg = float(f[y > 0].min()), float(f[y < 0].max())
     b_hard = -0.5 * (f_pos + f_neg)  # primal_bias(f, y, None): the largest-margin bias
-    gamma = 0.5 * (f_pos - f_neg)  # the margin of w(alpha) with that bias
-    hard = 0.5 * quad / gamma**2 if gamma > 0 else math.inf
-    if Cv is not None:
-        _, lo, hi, hinge = _hinge_min(f, y, Cv)
-        upper = 0.5 * quad + hinge
-        b = 0.5 * (lo + hi)
-    elif soft:
-        _, lo, hi, hinge = _hinge_min(f, y)
-        upper = 0.5 * quad + Cf * hinge
-        b = 0.5 * (lo + hi)  # primal_bias(f, y, Cf), from the same minimisation
+    gamma = rnd.margin_low(f_pos, f_neg)  # <= the exact margin of w(alpha)
+    hard = _up(0.5 * q_up / gamma**2, 8) if gamma > 0 else math.inf
+    if soft:
+        _, lo, hi, _ = _hinge_min(f, y, Cv)
+        b = 0.5 * (lo + hi)  # primal_bias(f, y, C), from the same minimisation
+        upper = _up(0.5 * q_up, 2) + rnd.hinge_up(f, y, b, Cf if Cv is None else Cv)
     else:
         b, upper = b_hard, hard
     if not math.isfinite(upper):
         notes.append("no primal-feasible point: the margin is not positive")
-    # For a feasible alpha, P(alpha) >= D(alpha) holds identically (docs/svm.md), whatever
-    # the kernel; only round-off can invert the pair.  Inversions within that round-off
-    # (relative 1e-12 of the largest term) are clamped; a larger one means a broken
-    # assumption (K not PSD, non-finite data) and is reported, never hidden.
-    inversion = lower - upper
-    if inversion > 0:
-        scale = max(1.0, float(a.sum()), quad, abs(upper))
-        if inversion <= _ROUND_OFF * scale:
-            upper = lower
-        else:
-            residuals["bound_inversion"] = inversion
-            notes.append(
-                f"upper bound {upper:.10g} below the dual value {lower:.10g} by {inversion:.3g}: "
-                "beyond round-off, so these bounds are not valid (non-finite data?)"
-            )
     if psd_eps > 0 and math.isfinite(upper) and soft:
         if Cv is None:
             n_min = min(int(np.sum(y > 0)), int(np.sum(y < 0)))
@@ -349,12 +390,10 @@ def dual_bounds(K: np.ndarray, y: np.ndarray, alpha: np.ndarray, C: float | np.n
     hard_slack, hard_note = _hard_psd_slack(hard, psd_eps, float(a @ a), gamma)
     if soft:
         u_hard = hard + hard_slack
-        scale = max(1.0, float(a.sum()), quad)
-        if u_hard < upper and u_hard >= lower - _ROUND_OFF * scale \
-                and "bound_inversion" not in residuals:
+        if u_hard < upper:
             # a separable w(alpha) at a large C: the hard-margin bound is the tighter one
             residuals["hard_margin_bound"] = u_hard
-            upper = max(u_hard, lower)
+            upper = u_hard
     elif math.isfinite(upper):
         if hard_note:
             upper = math.inf
@@ -362,6 +401,20 @@ def dual_bounds(K: np.ndarray, y: np.ndarray, alpha: np.ndarray, C: float | np.n
         elif hard_slack:
             upper += hard_slack
             residuals["psd_slack"] = hard_slack
+    c_sum = (float(Cv.sum()) if Cv is not None else Cf * a.size) if soft else math.inf
+    lower = rnd.lower(float(a.sum()), quad, ya, _up(min(2.0 * upper, c_sum), 4))
+    # For a feasible alpha, P(alpha) >= D(alpha) holds identically (docs/svm.md), whatever
+    # the kernel, and both bounds carry their rounding errors: an inversion means a broken
+    # assumption (non-finite data) and is reported, never hidden.
+    inversion = lower - upper
+    if inversion > 0:
+        residuals["bound_inversion"] = inversion
+        notes.append(
+            f"upper bound {upper:.10g} below the dual value {lower:.10g} by {inversion:.3g}: "
+            "beyond round-off, so these bounds are not valid (non-finite data?)"
+        )
+    if rnd.total > 0:
+        residuals["rounding"] = rnd.total
     return SVMBounds(lower=lower, upper=upper, alpha=a, b=float(b), residuals=residuals,
                      notes=notes)
 
