@@ -30,6 +30,7 @@ __all__ = [
     "decision_function",
     "SVMBounds",
     "dual_bounds",
+    "bounds_at",
 ]
 
 #: Relative tolerance of the PSD check on the kernel (eigenvalues above -tol * max|K_ii|).
@@ -290,12 +291,27 @@ def dual_bounds(K: np.ndarray, y: np.ndarray, alpha: np.ndarray, C: float | np.n
     Cv = np.asarray(C, dtype=np.float64) if np.ndim(C) == 1 else None
     Cf = float(C) if Cv is None else math.nan  # nan: per-example bounds in Cv
     Cb = Cf if Cv is None else Cv
-    soft = Cv is not None or math.isfinite(Cf)
     viol = svm_infeasibility(alpha, y, Cb)
     a = project_svm_feasible(alpha, y, Cb) if viol > 0 else alpha
     proj = float(np.max(np.abs(a - alpha)))
+    return bounds_at(K @ (y * a), y, a, C, psd_eps, proj)
+
+
+def bounds_at(f: np.ndarray, y: np.ndarray, a: np.ndarray, C: float | np.ndarray,
+              psd_eps: float = 0.0, proj: float = 0.0) -> SVMBounds:
+    """The pair of :func:`dual_bounds` at a feasible ``a`` whose decision values
+    ``f = K (y * a)`` are given (no projection, no checks).
+
+    :func:`dual_bounds` calls it with ``f`` recomputed from ``K``: that is the certificate.
+    SMO calls it with the ``f = y - v`` of the gradient it maintains
+    (:func:`convexkern.math.smo.smo` with ``gap_tol``): the same formulas, an O(n log n)
+    *estimate* of the gap to decide when to stop, never reported as a certificate (``v``
+    carries the round-off of many rank-two updates).
+    """
+    Cv = np.asarray(C, dtype=np.float64) if np.ndim(C) == 1 else None
+    Cf = float(C) if Cv is None else math.nan  # nan: per-example bounds in Cv
+    soft = Cv is not None or math.isfinite(Cf)
     ya = y * a
-    f = K @ ya
     quad = max(float(ya @ f), 0.0)
     lower = float(a.sum() - 0.5 * quad)
     residuals: dict[str, float] = {"projection": proj}
