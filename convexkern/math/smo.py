@@ -99,7 +99,7 @@ minimisation) follow in :math:`O(n \log n)` from ``v`` (:func:`convexkern.math.s
 with no product with ``K``.  With ``gap_tol`` the solver runs the ``eps`` rule as above;
 each time the *full* set is optimal for the current ``eps`` (after the un-shrinking), it
 evaluates this gap; if the relative gap misses ``gap_tol`` it lowers ``eps`` by the
-factor the gap still has to fall (times 1/2, clipped to ``[1e-3, 1/2]``), revises the
+factor the gap still has to fall (times 0.6, clipped to ``[1e-3, 1/2]``), revises the
 active set at once and goes on, with the shrinking state and ``v`` kept (no restart, no
 recomputation of ``K alpha``).  This gap is an estimate (``v`` carries the round-off
 of the updates); the certificate is computed from ``K`` by the caller
@@ -148,6 +148,10 @@ _SHRINK_EVERY = 1000
 
 #: The finest KKT tolerance the ``gap_tol`` rule lowers ``eps`` to.
 _EPS_MIN = 1e-13
+
+#: The ``gap_tol`` rule aims at this fraction of ``gap_tol`` when it lowers ``eps`` (the
+#: gap falls about in proportion to ``eps``; a miss costs another full-set check).
+_GAP_AIM = 0.6
 
 #: A revision that would keep more than this fraction of the active set is not applied
 #: (re-gathering the restricted kernel rows would cost more than it saves).
@@ -699,9 +703,11 @@ class _Run:
         rel = _relative_gap(*self.estimate)
         if rel <= self.gap_tol or self.eps <= _EPS_MIN:  # type: ignore[operator]
             return True
-        shrink = min(0.5, max(1e-3, 0.5 * self.gap_tol / rel))  # type: ignore[operator]
+        shrink = min(0.5, max(1e-3, _GAP_AIM * self.gap_tol / rel))  # type: ignore[operator]
         self.eps = max(_EPS_MIN, self.eps * shrink)
-        self.unshrunk = False
+        # the set was just rebuilt with exact gradients: shrink it again at once (the
+        # one-time un-shrinking near the end stays spent: the final check still runs on
+        # the full set)
         if self.shrinking:
             self.check(viol)
         return False
