@@ -86,9 +86,12 @@ only move up (in :math:`I_\uparrow` only) with :math:`v_t < M(\alpha)`, or only 
 (in :math:`I_\downarrow` only) with :math:`v_t > m(\alpha)`, is removed from the
 active set (the rule of LIBSVM); the loop then runs on shorter arrays and on kernel
 rows restricted to the active set.  When the violation first drops below
-``10 eps``, and again whenever the active set is optimal, :math:`v` is recomputed
-exactly on the removed variables (:math:`O(n\,n_{SV})`) and the whole set is
-re-examined, so ``"optimal"`` always refers to all ``n`` variables.  While shrunk,
+``10 eps``, and again whenever the active set is optimal, :math:`v` is brought up to
+date on the removed variables and the whole set is re-examined, so ``"optimal"``
+always refers to all ``n`` variables.  The update reads only the rows of the variables
+that moved since the full set was last shrunk (:math:`v = v_{ref} - K Y(\alpha -
+\alpha_{ref})` from a snapshot taken then, :math:`O(n\,n_{moved})`; LIBSVM keeps
+:math:`\bar G` instead).  While shrunk,
 the violations recorded in ``history`` are those of the active set.
 
 **Stopping on the duality gap** (``gap_tol``).  The KKT violation says little about the
@@ -625,14 +628,20 @@ class _Run:
             self.v[w.idx] = w.v()
 
     def unshrink(self) -> _Work:
-        """Recompute v exactly on the inactive set; return the full-set workspace."""
+        """Bring v up to date on the inactive set; return the full-set workspace.
+
+        Since the snapshot ``(alpha_ref, v_ref)`` taken when the full set was last shrunk,
+        only the variables active since then moved, so
+        ``v = v_ref - K (y * (alpha - alpha_ref))`` on the inactive set (K symmetric)
+        reads the rows of those few variables, not all of ``K``."""
         self.sync()
         w, v, yv = self.w, self.v, self.yv
         if w.idx is not None:
             inactive = np.ones(self.n, dtype=bool)
             inactive[w.idx] = False
             cols = np.flatnonzero(inactive)
-            v[cols] = yv[cols] - self.rows.times(yv * self.alpha, cols)
+            moved = yv * (self.alpha - self.alpha_ref)
+            v[cols] = self.v_ref[cols] - self.rows.times(moved, cols)
         return _Work(None, self.rows.row, yv, self.alpha, v, self.rows.diag, self.C)
 
     def notify(self, it_: int, t_: float, dual_: float, viol_: float) -> bool:
@@ -665,7 +674,8 @@ class _Run:
         if n_keep <= _SHRINK_MIN_GAIN * w.size:
             self.sync()
             pos = np.flatnonzero(~drop)
-            if w.idx is None:
+            if w.idx is None:  # v is up to date everywhere: the snapshot unshrink starts from
+                self.alpha_ref, self.v_ref = self.alpha.copy(), self.v.copy()
                 active = _ActiveRows(self.rows, pos, self.cache_size_mb)
             else:
                 active = _ActiveRows(self.rows, w.idx[pos], self.cache_size_mb, w.rows, pos)
