@@ -64,32 +64,62 @@ def check_matrix(x: Any, name: str, *, ndim: int = 2, allow_empty: bool = False,
     return arr
 
 
-def _max_asymmetry(arr: np.ndarray, block: int = 256) -> float:
-    """``max |A - A'|`` over the upper triangle of tiles, without an n x n temporary."""
+def _max_asymmetry(arr: np.ndarray, block: int = 128) -> float:
+    """``max |A - A'|`` in one pass over ``arr``, tile pair by tile pair; NaN or inf when
+    ``arr`` holds a non-finite entry.
+
+    The upper triangle of ``block x block`` tiles is compared with the transposed tiles of
+    the lower one: both tiles and the difference (one reused buffer) stay in cache, so the
+    matrix is read once and nothing of size ``n x n`` is allocated.  A non-finite entry
+    makes its difference NaN or +-inf (``inf - inf``, ``nan - x``, ``inf - x``), which the
+    maxima propagate: the same pass checks finiteness.
+    """
     n = arr.shape[0]
-    worst = 0.0
-    for i in range(0, n, block):
-        for j in range(i, n, block):
-            tile = arr[i:i + block, j:j + block] - arr[j:j + block, i:i + block].T
-            worst = max(worst, float(np.max(np.abs(tile))))
-    return worst
+    buf = np.empty((block, block))
+    worst = np.empty((n + block - 1) // block * ((n + block - 1) // block + 1) // 2)
+    k = 0
+    with np.errstate(invalid="ignore"):  # inf - inf: NaN is the answer wanted
+        for i in range(0, n, block):
+            ie = min(i + block, n)
+            for j in range(i, n, block):
+                je = min(j + block, n)
+                d = buf[: ie - i, : je - j]
+                np.subtract(arr[i:ie, j:je], arr[j:je, i:ie].T, out=d)
+                np.abs(d, out=d)
+                worst[k] = d.max()
+                k += 1
+    return float(worst[:k].max())  # NaN propagates (Python's max() would drop it)
 
 
 def check_kernel(
-    K: Any, name: str = "K", *, n: int | None = None, symmetric_tol: float = 1e-10
+    K: Any, name: str = "K", *, n: int | None = None, symmetric_tol: float = 1e-10,
+    values: bool = True,
 ) -> np.ndarray:
     """Return a square, finite, symmetric kernel matrix or raise naming ``name``.
 
     Symmetry is checked to ``symmetric_tol`` relative to ``max|K|``; the matrix is
-    returned as given (not symmetrised).
+    returned as given (not symmetrised).  One blocked pass over ``K``
+    (:func:`_max_asymmetry`) checks symmetry and finiteness together; ``max|K|`` is read
+    (two more passes) only when ``K`` is not exactly symmetric, and the non-finite entries
+    are counted only for the error message.
+
+    ``values=False`` checks the type and the shape only, not the ``n^2`` values: for a
+    caller that validated ``K`` already (see the ``check_input`` keyword of
+    :func:`convexkern.formulations.svm.dual` and :func:`convexkern.math.smo.smo`).
     """
-    arr = check_matrix(K, name)
+    arr = check_matrix(K, name, finite=False)
     if arr.shape[0] != arr.shape[1]:
         raise InvalidInputError(name, f"must be square, got shape {arr.shape}")
     if n is not None and arr.shape[0] != n:
         raise InvalidInputError(name, f"must be {n} x {n} to match the labels, got {arr.shape}")
-    scale = max(float(arr.max()), -float(arr.min()), 1.0)  # max|K| without a temporary
+    if not values:
+        return arr
     asym = _max_asymmetry(arr)
+    if asym == 0.0:
+        return arr  # exactly symmetric, and finite (a non-finite entry gives NaN or inf)
+    if not np.isfinite(asym):
+        check_matrix(arr, name)  # raises, counting the non-finite values
+    scale = max(float(arr.max()), -float(arr.min()), 1.0)  # max|K| without a temporary
     if asym > symmetric_tol * scale:
         raise InvalidInputError(
             name,

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import cvxpy as cp
@@ -181,7 +182,7 @@ def _certificate(K: Any, y: Any, alpha: Any, C: float | np.ndarray | None, *,
 
 # --------------------------------------------------------------------------- builders
 def dual(K: Any, y: Any, C: float | np.ndarray | None = 1.0, *,
-         psd_check: bool = True) -> Formulation:
+         psd_check: bool = True, check_input: bool = True) -> Formulation:
     """The kernel SVM dual (notes §11.2) as a :class:`~convexkern.Formulation`.
 
     Parameters
@@ -199,6 +200,14 @@ def dual(K: Any, y: Any, C: float | np.ndarray | None = 1.0, *,
         takes ``K`` as exactly PSD).  Otherwise the ``eps`` that :func:`check_psd` proves
         (``lambda_min(K) >= -eps``, 0 when a plain Cholesky succeeds) is kept in
         ``f.data["psd_eps"]`` and the certificate adds its slack (:func:`certificate`).
+    check_input : bool
+        ``False`` skips the one pass over the ``n^2`` entries that checks ``K`` finite and
+        symmetric (:func:`convexkern._validation.check_kernel`; type, shape and labels are
+        still checked): for a caller that validated ``K`` itself (a kernel matrix it
+        computed or checked once, then built or sliced again).  The certificate is a
+        proof only for a finite symmetric ``K``, so with ``False`` that is the caller's
+        promise; it is recorded in ``f.data["checked"]``.  The solvers never check ``K``
+        again: SMO runs with its own ``check_input=False`` on the builder's ``K``.
 
     Returns
     -------
@@ -219,7 +228,9 @@ def dual(K: Any, y: Any, C: float | np.ndarray | None = 1.0, *,
     ([0.125, 0.125, 0.125, 0.125], 0.25)
     """
     y = check_labels(y, "y")
-    K = check_kernel(K, "K", n=y.size)
+    if not isinstance(check_input, (bool, np.bool_)):
+        raise InvalidInputError("check_input", f"expected True or False, got {check_input!r}")
+    K = check_kernel(K, "K", n=y.size, values=bool(check_input))
     hard = C is None
     n = y.size
     Cv = math.inf if hard else check_box_C(C, n)
@@ -238,10 +249,22 @@ def dual(K: Any, y: Any, C: float | np.ndarray | None = 1.0, *,
         params["C"] = Cp
     problem = cp.Problem(objective, constraints)
 
+    last: list[Any] = []  # (K, y, alpha, C, psd_eps, certificate) of the last call
+
     def certify(f: Formulation, point: Mapping[str, np.ndarray]) -> Certificate:
         C_now = None if hard else f.param("C")
-        return _certificate(f.data["K"], f.data["y"], point["alpha"], C_now, feas_tol=None,
-                            check=False, psd_eps=f.data["psd_eps"])
+        K_, y_, a, eps = f.data["K"], f.data["y"], point["alpha"], f.data["psd_eps"]
+        # the same point on the same data certified twice in a row (SMO's adapter checks
+        # its answer, then certified_report certifies it): the bounds are computed once
+        if (last and last[0] is K_ and last[1] is y_ and last[4] == eps
+                and np.array_equal(last[2], a) and np.array_equal(last[3], C_now)):
+            cert = last[5]
+        else:
+            cert = _certificate(K_, y_, a, C_now, feas_tol=None, check=False, psd_eps=eps)
+            last[:] = [K_, y_, np.array(a, copy=True), C_now if C_now is None
+                       else np.array(C_now, copy=True), eps, cert]
+        # own copies of the point's arrays: a caller may modify a report's x
+        return replace(cert, point={k: np.array(v, copy=True) for k, v in cert.point.items()})
 
     return Formulation(
         name="svm.dual" if not hard else "svm.dual(hard)",
@@ -250,7 +273,7 @@ def dual(K: Any, y: Any, C: float | np.ndarray | None = 1.0, *,
         parameters=params,
         source=f"{SOURCE} (dual)",
         kind="svm.dual",
-        data={"K": K, "y": y, "hard": hard, "psd_eps": psd_eps},
+        data={"K": K, "y": y, "hard": hard, "psd_eps": psd_eps, "checked": bool(check_input)},
         certify=certify,
         default_solver="smo",
         facts={"feasible": "alpha = 0 is feasible",

@@ -86,10 +86,27 @@ only move up (in :math:`I_\uparrow` only) with :math:`v_t < M(\alpha)`, or only 
 (in :math:`I_\downarrow` only) with :math:`v_t > m(\alpha)`, is removed from the
 active set (the rule of LIBSVM); the loop then runs on shorter arrays and on kernel
 rows restricted to the active set.  When the violation first drops below
-``10 eps``, and again whenever the active set is optimal, :math:`v` is recomputed
-exactly on the removed variables (:math:`O(n\,n_{SV})`) and the whole set is
-re-examined, so ``"optimal"`` always refers to all ``n`` variables.  While shrunk,
+``10 eps``, and again whenever the active set is optimal, :math:`v` is brought up to
+date on the removed variables and the whole set is re-examined, so ``"optimal"``
+always refers to all ``n`` variables.  The update reads only the rows of the variables
+that moved since the full set was last shrunk (:math:`v = v_{ref} - K Y(\alpha -
+\alpha_{ref})` from a snapshot taken then, :math:`O(n\,n_{moved})`; LIBSVM keeps
+:math:`\bar G` instead).  While shrunk,
 the violations recorded in ``history`` are those of the active set.
+
+**Stopping on the duality gap** (``gap_tol``).  The KKT violation says little about the
+distance to the optimum; the certified gap of :func:`convexkern.math.svm.dual_bounds`
+does, and it needs only the decision values :math:`f = K(y\circ\alpha) = y - v`, which
+SMO keeps: :math:`D(\alpha)` and :math:`P(\alpha)` (the best bias by the exact hinge
+minimisation) follow in :math:`O(n \log n)` from ``v`` (:func:`convexkern.math.svm.bounds_at`),
+with no product with ``K``.  With ``gap_tol`` the solver runs the ``eps`` rule as above;
+each time the *full* set is optimal for the current ``eps`` (after the un-shrinking), it
+evaluates this gap; if the relative gap misses ``gap_tol`` it lowers ``eps`` by the
+factor the gap still has to fall (times 0.6, clipped to ``[1e-3, 1/2]``), revises the
+active set at once and goes on, with the shrinking state and ``v`` kept (no restart, no
+recomputation of ``K alpha``).  This gap is an estimate (``v`` carries the round-off
+of the updates); the certificate is computed from ``K`` by the caller
+(:func:`convexkern.algorithms.smo.solve`).
 
 **Dual objective.**  From :math:`G\alpha = e + g = e - y\circ v`:
 :math:`D(\alpha) = e^\top\alpha - \frac12\alpha^\top(e - y\circ v)
@@ -115,11 +132,15 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_box_C, check_int, check_matrix, check_positive
-from ..errors import InvalidInputError, InvalidTypeError
-from .smo_rows import _ActiveRows, _KernelRows, kernel_rows
+from .._validation import (
+    check_box_C,
+    check_nonnegative,
+    check_positive,
+)
+from .smo_rows import _ActiveRows, _KernelRows, check_alpha0, check_settings, kernel_rows
+from .svm import bounds_at
 
-__all__ = ["SMOResult", "SMOProgress", "smo", "pair_bounds"]
+__all__ = ["SMOResult", "SMOProgress", "smo", "pair_bounds", "gap_estimate"]
 
 #: Default number of iterations between two ``history`` records (and callback calls).
 HISTORY_EVERY = 100
@@ -127,6 +148,13 @@ HISTORY_EVERY = 100
 #: With shrinking, the active set is revised every ``min(n, _SHRINK_EVERY)`` iterations
 #: (LIBSVM's period).
 _SHRINK_EVERY = 1000
+
+#: The finest KKT tolerance the ``gap_tol`` rule lowers ``eps`` to.
+_EPS_MIN = 1e-13
+
+#: The ``gap_tol`` rule aims at this fraction of ``gap_tol`` when it lowers ``eps`` (the
+#: gap falls about in proportion to ``eps``; a miss costs another full-set check).
+_GAP_AIM = 0.6
 
 #: A revision that would keep more than this fraction of the active set is not applied
 #: (re-gathering the restricted kernel rows would cost more than it saves).
@@ -186,6 +214,11 @@ class SMOResult:
         The stopping tolerance in force.
     active_size_min : int
         Smallest active set used (``n`` when shrinking never set a variable aside).
+    gap_estimate : (float, float) or None
+        With ``gap_tol``: ``(D(alpha), P(alpha))`` from the maintained gradient at the
+        last gap check (an estimate of the certified pair, not a certificate).
+    gap_checks : int
+        Number of gap evaluations (``gap_tol``).
     """
 
     alpha: np.ndarray
@@ -200,6 +233,8 @@ class SMOResult:
     kernel_rows_computed: int = 0
     eps: float = 1e-3
     active_size_min: int = 0
+    gap_estimate: tuple[float, float] | None = None
+    gap_checks: int = 0
 
     @property
     def converged(self) -> bool:
@@ -427,27 +462,6 @@ def _iterate(
         it += 1
 
 
-def _check_alpha0(alpha0: Any, y: np.ndarray, C: float | np.ndarray) -> np.ndarray:
-    a = check_matrix(alpha0, "alpha0", ndim=1)
-    if a.shape[0] != y.shape[0]:
-        raise InvalidInputError("alpha0", f"has {a.shape[0]} entries but y has {y.shape[0]}")
-    if np.any(a < 0) or np.any(a > C):
-        raise InvalidInputError(
-            "alpha0",
-            f"is not feasible: entries must lie in [0, C] (C = {_describe(C)}), got min "
-            f"{a.min():.6g} and max {a.max():.6g}",
-        )
-    total = float(np.sum(a))
-    resid = abs(float(y @ a))
-    if resid > 1e-10 * total:
-        raise InvalidInputError(
-            "alpha0",
-            f"is not feasible: |y' alpha0| = {resid:.3g} exceeds 1e-10 * sum(alpha0) "
-            f"= {1e-10 * total:.3g}",
-        )
-    return np.array(a, dtype=np.float64)  # own copy
-
-
 def smo(
     K: Any,
     y: Any,
@@ -465,6 +479,8 @@ def smo(
     history_every: int = HISTORY_EVERY,
     callback: Callable[[SMOProgress], Any] | None = None,
     check_input: bool = True,
+    gap_tol: float | None = None,
+    psd_eps: float = 0.0,
 ) -> SMOResult:
     r"""Solve the soft-margin SVM dual by SMO with second-order working-set selection.
 
@@ -525,6 +541,16 @@ def smo(
         Validate ``K`` fully (finite, symmetric).  ``False`` skips those two full passes
         over an ``n x n`` matrix (for callers that validated ``K`` already, e.g. a
         formulation builder); shapes, labels and scalars are always checked.
+    gap_tol : float, optional
+        Stop on the relative duality gap instead: ``eps`` is then only the first KKT
+        tolerance, lowered until the gap of :func:`convexkern.math.svm.bounds_at`,
+        evaluated from the maintained gradient whenever the full set meets ``eps``, is
+        ``<= gap_tol`` (see the module docstring), or ``eps`` reaches 1e-13 (status
+        ``"optimal"`` with ``gap_estimate`` above ``gap_tol``).  An estimate: certify the
+        result with :func:`convexkern.math.svm.dual_bounds`.
+    psd_eps : float, default 0
+        With ``gap_tol``: ``lambda_min(K) >= -psd_eps``, so the gap includes the slack
+        of :func:`convexkern.math.svm.dual_bounds` for a kernel PSD only to ``psd_eps``.
 
     Returns
     -------
@@ -540,46 +566,23 @@ def smo(
     >>> res.status, np.round(res.alpha, 6).tolist(), round(res.b, 9) + 0.0
     ('optimal', [0.125, 0.125, 0.125, 0.125], 0.0)
     """
-    C, eps, tau, time_limit, max_iter, history_every, cache_size_mb = _check_settings(
+    C, eps, tau, time_limit, max_iter, history_every, cache_size_mb = check_settings(
         C, eps, tau, time_limit, max_iter, history_every, cache_size_mb, shrinking,
         check_input, callback)
+    if gap_tol is not None:
+        gap_tol = check_positive(gap_tol, "gap_tol")
+    psd_eps = check_nonnegative(psd_eps, "psd_eps")
     rows, yv = kernel_rows(K, y, kernel, X, check_input, cache_size_mb)
     n = yv.shape[0]
     if np.ndim(C):
         C = check_box_C(C, n)
     if max_iter is None:
         max_iter = max(10**7, 100 * n)
-    alpha = np.zeros(n) if alpha0 is None else _check_alpha0(alpha0, yv, C)
+    alpha = np.zeros(n) if alpha0 is None else check_alpha0(alpha0, yv, C)
     run = _Run(rows, yv, alpha, C, eps, tau, max_iter, time_limit, shrinking, history_every,
                callback, cache_size_mb)
+    run.gap_tol, run.psd_eps = gap_tol, psd_eps
     return run.solve()
-
-
-def _describe(C: float | np.ndarray) -> str:
-    return f"{C:g}" if np.ndim(C) == 0 else f"per-example bounds in [{C.min():g}, {C.max():g}]"
-
-
-def _check_settings(
-    C: Any, eps: Any, tau: Any, time_limit: Any, max_iter: Any, history_every: Any,
-    cache_size_mb: Any, shrinking: Any, check_input: Any, callback: Any,
-) -> tuple[Any, float, float, float | None, int | None, int, float]:
-    """The scalar arguments of :func:`smo`, checked (errors name the argument)."""
-    if np.ndim(C) == 0 or isinstance(C, (str, bytes)):  # per-example bounds: checked in smo
-        C = check_positive(C, "C", allow_inf=True)
-    eps = check_positive(eps, "eps")
-    tau = check_positive(tau, "tau")
-    if time_limit is not None:
-        time_limit = check_positive(time_limit, "time_limit")
-    if max_iter is not None:
-        max_iter = check_int(max_iter, "max_iter", minimum=0)
-    history_every = check_int(history_every, "history_every", minimum=1)
-    cache_size_mb = check_positive(cache_size_mb, "cache_size_mb")
-    for flag, name in ((shrinking, "shrinking"), (check_input, "check_input")):
-        if not isinstance(flag, (bool, np.bool_)):
-            raise InvalidTypeError(name, f"expected True or False, got {flag!r}")
-    if callback is not None and not callable(callback):
-        raise InvalidTypeError("callback", f"expected a callable, got {type(callback).__name__}")
-    return C, eps, tau, time_limit, max_iter, history_every, cache_size_mb
 
 
 class _Run:
@@ -609,6 +612,11 @@ class _Run:
         self.next_check: float = self.shrink_every if shrinking else math.inf
         self.unshrunk = False  # the one-time full reconstruction near convergence was done
         self.it = 0
+        self.shrinking = shrinking
+        self.gap_tol: float | None = None  # stop on the gap estimate (set by smo)
+        self.psd_eps = 0.0
+        self.estimate: tuple[float, float] | None = None
+        self.gap_checks = 0
 
     def sync(self) -> None:
         """Write the active set's alpha and v back into the global arrays."""
@@ -620,14 +628,20 @@ class _Run:
             self.v[w.idx] = w.v()
 
     def unshrink(self) -> _Work:
-        """Recompute v exactly on the inactive set; return the full-set workspace."""
+        """Bring v up to date on the inactive set; return the full-set workspace.
+
+        Since the snapshot ``(alpha_ref, v_ref)`` taken when the full set was last shrunk,
+        only the variables active since then moved, so
+        ``v = v_ref - K (y * (alpha - alpha_ref))`` on the inactive set (K symmetric)
+        reads the rows of those few variables, not all of ``K``."""
         self.sync()
         w, v, yv = self.w, self.v, self.yv
         if w.idx is not None:
             inactive = np.ones(self.n, dtype=bool)
             inactive[w.idx] = False
             cols = np.flatnonzero(inactive)
-            v[cols] = yv[cols] - self.rows.times(yv * self.alpha, cols)
+            moved = yv * (self.alpha - self.alpha_ref)
+            v[cols] = self.v_ref[cols] - self.rows.times(moved, cols)
         return _Work(None, self.rows.row, yv, self.alpha, v, self.rows.diag, self.C)
 
     def notify(self, it_: int, t_: float, dual_: float, viol_: float) -> bool:
@@ -660,7 +674,8 @@ class _Run:
         if n_keep <= _SHRINK_MIN_GAIN * w.size:
             self.sync()
             pos = np.flatnonzero(~drop)
-            if w.idx is None:
+            if w.idx is None:  # v is up to date everywhere: the snapshot unshrink starts from
+                self.alpha_ref, self.v_ref = self.alpha.copy(), self.v.copy()
                 active = _ActiveRows(self.rows, pos, self.cache_size_mb)
             else:
                 active = _ActiveRows(self.rows, w.idx[pos], self.cache_size_mb, w.rows, pos)
@@ -684,8 +699,28 @@ class _Run:
                 # optimal on the active set: check the whole set with exact gradients
                 self.w = self.unshrink()
                 continue
+            if reason == "optimal" and self.gap_tol is not None and not self.gap_met(viol):
+                continue
             break
         return self.result(reason, viol)
+
+    def gap_met(self, viol: float) -> bool:
+        """On the full set, optimal for ``eps``: evaluate the gap from ``v``; when it
+        misses ``gap_tol``, lower ``eps``, revise the active set now and say so (False)."""
+        self.sync()
+        self.gap_checks += 1
+        self.estimate = gap_estimate(self.v, self.yv, self.alpha, self.C, self.psd_eps)
+        rel = _relative_gap(*self.estimate)
+        if rel <= self.gap_tol or self.eps <= _EPS_MIN:  # type: ignore[operator]
+            return True
+        shrink = min(0.5, max(1e-3, _GAP_AIM * self.gap_tol / rel))  # type: ignore[operator]
+        self.eps = max(_EPS_MIN, self.eps * shrink)
+        # the set was just rebuilt with exact gradients: shrink it again at once (the
+        # one-time un-shrinking near the end stays spent: the final check still runs on
+        # the full set)
+        if self.shrinking:
+            self.check(viol)
+        return False
 
     def result(self, status: str, viol: float) -> SMOResult:
         alpha, v, yv, C = self.alpha, self.v, self.yv, self.C
@@ -716,4 +751,32 @@ class _Run:
             kernel_rows_computed=self.rows.rows_computed,
             eps=self.eps,
             active_size_min=self.active_min,
+            gap_estimate=self.estimate,
+            gap_checks=self.gap_checks,
         )
+
+
+def gap_estimate(v: np.ndarray, y: np.ndarray, alpha: np.ndarray, C: float | np.ndarray,
+                 psd_eps: float = 0.0) -> tuple[float, float]:
+    """``(D(alpha), P(alpha))`` of :func:`convexkern.math.svm.bounds_at` from SMO's
+    ``v = y - K(y * alpha)``: decision values ``f = y - v``, O(n log n), no product with K.
+
+    Examples with a bound ``C_i = 0`` (``alpha_i = 0`` for ever, ``v_i`` not tracked) are
+    left out: dropping them changes neither the dual nor the primal optimum.
+    """
+    if np.ndim(C):
+        keep = C > 0
+        if not np.all(keep):
+            v, y, alpha, C = v[keep], y[keep], alpha[keep], C[keep]
+    b = bounds_at(y - v, y, alpha, C, psd_eps)
+    return b.lower, b.upper
+
+
+def _relative_gap(lower: float, upper: float) -> float:
+    """The relative gap of :func:`convexkern.report.relative_gap` (the report's convention:
+    absolute below 1e-9), for the math layer."""
+    if not (math.isfinite(lower) and math.isfinite(upper)):
+        return math.inf
+    scale = max(abs(lower), abs(upper))
+    gap = abs(upper - lower)
+    return gap if scale < 1e-9 else gap / scale

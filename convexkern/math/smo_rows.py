@@ -1,6 +1,6 @@
 """Kernel rows for :mod:`convexkern.math.smo`: one interface for a precomputed matrix and
 for a kernel evaluated on demand (with an LRU row cache), plus the rows restricted to an
-active set while shrinking."""
+active set while shrinking; and the checks of the solver's other arguments."""
 
 from __future__ import annotations
 
@@ -10,10 +10,17 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_kernel, check_labels, check_matrix, check_same_length
+from .._validation import (
+    check_int,
+    check_kernel,
+    check_labels,
+    check_matrix,
+    check_positive,
+    check_same_length,
+)
 from ..errors import InvalidInputError, InvalidTypeError
 
-__all__ = ["kernel_rows"]
+__all__ = ["kernel_rows", "check_settings", "check_alpha0"]
 
 
 # --------------------------------------------------------------------------------------
@@ -239,15 +246,8 @@ def kernel_rows(
                 "kernel", "give either a precomputed K or kernel and X (with K=None), not both"
             )
         yv = check_labels(y, "y")
-        if check_input:
-            Kv = check_kernel(K, "K", n=yv.shape[0])
-        else:
-            Kv = np.asarray(K, dtype=np.float64)
-            if Kv.shape != (yv.shape[0], yv.shape[0]):
-                raise InvalidInputError(
-                    "K", f"must be {yv.shape[0]} x {yv.shape[0]} to match y, got {Kv.shape}"
-                )
-        rows = _PrecomputedRows(Kv)
+        # check_input=False: type and shape only, the caller vouches for the values
+        rows = _PrecomputedRows(check_kernel(K, "K", n=yv.shape[0], values=check_input))
     else:
         if kernel is None:
             raise InvalidInputError("kernel", "K is None: pass a kernel callable and X")
@@ -260,3 +260,52 @@ def kernel_rows(
         check_same_length(yv, Xv, "y", "X")
         rows = _CachedKernelRows(kernel, np.ascontiguousarray(Xv), cache_size_mb)
     return rows, yv
+
+
+def check_alpha0(alpha0: Any, y: np.ndarray, C: float | np.ndarray) -> np.ndarray:
+    """The warm start of :func:`convexkern.math.smo.smo`, checked; an own copy."""
+    a = check_matrix(alpha0, "alpha0", ndim=1)
+    if a.shape[0] != y.shape[0]:
+        raise InvalidInputError("alpha0", f"has {a.shape[0]} entries but y has {y.shape[0]}")
+    if np.any(a < 0) or np.any(a > C):
+        raise InvalidInputError(
+            "alpha0",
+            f"is not feasible: entries must lie in [0, C] (C = {_describe(C)}), got min "
+            f"{a.min():.6g} and max {a.max():.6g}",
+        )
+    total = float(np.sum(a))
+    resid = abs(float(y @ a))
+    if resid > 1e-10 * total:
+        raise InvalidInputError(
+            "alpha0",
+            f"is not feasible: |y' alpha0| = {resid:.3g} exceeds 1e-10 * sum(alpha0) "
+            f"= {1e-10 * total:.3g}",
+        )
+    return np.array(a, dtype=np.float64)  # own copy
+
+
+def _describe(C: float | np.ndarray) -> str:
+    return f"{C:g}" if np.ndim(C) == 0 else f"per-example bounds in [{C.min():g}, {C.max():g}]"
+
+
+def check_settings(
+    C: Any, eps: Any, tau: Any, time_limit: Any, max_iter: Any, history_every: Any,
+    cache_size_mb: Any, shrinking: Any, check_input: Any, callback: Any,
+) -> tuple[Any, float, float, float | None, int | None, int, float]:
+    """The scalar arguments of :func:`smo`, checked (errors name the argument)."""
+    if np.ndim(C) == 0 or isinstance(C, (str, bytes)):  # per-example bounds: checked in smo
+        C = check_positive(C, "C", allow_inf=True)
+    eps = check_positive(eps, "eps")
+    tau = check_positive(tau, "tau")
+    if time_limit is not None:
+        time_limit = check_positive(time_limit, "time_limit")
+    if max_iter is not None:
+        max_iter = check_int(max_iter, "max_iter", minimum=0)
+    history_every = check_int(history_every, "history_every", minimum=1)
+    cache_size_mb = check_positive(cache_size_mb, "cache_size_mb")
+    for flag, name in ((shrinking, "shrinking"), (check_input, "check_input")):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise InvalidTypeError(name, f"expected True or False, got {flag!r}")
+    if callback is not None and not callable(callback):
+        raise InvalidTypeError("callback", f"expected a callable, got {type(callback).__name__}")
+    return C, eps, tau, time_limit, max_iter, history_every, cache_size_mb

@@ -30,6 +30,7 @@ __all__ = [
     "decision_function",
     "SVMBounds",
     "dual_bounds",
+    "bounds_at",
 ]
 
 #: Relative tolerance of the PSD check on the kernel (eigenvalues above -tol * max|K_ii|).
@@ -289,10 +290,10 @@ class _Rounding:
     with ``c``, as the computed values do.
     """
 
-    def __init__(self, K: np.ndarray, a: np.ndarray, f: np.ndarray, psd_eps: float):
+    def __init__(self, k_max: float, a: np.ndarray, f: np.ndarray):
         n = a.size
         self.g = (n + 2) * _U / (1.0 - (n + 2) * _U)
-        self.k_max = float(np.max(np.diagonal(K))) + max(float(psd_eps), 0.0)
+        self.k_max = k_max
         self.a1 = float(a.sum()) * (1.0 + self.g)  # >= ||a||_1 (a >= 0 after projection)
         self.e_f = self.g * self.k_max * self.a1
         self.e_q = self.a1 * (self.e_f + self.g * float(np.max(np.abs(f), initial=0.0)))
@@ -343,19 +344,37 @@ def dual_bounds(K: np.ndarray, y: np.ndarray, alpha: np.ndarray, C: float | np.n
     ``S_+- = sum_{y_i=+-1} C_i`` (``docs/svm.md``).
 
     ``alpha`` is projected onto ``{y'a = 0, 0 <= a <= C}`` first (the distance in
-    ``residuals["projection"]``).  The bounds, the clamping of a round-off inversion and
+    ``residuals["projection"]``).  The bounds, their rounding-error terms and
     the PSD slack are derived in :func:`convexkern.formulations.svm.certificate`.
     """
     Cv = np.asarray(C, dtype=np.float64) if np.ndim(C) == 1 else None
     Cf = float(C) if Cv is None else math.nan  # nan: per-example bounds in Cv
     Cb = Cf if Cv is None else Cv
-    soft = Cv is not None or math.isfinite(Cf)
     viol = svm_infeasibility(alpha, y, Cb)
     a = project_svm_feasible(alpha, y, Cb) if viol > 0 else alpha
     proj = float(np.max(np.abs(a - alpha)))
+    # |K_ij| <= k_max on a kernel PSD to psd_eps (the certificate's own assumption)
+    k_max = float(np.max(np.diagonal(K))) + max(float(psd_eps), 0.0)
+    return bounds_at(K @ (y * a), y, a, C, psd_eps, proj, k_max=k_max)
+
+
+def bounds_at(f: np.ndarray, y: np.ndarray, a: np.ndarray, C: float | np.ndarray,
+              psd_eps: float = 0.0, proj: float = 0.0, *, k_max: float = 0.0) -> SVMBounds:
+    """The pair of :func:`dual_bounds` at a feasible ``a`` whose decision values
+    ``f = K (y * a)`` are given (no projection, no checks).
+
+    :func:`dual_bounds` calls it with ``f`` recomputed from ``K``: that is the certificate.
+    SMO calls it with the ``f = y - v`` of the gradient it maintains
+    (:func:`convexkern.math.smo.smo` with ``gap_tol``): the same formulas, an O(n log n)
+    *estimate* of the gap to decide when to stop, never reported as a certificate (``v``
+    carries the round-off of many rank-two updates).  ``k_max >= max |K_ij|`` sizes the
+    rounding-error terms of ``f`` (:class:`_Rounding`); 0 leaves them out (the estimate).
+    """
+    Cv = np.asarray(C, dtype=np.float64) if np.ndim(C) == 1 else None
+    Cf = float(C) if Cv is None else math.nan  # nan: per-example bounds in Cv
+    soft = Cv is not None or math.isfinite(Cf)
     ya = y * a
-    f = K @ ya
-    rnd = _Rounding(K, a, f, psd_eps)
+    rnd = _Rounding(k_max, a, f)
     quad = max(float(ya @ f), 0.0)
     q_up = quad + rnd.e_q  # >= the exact (y a)' K (y a)
     residuals: dict[str, float] = {"projection": proj}
