@@ -11,6 +11,7 @@ import numpy as np
 from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.validation import check_is_fitted
 
+from .._validation import check_kernel
 from ..errors import InvalidInputError, NotPSDError, SolverError
 from ..formulations import svm
 from ..kernels import Kernel
@@ -266,6 +267,9 @@ class SVMClassifier(_BinaryKernelClassifier):
         keep = np.flatnonzero(weights > 0)
         self._train_kernel_resolve(X)
         K = self._gram(X, keep)  # on the samples of positive weight
+        # finite and symmetric, checked once here: every pair's svm.dual then skips the
+        # pass over its sub-matrix (check_input=False)
+        K = check_kernel(K, "X" if self._precomputed() else "kernel", n=K.shape[0])
         C = float(self.C)
         hard = not math.isfinite(C)
         if k == 2:  # classes_[1] is +1, as in scikit-learn
@@ -339,7 +343,7 @@ class SVMClassifier(_BinaryKernelClassifier):
                     C: float | np.ndarray | None) -> tuple[SolveReport, np.ndarray]:
         """Build and solve one binary SVM dual; its report and ``alpha``."""
         try:
-            f = svm.dual(K, y_pm, C)
+            f = svm.dual(K, y_pm, C, check_input=False)  # fit checked the whole K
         except NotPSDError as exc:
             if self._precomputed():
                 raise
