@@ -303,12 +303,15 @@ def barrier(
     time_limit: float | None = None,
     verbose: bool = False,
     growth: float = 20.0,
+    combine: bool = False,
 ) -> BarrierResult:
     """Run the barrier method (module docstring) on trajectories ``X`` ``(m, r+1, n)``.
 
     ``certify(w, mu) -> Certificate`` gives the certified bounds that stop it (checked after
     each centring); ``max_iter`` counts Newton steps (default 500); ``growth``: the factor
-    by which ``t`` grows between centrings.  Statuses: ``optimal``, ``iteration_limit``,
+    by which ``t`` grows between centrings; ``combine``: ``certify`` bounds the optimum
+    from ``w`` (upper) and ``mu`` (lower) separately, so the best of each seen is paired
+    (:func:`_best_pair`).  Statuses: ``optimal``, ``iteration_limit``,
     ``time_limit``, ``stalled`` (no Newton progress before ``tol``); a hard margin whose
     dual mass passes :data:`DIVERGED` per example stops with ``iteration_limit`` and a
     message (the data are then almost surely not separable, but that is not proven).
@@ -327,6 +330,7 @@ def barrier(
     status, message = "iteration_limit", ""
     it = 0
     newton_in_center = 0
+    best: dict | None = None
     while it < lim:
         it += 1
         newton_in_center += 1
@@ -373,6 +377,7 @@ def barrier(
         # centred (enough): certify, then predict along the central path
         w = Xf.T @ (y[:, None] * mu).reshape(-1)
         cert = certify(w, mu)
+        best, cert = _best_pair(best, w, mu, cert, certify if combine else None)
         stop = checkpoint(history, it, t0, cert, tol, time_limit,
                           (f"sdpm-ipm: newton={it} t={t:.3g}") if verbose else None)
         if stop:
@@ -390,8 +395,36 @@ def barrier(
                    "separable (not proven; 'clarabel' proves infeasibility); use a soft "
                    "margin, C > 0" + (f" [{message}]" if message else ""))
     w = Xf.T @ (y[:, None] * mu).reshape(-1)
+    if best is not None:
+        # late centrings can lose digits of the primal point (its margins scale with the
+        # data times sqrt(C * dual error)): the best certified bounds seen are returned
+        # (the stopping certificate is the best pair's)
+        w, mu = best["upper"][0], best["lower"][0]
     return BarrierResult(w=w, mu=mu, status=status, iterations=it, history=history,
                          message=message, stats={"t": t})
+
+
+def _best_pair(best: dict | None, w: np.ndarray, mu: np.ndarray, cert: Certificate,
+               certify: Callable[[np.ndarray, np.ndarray], Certificate] | None):
+    """Keep the ``w`` with the lowest certified upper bound and the ``mu`` with the highest
+    lower bound seen so far (each bound is valid on its own: the upper one depends on ``w``
+    only, the lower one on ``mu`` only).  With ``certify`` (the primal kind, whose
+    certificate takes ``w`` and ``mu`` apart) the best pair is certified together when it
+    beats the current iterate; without it the best iterate by gap is kept whole."""
+    if best is None:
+        return {"upper": (w, cert.upper), "lower": (mu, cert.lower), "gap": cert.rel_gap}, cert
+    if certify is None:
+        if cert.rel_gap < best["gap"] or not math.isfinite(best["gap"]):
+            best.update(upper=(w, cert.upper), lower=(mu, cert.lower), gap=cert.rel_gap)
+        return best, cert
+    if cert.upper <= best["upper"][1]:
+        best["upper"] = (w, cert.upper)
+    if cert.lower >= best["lower"][1]:
+        best["lower"] = (mu, cert.lower)
+    if best["upper"][0] is w and best["lower"][0] is mu:
+        return best, cert
+    comb = certify(best["upper"][0], best["lower"][0])
+    return best, comb
 
 
 def supported_data(f: Any, solver: str) -> tuple[np.ndarray, np.ndarray, float, float, bool]:
@@ -442,7 +475,8 @@ def solve_formulation(
     t0 = time.perf_counter()
     with threadpool_limits(limits=threads, user_api="blas"):
         res = barrier(X, y, tau, C, bias, certify, tol=tol, max_iter=max_iter,
-                      time_limit=time_limit, verbose=verbose, growth=float(growth))
+                      time_limit=time_limit, verbose=verbose, growth=float(growth),
+                      combine=f.kind == "sdpm.primal")
     elapsed = time.perf_counter() - t0
     point = {"mu": res.mu}
     if f.kind == "sdpm.primal":
