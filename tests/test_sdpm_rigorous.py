@@ -64,19 +64,21 @@ def test_rigorous_margins_below_exact(tau):
     assert naive_over > 0
 
 
-def _exact_upper(X, y, w, tau, C):
-    """The exact primal value of the best point with this w: hard margin ``1/2 |w|^2 /
-    gamma^2`` with the best bias, soft margin ``1/2 |w|^2 + C min_b sum hinge``."""
+def _exact_upper(X, y, w, tau, C, scale=1.0):
+    """The exact primal value of the best point on the ray of this w: hard margin
+    ``1/2 |w|^2 / gamma^2`` with the best bias, soft margin (the point ``scale * w``, the
+    certificate's scaling) ``1/2 s^2 |w|^2 + C min_b sum hinge``."""
     c = [_exact_min(_exact_coeffs(X[i], w, y[i]), tau) for i in range(y.size)]
     quad = sum((Fr(float(v)) ** 2 for v in w), Fr(0))
     if C is None:
         gamma = (min(ci for ci, yi in zip(c, y) if yi > 0)
                  + min(ci for ci, yi in zip(c, y) if yi < 0)) / 2
         return math.inf if gamma <= 0 else quad / 2 / gamma**2
-    kinks = [int(yi) * (1 - ci) for ci, yi in zip(c, y)]
-    hinge = min(sum(max(Fr(0), 1 - ci - int(yi) * bb) for ci, yi in zip(c, y))
+    s = Fr(float(scale))
+    kinks = [int(yi) * (1 - s * ci) for ci, yi in zip(c, y)]
+    hinge = min(sum(max(Fr(0), 1 - s * ci - int(yi) * bb) for ci, yi in zip(c, y))
                 for bb in kinks)
-    return quad / 2 + Fr(C) * hinge
+    return s * s * quad / 2 + Fr(C) * hinge
 
 
 @pytest.mark.parametrize("C", [None, 1.0])
@@ -85,7 +87,7 @@ def test_certificate_upper_bound_is_rigorous(tau, C):
     """The certified upper bound is at least the exact value of the point it describes
     (so at least the optimum), for weight vectors whose leading coefficients are zero only
     to round-off."""
-    from convexkern.formulations.sdpm.certificate import _upper
+    from convexkern.math.svm import best_hinge_bias
 
     X, y, ws = _adversarial(1)
     if C is None:  # weight vectors that separate, then projected as in _adversarial
@@ -94,9 +96,11 @@ def test_certificate_upper_bound_is_rigorous(tau, C):
     finite = naive_below = 0
     for w in [*ws[:6], 1e-3 * ws[0]]:
         cert = sdpm.certificate(X, y, segment=tau, C=C, w=w)
-        ex = _exact_upper(X, y, w, tau, C)
-        naive, _ = _upper(X @ w, float(w @ w), y, tau, math.inf if C is None else C, True)
-        naive_below += ex != math.inf and Fr(naive) < ex
+        ex = _exact_upper(X, y, w, tau, C, float(cert.point["scale"]))
+        if C is not None:  # the former bound: floating-point margins, s = 1, best bias
+            c, _ = sos.poly_min(y[:, None] * (X @ w), tau)
+            naive = 0.5 * float(w @ w) + C * best_hinge_bias(y * c, y)[1]
+            naive_below += Fr(naive) < _exact_upper(X, y, w, tau, C, 1.0)
         if math.isinf(cert.primal_value):
             continue
         finite += 1
@@ -139,3 +143,25 @@ def test_witness_not_claimed_on_inseparable_trajectories():
         assert verdict == "unknown"
     r = ck.solve(sdpm.primal(X2, y2, 0.35, None), "clarabel")
     assert r.status is ck.Status.INFEASIBLE, r
+
+
+def test_best_scale_beats_every_grid_point():
+    """The soft-margin certificate also scales ``(w, b)`` by the exact minimiser ``s`` of
+    ``1/2 q s^2 + C sum max(0, 1 - s marg_i)``: its value is at most the value at every
+    point of a fine grid plus every kink (an independent brute force)."""
+    from convexkern.formulations.sdpm.certificate import _best_scale
+
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        m = int(rng.integers(1, 30))
+        marg = rng.normal(size=m) * rng.choice([0.01, 1, 10]) + rng.choice([0, 0.9, 1])
+        q, C = 10 ** rng.uniform(-3, 3), 10 ** rng.uniform(-3, 4)
+
+        def phi(s):
+            return 0.5 * q * s * s + C * np.maximum(0, 1 - s * marg).sum()
+
+        s = _best_scale(q, marg, C)
+        assert s >= 0
+        grid = np.concatenate([np.linspace(0, 10, 4001), 1 / np.abs(marg[marg != 0]), [1.0]])
+        best = min(phi(g) for g in grid)
+        assert phi(s) <= best * (1 + 1e-12) + 1e-12, (q, C, marg, s)

@@ -85,16 +85,42 @@ def _upper_margins(c: np.ndarray, quad: float, y: np.ndarray, C: float, bias: bo
             return math.inf, info
         info.update(scale=1.0 / gamma, xi=np.zeros(y.size))
         return 0.5 * quad / gamma**2 * up * (1 + 8 * UNIT), info
-    if bias:
-        b, hinge = best_hinge_bias(y * c, y)
-    else:
-        b, hinge = 0.0, float(np.maximum(0.0, 1.0 - c).sum())
-    xi = np.maximum(0.0, 1.0 - c - y * b)
-    if rigorous:
-        xi = np.maximum(0.0, 1.0 - c - y * b + 4 * UNIT * (1.0 + np.abs(c) + abs(b)))
-        hinge = float(xi.sum())
-    info.update(b=b, scale=1.0, xi=xi)
-    return (0.5 * quad + C * float(hinge)) * up, info
+    biases = [best_hinge_bias(y * c, y)[0]] if bias else [0.0]
+    if bias and np.any(y > 0) and np.any(y < 0):  # the hard margin's bias, for the rescaling
+        biases.append(0.5 * (float(c[y < 0].min()) - float(c[y > 0].min())))
+    best = (math.inf, 1.0, 0.0, np.full(y.size, math.inf))
+    for b in biases:
+        marg = c + y * b - 4 * UNIT * (np.abs(c) + abs(b))  # margins of (w, b), rounding off
+        for sc in {1.0, _best_scale(quad, marg, C)}:
+            xi = np.maximum(0.0, 1.0 - sc * marg + 4 * UNIT * (1.0 + sc * np.abs(marg)))
+            val = (0.5 * quad * sc * sc + C * float(xi.sum())) * up * (1 + 4 * UNIT)
+            if val < best[0]:
+                best = (val, sc, b, xi)
+    val, sc, b, xi = best
+    info.update(b=b, scale=sc, xi=xi)
+    return val, info
+
+
+def _best_scale(q: float, marg: np.ndarray, C: float) -> float:
+    """The exact minimiser over ``s >= 0`` of ``1/2 q s^2 + C sum_i max(0, 1 - s marg_i)``
+    (the point ``s (w, b)`` with exact slacks; convex, piecewise quadratic with kinks at
+    ``1/marg_i``): with a large ``C`` and a ``w`` whose margins are all slightly below 1,
+    scaling ``w`` up beats paying ``C`` times the missing margin (``s = 0``: the point
+    ``w = 0``).  ``1.0`` when ``q = 0``."""
+    if not q > 0 or not np.all(np.isfinite(marg)):
+        return 1.0
+    pos = np.sort(marg[marg > 0])[::-1]  # kinks 1/pos ascending
+    s_neg, n_neg = float(marg[marg <= 0].sum()), int((marg <= 0).sum())
+    # on [kink_k, kink_{k+1}) the terms still active are the nonpositive margins and pos[k:]
+    suffix = np.concatenate([np.cumsum(pos[::-1])[::-1], [0.0]])
+    kinks = np.concatenate([[0.0], 1.0 / pos, [math.inf]])
+    SA = s_neg + suffix
+    nA = n_neg + (pos.size - np.arange(pos.size + 1))
+    st = np.clip(C * SA / q, kinks[:-1], kinks[1:])
+    st = np.where(np.isfinite(st), st, kinks[:-1])
+    phi = 0.5 * q * st * st + C * (nA - st * SA)
+    k = int(np.argmin(phi))
+    return float(st[k]) if math.isfinite(st[k]) else 1.0
 
 
 def _feasible_moments(mu: np.ndarray, y: np.ndarray, segment: float | None, C: float,
