@@ -157,7 +157,7 @@ def test_best_scale_beats_every_grid_point():
         marg = rng.normal(size=m) * rng.choice([0.01, 1, 10]) + rng.choice([0, 0.9, 1])
         q, C = 10 ** rng.uniform(-3, 3), 10 ** rng.uniform(-3, 4)
 
-        def phi(s):
+        def phi(s, q=q, C=C, marg=marg):
             return 0.5 * q * s * s + C * np.maximum(0, 1 - s * marg).sum()
 
         s = _best_scale(q, marg, C)
