@@ -58,6 +58,8 @@ CENTRED = 0.5
 #: the data, a correction two more)
 REFINE = 2
 REFINE_RTOL = 1e-10
+#: the Newton system is solved directly (not by Woodbury) up to this many block rows
+DIRECT_MAX = 600
 #: at most this many Newton steps per centring
 MAX_CENTRING = 50
 #: hard margin: stop when the dual mass per example exceeds this (the dual is then almost
@@ -308,6 +310,7 @@ def _newton_direct(X: np.ndarray, y: np.ndarray, Hb: np.ndarray, t: float, bias:
     ar = np.arange(m)
     blocks[ar, :, ar, :] += Hb
     H = 0.5 * (H + H.T)
+    H0 = H.copy()
     try:
         Lc = scipy.linalg.cho_factor(H, check_finite=False)
     except np.linalg.LinAlgError:
@@ -322,10 +325,23 @@ def _newton_direct(X: np.ndarray, y: np.ndarray, Hb: np.ndarray, t: float, bias:
         Ha = scipy.linalg.cho_solve(Lc, a, check_finite=False)
         aHa = float(a @ Ha)
 
-    def solve(g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        d = scipy.linalg.cho_solve(Lc, -g.reshape(-1), check_finite=False)
+    def base(rhs: np.ndarray) -> np.ndarray:
+        d = scipy.linalg.cho_solve(Lc, rhs, check_finite=False)
         if bias and aHa > 0:
-            d = d - (float(a @ d) / aHa) * Ha  # a' Delta = 0
+            d = d - (float(a @ d) / aHa) * Ha  # a' Delta = 0 (the multiplier eliminated)
+        return d
+
+    def solve(g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        rhs = -g.reshape(-1)
+        d = base(rhs)
+        for _ in range(REFINE):  # refined against H (its multiplier re-fitted each round)
+            res = rhs - H0 @ d
+            if bias and aHa > 0:
+                res -= (float(a @ scipy.linalg.cho_solve(Lc, res, check_finite=False))
+                        / aHa) * a
+            if float(np.abs(res).max()) <= REFINE_RTOL * float(np.abs(rhs).max()):
+                break
+            d = d + base(res)
         return d.reshape(m, R), Z.T @ d
 
     return solve
@@ -380,7 +396,8 @@ def barrier(
         gq = y[:, None] * Xw  # gradient of 1/2 |B mu|^2 - sum mu_0
         gq[:, 0] -= 1.0
         grad = t * gq + gb
-        solve = (_newton_direct if m * R <= n + 1 else _newton_system)(X, y, Hb, t, bias)
+        solve = (_newton_direct if m * R <= max(n + 1, DIRECT_MAX) else _newton_system)(
+            X, y, Hb, t, bias)
         if solve is None:
             status, message = "stalled", f"the Newton system became singular (t = {t:.3g})"
             break
@@ -427,7 +444,8 @@ def barrier(
         t *= growth
         newton_in_center = 0
     if math.isinf(C) and (status == "diverged" or (
-            status == "stalled" and not any(math.isfinite(h[3]) for h in history))):
+            status in ("stalled", "iteration_limit")
+            and not any(math.isfinite(h[3]) for h in history))):
         # not a proof of infeasibility: reported as a stop before a certified answer
         status = "iteration_limit"
         message = (f"the hard-margin dual objective grows without bound (total mass "
