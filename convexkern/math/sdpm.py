@@ -17,7 +17,7 @@ import numpy as np
 from ..errors import InvalidInputError, InvalidTypeError
 
 __all__ = ["check_trajectories", "trajectory_kernel", "coefficient_error",
-           "rigorous_min"]
+           "rigorous_min", "row_norms"]
 
 #: unit round-off of IEEE double precision
 UNIT = 2.0**-53
@@ -156,17 +156,25 @@ def trajectory_kernel(kernel: Any, A: Any, B: Any = None, *, degree: int | None 
     return out.transpose(0, 2, 1, 3)
 
 
-def coefficient_error(X: np.ndarray, w: np.ndarray) -> np.ndarray:
+def row_norms(X: np.ndarray) -> np.ndarray:
+    """``||x_ik||`` ``(m, r+1)`` of trajectories ``X`` ``(m, r+1, n)`` (one pass, no copy)."""
+    return np.sqrt(np.einsum("ikn,ikn->ik", X, X))
+
+
+def coefficient_error(X: np.ndarray, w: np.ndarray,
+                      norms: np.ndarray | None = None) -> np.ndarray:
     """A bound ``E`` ``(m, r+1)`` on the rounding error of the computed coefficients
     ``F = X @ w`` (``F[i, k] = x_ik' w``): a dot product of length ``n`` in any summation
     order (blocked BLAS, FMA) is off by at most ``gamma_n sum_j |x_ikj w_j|`` (Higham,
     *Accuracy and Stability of Numerical Algorithms*, §3.1), and ``sum_j |x_ikj w_j| <=
     ||x_ik|| ||w||`` (Cauchy-Schwarz: the norms need no ``|X|`` copy of the data).  The
     factor covers the rounding of the norms themselves; ``n`` times the smallest subnormal
-    covers underflow."""
+    covers underflow.  ``norms``: :func:`row_norms` of ``X`` if already known (a solver
+    certifies the same data many times)."""
     n = X.shape[2]
     g = 1.01 * (n + 4) * UNIT
-    norms = np.sqrt(np.einsum("ikn,ikn->ik", X, X))
+    if norms is None:
+        norms = row_norms(X)
     return g * norms * float(np.sqrt(w @ w)) + n * 5e-324
 
 

@@ -17,7 +17,7 @@ from ... import sos
 from ..._validation import check_labels, check_margin_C, check_matrix
 from ...errors import InvalidInputError
 from ...formulation import Formulation
-from ...math.sdpm import UNIT, check_trajectories, coefficient_error, rigorous_min
+from ...math.sdpm import UNIT, check_trajectories, coefficient_error, rigorous_min, row_norms
 from ...report import Certificate
 from ..svm import best_hinge_bias
 from ._common import DEFAULT_SEGMENT, _check_candidate
@@ -166,6 +166,7 @@ def certificate(
     w: Any = None,
     mu: Any = None,
     G: np.ndarray | None = None,
+    _norms: np.ndarray | None = None,
 ) -> Certificate:
     """Certified bounds on the primal (6) optimum from a weight vector and/or moments.
 
@@ -236,7 +237,8 @@ def certificate(
             if moved:
                 residuals["leading_repair"] = moved
         elif np.all(np.isfinite(wv)):
-            E = coefficient_error(X, wv)
+            E = coefficient_error(X, wv, _norms if _norms is not None
+                                  and _norms.shape == X.shape[:2] else None)
     upper, info = _upper(F, quad, y, segment, Cf, bias, E)
     if "margin_rounding" in info:
         residuals["margin_rounding"] = info["margin_rounding"]
@@ -305,9 +307,15 @@ def certify_point(f: Formulation, point: Mapping[str, np.ndarray]) -> Certificat
     if f.kind == "sdpm.dual" and mu is None:
         raise InvalidInputError("point", "the dual needs 'mu'")
     w = point.get("w") if f.kind != "sdpm.dual" else None
+    X = d.get("X_traj")
+    norms = None
+    if X is not None and d["segment"] is not None:
+        norms = d.get("_row_norms")  # the data's row norms, once per formulation
+        if norms is None:
+            norms = d["_row_norms"] = row_norms(X)
     cert = certificate(
-        d.get("X_traj"), d["y"], segment=d["segment"], C=C, bias=d["bias"],
-        w=w, mu=mu, G=d.get("G"),
+        X, d["y"], segment=d["segment"], C=C, bias=d["bias"],
+        w=w, mu=mu, G=d.get("G"), _norms=norms,
     )
     if f.kind == "sdpm.dual":
         return Certificate(
