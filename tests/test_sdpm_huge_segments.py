@@ -64,3 +64,21 @@ def test_huge_segment_brackets_hold_the_optimum(pinned, tau, solver, opts):
     assert r.primal_value >= lo * (1 - 1e-9), (r, lo, hi)
     if r.status is ck.Status.OPTIMAL:
         assert r.rel_gap <= opts["tol"]
+
+
+@pytest.mark.parametrize("kind", ["primal", "dual"])
+def test_scs_false_infeasibility_refuted_at_tau_1e6(usps12, kind):
+    """Issue 12: SCS said ``infeasible`` (primal) / ``unbounded`` (dual) on this separable
+    hard-margin instance at tau = 1e6.  The builder's separability witness (checked with
+    rigorous rounding; in exact arithmetic by tests/test_sdpm_rigorous.py) refutes it:
+    never a no-solution status, and a reported solution's bracket still holds the optimum."""
+    X, y = usps12
+    f = getattr(sdpm, kind)(X, y, 1e6, None)
+    r = ck.solve(f, "scs")
+    assert r.status not in (ck.Status.INFEASIBLE, ck.Status.UNBOUNDED,
+                            ck.Status.INFEASIBLE_OR_UNBOUNDED), r
+    if r.status is ck.Status.ERROR:
+        assert "separable" in r.message and "scs said" in r.message, r.message
+    # the witness itself: a proof of feasibility whatever SCS says
+    fact = f.facts["feasible" if kind == "primal" else "bounded"]
+    assert "separable" in fact()

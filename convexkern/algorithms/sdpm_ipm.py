@@ -58,6 +58,8 @@ CENTRED = 0.5
 #: the data, a correction two more)
 REFINE = 2
 REFINE_RTOL = 1e-10
+#: the Newton system is solved directly (not by Woodbury) up to this many block rows
+DIRECT_MAX = 600
 #: at most this many Newton steps per centring
 MAX_CENTRING = 50
 #: hard margin: stop when the dual mass per example exceeds this (the dual is then almost
@@ -290,6 +292,61 @@ def _newton_system(X: np.ndarray, y: np.ndarray, Hb: np.ndarray, t: float, bias:
     return solve
 
 
+def _newton_direct(X: np.ndarray, y: np.ndarray, Hb: np.ndarray, t: float, bias: bool):
+    r"""The Newton system of :func:`_newton_system` solved directly in the ``m (r+1)``
+    block coordinates, for ``m (r+1) <= n + 1`` (no larger than the Woodbury matrix
+    :math:`\tilde S`): :math:`H = \mathrm{diag}(D_i) + tZZ^\top`, :math:`Z` the rows
+    :math:`y_i\tilde x_{ik}` (so :math:`B = Z^\top`), by Cholesky, the bias equality by
+    one more solve.  With fewer block rows than weights, :math:`\tilde S = I/t + \sum_i
+    [\tilde X_i, e_0]^\top D_i^{-1}[\tilde X_i, e_0]` is the identity over ``t`` plus a
+    matrix of rank at most ``m (r+1)`` whose entries grow like :math:`D_i^{-1}`, i.e. like
+    the squared dual mass: at a large ``C`` (data x 1e3, ``C = 1e4``: masses ~1e9 at the
+    start) it is singular in floating point and the Newton steps stall; ``H`` is not."""
+    m, R, n = X.shape
+    k = m * R
+    Z = (y[:, None, None] * X).reshape(k, n)
+    H = t * (Z @ Z.T)
+    blocks = H.reshape(m, R, m, R)
+    ar = np.arange(m)
+    blocks[ar, :, ar, :] += Hb
+    H = 0.5 * (H + H.T)
+    H0 = H.copy()
+    try:
+        Lc = scipy.linalg.cho_factor(H, check_finite=False)
+    except np.linalg.LinAlgError:
+        try:  # round-off: a relative jitter on the diagonal
+            H[np.diag_indices(k)] += 1e-13 * float(np.trace(H)) / k
+            Lc = scipy.linalg.cho_factor(H, check_finite=False)
+        except np.linalg.LinAlgError:
+            return None
+    a = np.zeros(k)
+    if bias:
+        a[::R] = y
+        Ha = scipy.linalg.cho_solve(Lc, a, check_finite=False)
+        aHa = float(a @ Ha)
+
+    def base(rhs: np.ndarray) -> np.ndarray:
+        d = scipy.linalg.cho_solve(Lc, rhs, check_finite=False)
+        if bias and aHa > 0:
+            d = d - (float(a @ d) / aHa) * Ha  # a' Delta = 0 (the multiplier eliminated)
+        return d
+
+    def solve(g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        rhs = -g.reshape(-1)
+        d = base(rhs)
+        for _ in range(REFINE):  # refined against H (its multiplier re-fitted each round)
+            res = rhs - H0 @ d
+            if bias and aHa > 0:
+                res -= (float(a @ scipy.linalg.cho_solve(Lc, res, check_finite=False))
+                        / aHa) * a
+            if float(np.abs(res).max()) <= REFINE_RTOL * float(np.abs(rhs).max()):
+                break
+            d = d + base(res)
+        return d.reshape(m, R), Z.T @ d
+
+    return solve
+
+
 def barrier(
     X: np.ndarray,
     y: np.ndarray,
@@ -303,12 +360,15 @@ def barrier(
     time_limit: float | None = None,
     verbose: bool = False,
     growth: float = 20.0,
+    combine: bool = False,
 ) -> BarrierResult:
     """Run the barrier method (module docstring) on trajectories ``X`` ``(m, r+1, n)``.
 
     ``certify(w, mu) -> Certificate`` gives the certified bounds that stop it (checked after
     each centring); ``max_iter`` counts Newton steps (default 500); ``growth``: the factor
-    by which ``t`` grows between centrings.  Statuses: ``optimal``, ``iteration_limit``,
+    by which ``t`` grows between centrings; ``combine``: ``certify`` bounds the optimum
+    from ``w`` (upper) and ``mu`` (lower) separately, so the best of each seen is paired
+    (:func:`_best_pair`).  Statuses: ``optimal``, ``iteration_limit``,
     ``time_limit``, ``stalled`` (no Newton progress before ``tol``); a hard margin whose
     dual mass passes :data:`DIVERGED` per example stops with ``iteration_limit`` and a
     message (the data are then almost surely not separable, but that is not proven).
@@ -327,6 +387,7 @@ def barrier(
     status, message = "iteration_limit", ""
     it = 0
     newton_in_center = 0
+    best: dict | None = None
     while it < lim:
         it += 1
         newton_in_center += 1
@@ -335,7 +396,8 @@ def barrier(
         gq = y[:, None] * Xw  # gradient of 1/2 |B mu|^2 - sum mu_0
         gq[:, 0] -= 1.0
         grad = t * gq + gb
-        solve = _newton_system(X, y, Hb, t, bias)
+        solve = (_newton_direct if m * R <= max(n + 1, DIRECT_MAX) else _newton_system)(
+            X, y, Hb, t, bias)
         if solve is None:
             status, message = "stalled", f"the Newton system became singular (t = {t:.3g})"
             break
@@ -373,6 +435,7 @@ def barrier(
         # centred (enough): certify, then predict along the central path
         w = Xf.T @ (y[:, None] * mu).reshape(-1)
         cert = certify(w, mu)
+        best, cert = _best_pair(best, w, mu, cert, certify if combine else None)
         stop = checkpoint(history, it, t0, cert, tol, time_limit,
                           (f"sdpm-ipm: newton={it} t={t:.3g}") if verbose else None)
         if stop:
@@ -381,7 +444,8 @@ def barrier(
         t *= growth
         newton_in_center = 0
     if math.isinf(C) and (status == "diverged" or (
-            status == "stalled" and not any(math.isfinite(h[3]) for h in history))):
+            status in ("stalled", "iteration_limit")
+            and not any(math.isfinite(h[3]) for h in history))):
         # not a proof of infeasibility: reported as a stop before a certified answer
         status = "iteration_limit"
         message = (f"the hard-margin dual objective grows without bound (total mass "
@@ -390,8 +454,36 @@ def barrier(
                    "separable (not proven; 'clarabel' proves infeasibility); use a soft "
                    "margin, C > 0" + (f" [{message}]" if message else ""))
     w = Xf.T @ (y[:, None] * mu).reshape(-1)
+    if best is not None:
+        # late centrings can lose digits of the primal point (its margins scale with the
+        # data times sqrt(C * dual error)): the best certified bounds seen are returned
+        # (the stopping certificate is the best pair's)
+        w, mu = best["upper"][0], best["lower"][0]
     return BarrierResult(w=w, mu=mu, status=status, iterations=it, history=history,
                          message=message, stats={"t": t})
+
+
+def _best_pair(best: dict | None, w: np.ndarray, mu: np.ndarray, cert: Certificate,
+               certify: Callable[[np.ndarray, np.ndarray], Certificate] | None):
+    """Keep the ``w`` with the lowest certified upper bound and the ``mu`` with the highest
+    lower bound seen so far (each bound is valid on its own: the upper one depends on ``w``
+    only, the lower one on ``mu`` only).  With ``certify`` (the primal kind, whose
+    certificate takes ``w`` and ``mu`` apart) the best pair is certified together when it
+    beats the current iterate; without it the best iterate by gap is kept whole."""
+    if best is None:
+        return {"upper": (w, cert.upper), "lower": (mu, cert.lower), "gap": cert.rel_gap}, cert
+    if certify is None:
+        if cert.rel_gap < best["gap"] or not math.isfinite(best["gap"]):
+            best.update(upper=(w, cert.upper), lower=(mu, cert.lower), gap=cert.rel_gap)
+        return best, cert
+    if cert.upper <= best["upper"][1]:
+        best["upper"] = (w, cert.upper)
+    if cert.lower >= best["lower"][1]:
+        best["lower"] = (mu, cert.lower)
+    if best["upper"][0] is w and best["lower"][0] is mu:
+        return best, cert
+    comb = certify(best["upper"][0], best["lower"][0])
+    return best, comb
 
 
 def supported_data(f: Any, solver: str) -> tuple[np.ndarray, np.ndarray, float, float, bool]:
@@ -442,7 +534,8 @@ def solve_formulation(
     t0 = time.perf_counter()
     with threadpool_limits(limits=threads, user_api="blas"):
         res = barrier(X, y, tau, C, bias, certify, tol=tol, max_iter=max_iter,
-                      time_limit=time_limit, verbose=verbose, growth=float(growth))
+                      time_limit=time_limit, verbose=verbose, growth=float(growth),
+                      combine=f.kind == "sdpm.primal")
     elapsed = time.perf_counter() - t0
     point = {"mu": res.mu}
     if f.kind == "sdpm.primal":

@@ -16,7 +16,11 @@ import numpy as np
 
 from ..errors import InvalidInputError, InvalidTypeError
 
-__all__ = ["check_trajectories", "trajectory_kernel"]
+__all__ = ["check_trajectories", "trajectory_kernel", "coefficient_error",
+           "rigorous_min", "row_norms"]
+
+#: unit round-off of IEEE double precision
+UNIT = 2.0**-53
 
 
 def check_trajectories(X_traj: Any, name: str = "X_traj") -> np.ndarray:
@@ -150,3 +154,80 @@ def trajectory_kernel(kernel: Any, A: Any, B: Any = None, *, degree: int | None 
         raise InvalidTypeError("kernel", "expected a Linear, Polynomial or RBF/Gaussian kernel, "
                                          f"got {type(kernel).__name__}")
     return out.transpose(0, 2, 1, 3)
+
+
+def row_norms(X: np.ndarray) -> np.ndarray:
+    """``||x_ik||`` ``(m, r+1)`` of trajectories ``X`` ``(m, r+1, n)`` (one pass, no copy)."""
+    return np.sqrt(np.einsum("ikn,ikn->ik", X, X))
+
+
+def coefficient_error(X: np.ndarray, w: np.ndarray,
+                      norms: np.ndarray | None = None) -> np.ndarray:
+    """A bound ``E`` ``(m, r+1)`` on the rounding error of the computed coefficients
+    ``F = X @ w`` (``F[i, k] = x_ik' w``): a dot product of length ``n`` in any summation
+    order (blocked BLAS, FMA) is off by at most ``gamma_n sum_j |x_ikj w_j|`` (Higham,
+    *Accuracy and Stability of Numerical Algorithms*, §3.1), and ``sum_j |x_ikj w_j| <=
+    ||x_ik|| ||w||`` (Cauchy-Schwarz: the norms need no ``|X|`` copy of the data).  The
+    factor covers the rounding of the norms themselves; ``n`` times the smallest subnormal
+    covers underflow.  ``norms``: :func:`row_norms` of ``X`` if already known (a solver
+    certifies the same data many times)."""
+    n = X.shape[2]
+    g = 1.01 * (n + 4) * UNIT
+    if norms is None:
+        norms = row_norms(X)
+    return g * norms * float(np.sqrt(w @ w)) + n * 5e-324
+
+
+def rigorous_min(P: np.ndarray, E: np.ndarray, segment: float) -> np.ndarray:
+    r"""Rigorous lower bounds on :math:`\min_{\theta\in[-\tau,\tau]} p_i(\theta)` for
+    polynomials of degree ``r <= 2`` known only to within ``E``: every real polynomial
+    :math:`p_i` with :math:`|p_{ik} - P_{ik}| \le E_{ik}` is ``>=`` the returned bound on
+    the segment, the floating-point evaluation of the bound included.
+
+    Degree 2, :math:`p = a\theta^2 + b\theta + c`, two valid bounds, the larger kept:
+
+    * *uniform*: :math:`\min_S \hat p - (E_2\tau^2 + E_1\tau + E_0)`, :math:`\min_S\hat p`
+      over the ends :math:`\pm\tau` and, when :math:`\hat a > 0` and the vertex may lie in
+      ``S`` (:math:`|\hat b| \le 2\hat a\tau`, tested with a margin), the vertex value
+      :math:`\hat c - \hat b^2/4\hat a`;
+    * *on all of* :math:`\mathbb R`, when :math:`a \ge \hat a - E_2 > 0`: :math:`p \ge
+      (\hat c - E_0) - (|\hat b| + E_1)^2 / 4(\hat a - E_2)`, free of :math:`\tau`, so a
+      trajectory with a clearly positive leading coefficient keeps a tight bound at any
+      :math:`\tau` (at :math:`\tau = 10^{12}` the uniform term :math:`E_2\tau^2` is
+      :math:`10^{24}` times the rounding of the leading coefficient).
+
+    Degrees 0 and 1: :math:`\hat c - E_0` and :math:`\hat c - (|\hat b| + E_1)\tau - E_0`.
+    Each bound is lowered by a few units of round-off of the magnitudes it adds (a handful
+    of operations, each off by at most one unit ``u`` relative).
+    """
+    P = np.asarray(P, dtype=float)
+    E = np.asarray(E, dtype=float)
+    R = P.shape[1]
+    tau = float(segment)
+    u8 = 8 * UNIT
+    c, e0 = P[:, 0], E[:, 0]
+    if R == 1:
+        return c - e0 - u8 * (np.abs(c) + e0)
+    b, e1 = P[:, 1], E[:, 1]
+    if R == 2:
+        mag = np.abs(c) + (np.abs(b) + e1) * tau + e0
+        return c - (np.abs(b) + e1) * tau - e0 - u8 * mag
+    if R != 3:
+        raise ValueError("rigorous_min handles degree <= 2")
+    a, e2 = P[:, 2], E[:, 2]
+    t2 = tau * tau
+    ends = np.minimum(a * t2 + b * tau + c, a * t2 - b * tau + c)
+    mag = np.abs(a) * t2 + np.abs(b) * tau + np.abs(c)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        inside = (a > 0) & (np.abs(b) <= 2 * a * tau * (1 + u8))
+        q = np.where(inside, b * b / (4 * a), 0.0)
+        vert = np.where(inside, c - q, np.inf)
+        mag = np.where(inside, np.maximum(mag, np.abs(c) + q), mag)
+        err = e2 * t2 + e1 * tau + e0
+        uniform = np.minimum(ends, vert) - err - u8 * (mag + err)
+        alo = a - e2 - u8 * np.abs(a)
+        B = np.abs(b) + e1
+        qR = B * B / (4 * np.where(alo > 0, alo, 1.0))
+        line = np.where(alo > 0, c - e0 - qR - u8 * (np.abs(c) + e0 + qR), -np.inf)
+    out = np.maximum(uniform, line)
+    return np.where(np.isnan(out), -np.inf, out)

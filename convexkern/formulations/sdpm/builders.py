@@ -22,6 +22,7 @@ from ._common import (
     _margin_terms,
 )
 from .certificate import certify_point
+from .witness import separable_fact
 
 
 def primal(
@@ -133,7 +134,8 @@ def primal(
         hints={"infeasible": "no w separates the trajectories with margin 1 (hard "
                              "margin); use a soft margin, C > 0"} if hard else {},
         facts={"bounded": "the objective is >= 0",
-               **({} if hard else {"feasible": "w = 0, b = 0, xi = 1 is feasible"})},
+               "feasible": separable_fact(X, y, seg, bias) if hard
+               else "w = 0, b = 0, xi = 1 is feasible"},
     )
 
 
@@ -275,5 +277,8 @@ def dual(
         hints={"unbounded": "the hard-margin dual is unbounded when no w separates the "
                             "trajectories with margin 1 (the primal is infeasible); use a "
                             "soft margin, C > 0"} if hard else {},
+        facts={"feasible": "mu = 0 is feasible",
+               "bounded": separable_fact(X, y, seg, bias) if hard and X is not None
+               else ("0 <= mu_i0 <= C bounds the objective" if not hard else "")},
     )
 

@@ -17,7 +17,7 @@ from ... import sos
 from ..._validation import check_labels, check_margin_C, check_matrix
 from ...errors import InvalidInputError
 from ...formulation import Formulation
-from ...math.sdpm import check_trajectories
+from ...math.sdpm import UNIT, check_trajectories, coefficient_error, rigorous_min, row_norms
 from ...report import Certificate
 from ..svm import best_hinge_bias
 from ._common import DEFAULT_SEGMENT, _check_candidate
@@ -32,18 +32,41 @@ def worst_case(
 
 
 def _upper(F: np.ndarray, quad: float, y: np.ndarray, segment: float | None, C: float,
-           bias: bool) -> tuple[float, dict[str, Any]]:
-    """Primal value of the repaired point (see the module docstring) and its parts."""
+           bias: bool, E: np.ndarray | None = None) -> tuple[float, dict[str, Any]]:
+    """Primal value of the repaired point (see the module docstring) and its parts.
+
+    ``E`` bounds the rounding error of the coefficients ``F`` (``F = X @ w`` computed in
+    floating point, :func:`convexkern.math.sdpm.coefficient_error`): the margins are then
+    rigorous lower bounds (:func:`convexkern.math.sdpm.rigorous_min` for degree ``<= 2``;
+    above, the computed minimum less ``sum_k E_k tau^k`` and its evaluation's rounding)."""
     c, th = worst_case(F, y, segment)
-    return _upper_margins(c, quad, y, C, bias, {"theta_worst": th, "margin_worst": c})
+    info: dict[str, Any] = {"theta_worst": th, "margin_worst": c}
+    if E is not None and segment is not None:
+        if F.shape[1] <= 3:
+            lo = rigorous_min(y[:, None] * F, E, segment)
+        else:
+            tk = float(segment) ** np.arange(F.shape[1])
+            mag = np.abs(F) @ tk
+            lo = c - E @ tk - 4 * F.shape[1] * UNIT * mag
+        info["margin_rounding"] = float(np.max(c - lo)) if c.size else 0.0
+        c = np.minimum(c, lo)
+        info["margin_worst"] = c
+    return _upper_margins(c, quad, y, C, bias, info, rigorous=E is not None)
 
 
 def _upper_margins(c: np.ndarray, quad: float, y: np.ndarray, C: float, bias: bool,
-                   info: dict[str, Any]) -> tuple[float, dict[str, Any]]:
+                   info: dict[str, Any], rigorous: bool = False) -> tuple[float, dict[str, Any]]:
     """Primal value from exact worst-case margins ``c_i`` (without bias) of ``w`` with
     ``quad = ||w||^2``: best bias, exact hinge slack (soft margin) or the rescaling
-    ``(w, b) / gamma`` (hard margin)."""
+    ``(w, b) / gamma`` (hard margin).
+
+    ``rigorous``: ``c`` are rigorous lower bounds of the margins and the value is an upper
+    bound in exact arithmetic: each slack ``1 - c_i - y_i b`` and each margin
+    ``c_i + y_i b`` is moved by the rounding of its evaluation (relative to the magnitudes
+    it subtracts), and the sums of nonnegative terms are rounded up by a relative
+    ``(n + m + 10)``-unit factor (``||w||^2`` has ``n`` terms, the hinge ``m``)."""
     quad = max(float(quad), 0.0)
+    up = 1.0 + 2 * (y.size + 10) * UNIT if rigorous else 1.0
     if not np.all(np.isfinite(c)):
         info.update(scale=math.nan, b=0.0, xi=np.full(y.size, math.inf))
         return math.inf, info
@@ -54,19 +77,50 @@ def _upper_margins(c: np.ndarray, quad: float, y: np.ndarray, C: float, bias: bo
             gamma = 0.5 * (pos + neg)
         else:
             b, gamma = 0.0, float(c.min())
+        if rigorous:  # the smallest margin of (w, b), its rounding included
+            gamma = float(np.min(c + y * b - 4 * UNIT * (np.abs(c) + abs(b))))
         info.update(b=b, gamma=gamma)
         if gamma <= 0:
             info.update(scale=math.nan, xi=np.zeros(y.size))
             return math.inf, info
         info.update(scale=1.0 / gamma, xi=np.zeros(y.size))
-        return 0.5 * quad / gamma**2, info
-    if bias:
-        b, hinge = best_hinge_bias(y * c, y)
-    else:
-        b, hinge = 0.0, float(np.maximum(0.0, 1.0 - c).sum())
-    xi = np.maximum(0.0, 1.0 - c - y * b)
-    info.update(b=b, scale=1.0, xi=xi)
-    return 0.5 * quad + C * float(hinge), info
+        return 0.5 * quad / gamma**2 * up * (1 + 8 * UNIT), info
+    biases = [best_hinge_bias(y * c, y)[0]] if bias else [0.0]
+    if bias and np.any(y > 0) and np.any(y < 0):  # the hard margin's bias, for the rescaling
+        biases.append(0.5 * (float(c[y < 0].min()) - float(c[y > 0].min())))
+    best = (math.inf, 1.0, 0.0, np.full(y.size, math.inf))
+    for b in biases:
+        marg = c + y * b - 4 * UNIT * (np.abs(c) + abs(b))  # margins of (w, b), rounding off
+        for sc in {1.0, _best_scale(quad, marg, C)}:
+            xi = np.maximum(0.0, 1.0 - sc * marg + 4 * UNIT * (1.0 + sc * np.abs(marg)))
+            val = (0.5 * quad * sc * sc + C * float(xi.sum())) * up * (1 + 4 * UNIT)
+            if val < best[0]:
+                best = (val, sc, b, xi)
+    val, sc, b, xi = best
+    info.update(b=b, scale=sc, xi=xi)
+    return val, info
+
+
+def _best_scale(q: float, marg: np.ndarray, C: float) -> float:
+    """The exact minimiser over ``s >= 0`` of ``1/2 q s^2 + C sum_i max(0, 1 - s marg_i)``
+    (the point ``s (w, b)`` with exact slacks; convex, piecewise quadratic with kinks at
+    ``1/marg_i``): with a large ``C`` and a ``w`` whose margins are all slightly below 1,
+    scaling ``w`` up beats paying ``C`` times the missing margin (``s = 0``: the point
+    ``w = 0``).  ``1.0`` when ``q = 0``."""
+    if not q > 0 or not np.all(np.isfinite(marg)):
+        return 1.0
+    pos = np.sort(marg[marg > 0])[::-1]  # kinks 1/pos ascending
+    s_neg, n_neg = float(marg[marg <= 0].sum()), int((marg <= 0).sum())
+    # on [kink_k, kink_{k+1}) the terms still active are the nonpositive margins and pos[k:]
+    suffix = np.concatenate([np.cumsum(pos[::-1])[::-1], [0.0]])
+    kinks = np.concatenate([[0.0], 1.0 / pos, [math.inf]])
+    SA = s_neg + suffix
+    nA = n_neg + (pos.size - np.arange(pos.size + 1))
+    st = np.clip(C * SA / q, kinks[:-1], kinks[1:])
+    st = np.where(np.isfinite(st), st, kinks[:-1])
+    phi = 0.5 * q * st * st + C * (nA - st * SA)
+    k = int(np.argmin(phi))
+    return float(st[k]) if math.isfinite(st[k]) else 1.0
 
 
 def _feasible_moments(mu: np.ndarray, y: np.ndarray, segment: float | None, C: float,
@@ -112,6 +166,7 @@ def certificate(
     w: Any = None,
     mu: Any = None,
     G: np.ndarray | None = None,
+    _norms: np.ndarray | None = None,
 ) -> Certificate:
     """Certified bounds on the primal (6) optimum from a weight vector and/or moments.
 
@@ -153,6 +208,7 @@ def certificate(
     residuals: dict[str, float] = {}
     point: dict[str, np.ndarray] = {}
     mu_f = None
+    E = None  # rounding bound of the coefficients F (linear case on a segment)
     if mu is not None:
         mu = _check_candidate(mu, "mu", (y.size, R))
         mu_f, moved = _feasible_moments(mu, y, segment, Cf, bias)
@@ -175,12 +231,17 @@ def certificate(
         else:
             wv = w
         F = X @ wv
-        quad = float(wv @ wv)
+        quad = float(wv @ wv) * (1 + (X.shape[2] + 2) * UNIT)
         if segment is None:
             wv, F, quad, moved = _repair_leading(X, y, wv, F)
             if moved:
                 residuals["leading_repair"] = moved
-    upper, info = _upper(F, quad, y, segment, Cf, bias)
+        elif np.all(np.isfinite(wv)):
+            E = coefficient_error(X, wv, _norms if _norms is not None
+                                  and _norms.shape == X.shape[:2] else None)
+    upper, info = _upper(F, quad, y, segment, Cf, bias, E)
+    if "margin_rounding" in info:
+        residuals["margin_rounding"] = info["margin_rounding"]
     scale = info.get("scale", math.nan)
     if wv is not None:
         point["w"] = wv * (scale if math.isfinite(scale) else 1.0)
@@ -246,9 +307,15 @@ def certify_point(f: Formulation, point: Mapping[str, np.ndarray]) -> Certificat
     if f.kind == "sdpm.dual" and mu is None:
         raise InvalidInputError("point", "the dual needs 'mu'")
     w = point.get("w") if f.kind != "sdpm.dual" else None
+    X = d.get("X_traj")
+    norms = None
+    if X is not None and d["segment"] is not None:
+        norms = d.get("_row_norms")  # the data's row norms, once per formulation
+        if norms is None:
+            norms = d["_row_norms"] = row_norms(X)
     cert = certificate(
-        d.get("X_traj"), d["y"], segment=d["segment"], C=C, bias=d["bias"],
-        w=w, mu=mu, G=d.get("G"),
+        X, d["y"], segment=d["segment"], C=C, bias=d["bias"],
+        w=w, mu=mu, G=d.get("G"), _norms=norms,
     )
     if f.kind == "sdpm.dual":
         return Certificate(
