@@ -1,6 +1,7 @@
 r"""The exchange method's master QP (Graepel & Herbrich 2003, eq. (6) on finitely many
-cuts), solved by a dense primal-dual interior-point method (Mehrotra's predictor-corrector)
-on its ``n + 1`` weights.
+cuts), solved by a dense primal-dual interior-point method (Mehrotra's predictor-corrector,
+SIAM J. Optim. 2(4), 1992; for QPs as in Nocedal & Wright, *Numerical Optimization*,
+§16.6) on its ``n + 1`` weights.
 
 The master of :mod:`convexkern.algorithms.exchange` on cuts :math:`c = 1..k`, each of one
 trajectory :math:`g(c)`, with one slack per trajectory (a relaxation of (6)):
