@@ -43,6 +43,8 @@ __all__ = ["MasterQP", "master_qp"]
 STALL_STEPS = 3
 #: a stalled solve still counts as solved within this factor of the asked accuracy
 STALL_ACCEPT = 100.0
+#: the floor of the merit's denominators
+_TINY = 1e-300
 #: a warm start's entries are moved to at least this (times C for the multipliers)
 WARM_SHIFT = 0.1
 
@@ -182,9 +184,10 @@ def master_qp(Z: np.ndarray, v0: np.ndarray, grp: np.ndarray, y: np.ndarray, C: 
 
     ``Z`` ``(k, n)``: the cuts' rows; ``v0`` ``(k,)``: their first moments (0 for a cut at
     infinity: the row :math:`Z_cw \\ge 0`); ``grp`` ``(k,)``: each cut's trajectory in
-    ``0..G-1``; ``y`` ``(G,)``: the trajectories' labels.  Stops when the primal and dual
-    residuals (relative to ``1 + max |h|`` and ``1 + C``) and the master's duality gap
-    relative to ``max(1, |objective|)`` are all below ``tol``, or when ``STALL_STEPS``
+    ``0..G-1``; ``y`` ``(G,)``: the trajectories' labels.  Stops when the primal residual
+    (margin units, relative to ``1 + max |h|``), the dual residuals (relative to the size
+    of ``w`` and to ``C``) and the master's duality gap (relative to the objective) are all
+    below ``tol``, or when ``STALL_STEPS``
     steps bring no better iterate (round-off); returns the best iterate and its ``merit``
     (the largest of those three numbers).  Primal and dual take one step length (in a QP
     the stationarity residual :math:`\\Psi x - A^\\top z` mixes both).
@@ -212,7 +215,7 @@ def master_qp(Z: np.ndarray, v0: np.ndarray, grp: np.ndarray, y: np.ndarray, C: 
         eta = np.maximum(start[3], WARM_SHIFT * C)
         s = np.maximum(A @ x + q * xi[grp] - q, WARM_SHIFT)
     warm = None
-    scale_p, scale_d = 1.0 + float(np.max(q, initial=0.0)), 1.0 + C
+    scale_p = 1.0 + float(np.max(q, initial=0.0))
     status, it = "inaccurate", 0
     best: tuple = (math.inf, 0, x, xi, z, math.nan, math.nan)
     for it in range(1, max_iter + 1):
@@ -223,9 +226,13 @@ def master_qp(Z: np.ndarray, v0: np.ndarray, grp: np.ndarray, y: np.ndarray, C: 
         dual = float(q @ z) - 0.5 * float(Atz[:n] @ Atz[:n])
         mu = (float(s @ z) + float(xi @ eta)) / (k + G)
         # complementarity mu (k + G) bounds the duality gap once the residuals vanish
+        # all relative, so that scaled data (w ~ 1/scale, a small C) get the same digits
         merit = max(float(np.max(np.abs(res[2]), initial=0.0)) / scale_p,
-                    max(float(np.max(np.abs(r), initial=0.0)) for r in res[:2]) / scale_d,
-                    mu * (k + G) / max(1.0, abs(primal)))
+                    float(np.max(np.abs(res[0]), initial=0.0))
+                    / max(float(np.max(np.abs(x[:n]), initial=0.0)),
+                          float(np.max(np.abs(Atz[:n]), initial=0.0)), _TINY),
+                    float(np.max(np.abs(res[1]), initial=0.0)) / C,
+                    mu * (k + G) / max(abs(primal), abs(dual), _TINY))
         if warm is None and merit <= save_at:
             warm = (x.copy(), xi.copy(), z.copy(), eta.copy())
         if merit < best[0]:
