@@ -1,17 +1,27 @@
-"""The exchange method's master QP: Clarabel's own API against the cvxpy master rebuilt
-every iteration (issue 14), on the SDPM primal of ``benchmarks/bench_sdpm.py``.
+"""The exchange method against the SOCP (issue 14), on the SDPM primal of
+``benchmarks/bench_sdpm.py``.
 
 m rotation trajectories of real USPS digits (task "digit < 5" vs ">= 5", 256 inputs),
 soft margin C = 1 on the segment +-10 degrees, exchange method to a certified relative gap
-of 1e-6, with ``master="clarabel"`` (default: the QP's arrays handed to Clarabel, only new
-cuts' rows computed) and ``master="cvxpy"`` (the old path), and the SOCP through Clarabel
-for reference.  Prints process CPU seconds (user + system: the machine is shared) and wall
-seconds per run, iterations, cuts, the certified bracket of each, and the ratios
-``exchange CPU / SOCP CPU`` for both masters.  The two masters must reach the same
-certified optimum (relative difference within the sum of their certified gaps).
+of 1e-6 with
 
-Run:  python benchmarks/bench_exchange.py [m ...]        (default: 1000)
-      python benchmarks/bench_exchange.py --quick        (m = 100, a smoke run)
+* the default: ``master="ipm"`` (the dense interior-point master of
+  ``convexkern.math.exchange``, inexact while the certified gap is large, warm-started),
+  a working set of cuts (``drop_after=1``), ``init="ends"``;
+* ``master="clarabel", drop_after=None, init="center"``: the previous default (Clarabel's
+  API, every cut kept, a cold interior-point solve per iteration);
+* ``master="cvxpy", drop_after=None, init="center"``: the first path (the QP rebuilt in
+  cvxpy every iteration); skipped with ``--no-cvxpy``;
+
+and the SOCP through Clarabel (via cvxpy) for reference.  Prints process CPU seconds
+(user + system: the machine is shared) and wall seconds per run, iterations, cuts, the
+master's interior-point steps, the largest working set, the certified bracket of each, and
+the ratios ``exchange / SOCP`` (CPU and wall).  All runs must reach the same certified
+optimum (relative difference within the sum of their certified gaps).
+
+Run:  OMP_NUM_THREADS=1 python benchmarks/bench_exchange.py [m ...]   (default: 1000)
+      python benchmarks/bench_exchange.py --quick                     (m = 100, a smoke run)
+      python benchmarks/bench_exchange.py 1000 --no-cvxpy             (skip the slowest)
 """
 
 from __future__ import annotations
@@ -48,44 +58,53 @@ def trajectories(m: int):
     return transforms.rotation_trajectories(Xa), ya
 
 
-def run(m: int) -> None:
+RUNS = (
+    ("socp (clarabel via cvxpy)", "clarabel", {}),
+    ("exchange, default (ipm master, working set, ends)", "exchange", {}),
+    ("exchange, master=clarabel, all cuts, centre (previous)", "exchange",
+     {"master": "clarabel", "drop_after": None, "init": "center"}),
+    ("exchange, master=cvxpy, all cuts, centre (first)", "exchange",
+     {"master": "cvxpy", "drop_after": None, "init": "center"}),
+)
+
+
+def run(m: int, cvxpy: bool = True) -> None:
     import convexkern as ck
     from convexkern.formulations import sdpm
 
     T, y = trajectories(m)
     rows = {}
-    for label, solver, opts in (("socp (clarabel via cvxpy)", "clarabel", {}),
-                                ("exchange, master=clarabel (native)", "exchange",
-                                 {"master": "clarabel"}),
-                                ("exchange, master=cvxpy (rebuilt)", "exchange",
-                                 {"master": "cvxpy"})):
+    for label, solver, opts in RUNS:
+        if not cvxpy and opts.get("master") == "cvxpy":
+            continue
         f = sdpm.primal(T, y, segment=math.radians(10), C=1.0)
         c0, t0 = cpu_s(), time.perf_counter()
         r = ck.solve(f, solver, tol=1e-6, **opts)
         rows[label] = (cpu_s() - c0, time.perf_counter() - t0, r)
-        cuts = r.solver_stats.get("cuts", "-")
-        print(f"| {m} | {label} | {r.status.value} | {r.iterations} | {cuts} | "
+        st = r.solver_stats
+        print(f"| {m} | {label} | {r.status.value} | {r.iterations} | {st.get('cuts', '-')} "
+              f"| {st.get('master_steps', '-')} | {st.get('max_working', '-')} | "
               f"[{r.dual_value:.10g}, {r.primal_value:.10g}] | {r.rel_gap:.1e} | "
               f"{rows[label][0]:.2f} | {rows[label][1]:.2f} |", flush=True)
-    base = rows["socp (clarabel via cvxpy)"][0]
-    nat = rows["exchange, master=clarabel (native)"]
-    old = rows["exchange, master=cvxpy (rebuilt)"]
-    print(f"\nm = {m}: exchange CPU / SOCP CPU: native master {nat[0] / base:.2f}, "
-          f"cvxpy master {old[0] / base:.2f}; cvxpy / native {old[0] / nat[0]:.2f}")
-    diff = abs(nat[2].primal_value - old[2].primal_value) / abs(old[2].primal_value)
-    print(f"same certified optimum: relative difference {diff:.1e} "
-          f"(<= {nat[2].rel_gap + old[2].rel_gap:.1e}, the sum of the certified gaps: "
-          f"{diff <= nat[2].rel_gap + old[2].rel_gap})")
+    base = rows[RUNS[0][0]]
+    print()
+    for label, (cpu, wall, _r) in list(rows.items())[1:]:
+        print(f"m = {m}: {label}: CPU / SOCP CPU {cpu / base[0]:.2f}, "
+              f"wall / SOCP wall {wall / base[1]:.2f}")
+    ref = base[2]
+    ok = all(abs(r.primal_value - ref.primal_value) <= (r.rel_gap + ref.rel_gap)
+             * abs(ref.primal_value) for _, _, r in rows.values())
+    print(f"same certified optimum (within the sums of the certified gaps): {ok}")
 
 
 def main() -> None:
     args = sys.argv[1:]
     sizes = [100] if "--quick" in args else [int(a) for a in args if a.isdigit()] or [1000]
-    print("| m | solver | status | iterations | cuts | certified bracket | rel. gap | CPU s "
-          "| wall s |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| m | solver | status | iterations | cuts | master ipm steps | max working set "
+          "| certified bracket | rel. gap | CPU s | wall s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for m in sizes:
-        run(m)
+        run(m, cvxpy="--no-cvxpy" not in args)
     print(f"peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
 
 

@@ -34,7 +34,9 @@ def test_native_master_matches_cvxpy_master(usps16, segment, C):
     X, y = usps16
     out = {}
     for master in ("clarabel", "cvxpy"):
-        r = ck.solve(sdpm.primal(X, y, segment, C), "exchange", tol=1e-7, master=master)
+        # the previous configuration (every cut kept, centre start): the masters as they were
+        r = ck.solve(sdpm.primal(X, y, segment, C), "exchange", tol=1e-7, master=master,
+                     drop_after=None, init="center")
         assert r.status is ck.Status.OPTIMAL and r.rel_gap <= 1e-7, (master, r.message)
         out[master] = r
     a, b = out["clarabel"], out["cvxpy"]
@@ -52,9 +54,26 @@ def test_native_master_failure_is_a_status(usps16, monkeypatch):
         raise RuntimeError("simulated crash")
 
     monkeypatch.setattr(clarabel, "DefaultSolver", fail)
-    r = ck.solve(sdpm.primal(X, y, math.radians(20), 0.01), "exchange")
+    r = ck.solve(sdpm.primal(X, y, math.radians(20), 0.01), "exchange", master="clarabel")
     assert r.status is ck.Status.ERROR and "simulated crash" in r.message, r
     assert not r.status.has_solution
+
+
+def test_ipm_master_failure_falls_back_to_clarabel(usps16, monkeypatch):
+    """A failing interior-point master (simulated) hands the master to Clarabel; the run
+    still ends certified."""
+    from convexkern.algorithms import exchange as ex
+
+    def fail(*args, **kwargs):
+        raise np.linalg.LinAlgError("simulated")
+
+    monkeypatch.setattr(ex, "master_qp", fail)
+    X, y = usps16
+    f = sdpm.primal(X, y, math.radians(20), 0.01)
+    r = ck.solve(f, "exchange", tol=1e-7)
+    ref = ck.solve(f, "clarabel", tol=1e-8)
+    assert r.status is ck.Status.OPTIMAL and r.solver_stats["master_steps"] == 0, r.message
+    assert r.dual_value <= ref.primal_value and ref.dual_value <= r.primal_value
 
 
 def test_native_master_infeasible_hard_margin_is_a_status():
