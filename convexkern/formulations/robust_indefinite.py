@@ -178,7 +178,8 @@ def certificate(
     proj = float(np.max(np.abs(ap - a)))
     ev = evaluate(K0, y, ap, rho, spectrum=spectrum)
     w, V = ev.eig
-    low = certified_lower(K0, y, ap, rho, w, V)
+    low = certified_lower(K0, y, ap, rho, w, V,
+                          abs_norm=None if spectrum is None else spectrum.abs_norm())
     lower = low.value
     pk = proxy_kernel(K0, rho, w, V)
     u_fw, r_fw = frank_wolfe_upper(pk, y, ap, C)

@@ -79,6 +79,10 @@ class PositivePart:
         (:math:`\\sum_{\\mu_j<0} -\\mu_j/(\\sigma^2 N_j)` plus the deflated ones).
     vK0v : float
         :math:`v^\\top K_0 v`, as :math:`u^\\top\\Lambda u`.
+    neg_trace : float
+        :math:`\\mathrm{tr}\\,M_- = \\|M_-\\|_*` (sum of the magnitudes of the negative
+        eigenvalues), for the rounding floor of the certificate
+        (:func:`convexkern.math.robust_indefinite.rounding_floor`).
     u : ndarray
         :math:`Q^\\top v`, the coordinates of ``v`` in the eigenbasis of ``K0`` (a caller
         whose next ``v`` is a linear combination of earlier ones can combine these
@@ -98,6 +102,7 @@ class PositivePart:
     vK0v: float
     u: np.ndarray = field(repr=False, compare=False)
     _full: tuple = field(repr=False, compare=False)
+    neg_trace: float = 0.0
 
     @property
     def Mfull_v(self) -> np.ndarray:
@@ -425,12 +430,14 @@ class RankOneUpdate:
         # ||M_-||^2 and v'M_-v from the negative eigenvalues themselves, on either side
         small_neg = small & (lam < 0)
         neg_norm2 = float(np.sum(np.where(small_neg, lam, 0.0) ** 2))
+        neg_trace = -float(np.sum(np.where(small_neg, lam, 0.0)))
         neg_quad = float(np.sum(np.where(small_neg, -lam * u * u, 0.0)))
         n_defl = int(small.sum())
         multi = red.sizes > 1
         extra = (red.sizes[multi] - 1) * d[multi] ** 2  # directions orthogonal to u
         norm2 += float(np.sum(extra[keep_d(d[multi])]))
         neg_norm2 += float(np.sum(extra[d[multi] < 0]))
+        neg_trace -= float(np.sum(((red.sizes[multi] - 1) * d[multi])[d[multi] < 0]))
         n_defl += int(np.sum(red.sizes[multi] - 1))
         sweeps = 0
         n_roots = 0
@@ -456,6 +463,7 @@ class RankOneUpdate:
             norm2 += float(np.sum(mu[sel] ** 2))
             below = mu < 0
             neg_norm2 += float(np.sum(mu[below] ** 2))
+            neg_trace -= float(np.sum(mu[below]))
             need = np.flatnonzero(sel | below)
             if need.size:
                 # M_+ z (or M_- z) and N at the final roots, in one pass
@@ -478,7 +486,8 @@ class RankOneUpdate:
         return PositivePart(Mv=Mv, norm2=norm2, n_roots=n_roots, n_deflated=n_defl,
                             sweeps=sweeps, neg_norm2=neg_norm2,
                             neg_quad=max(neg_quad, 0.0), vK0v=uKu, u=u,
-                            _full=(Q, lu, sigma, np.asarray(v, float)))
+                            _full=(Q, lu, sigma, np.asarray(v, float)),
+                            neg_trace=neg_trace)
 
     def _secular_all(self, v: np.ndarray, sigma: float):
         u = self.Q.T @ v
