@@ -254,11 +254,11 @@ def accelerated_gradient(
     1% in ``stall_window`` iterations; ``time_limit`` (seconds) bounds the iterations.
     A NaN/inf objective or gradient, or a backtracking search that finds no ascent
     after :data:`MAX_BACKTRACK` doublings of ``L``, ends the method with status
-    ``"error"`` (best point so far, reason in ``message``).  With the rank-one oracle, the extrapolated point's coordinates in the
-    eigenbasis of ``K0`` are combined from the last two iterates' (the map
-    :math:`\\alpha \\mapsto Q^\\top Y\\alpha` is linear), one product with ``Q`` fewer
-    per iteration.  ``spectrum``: where the decomposition of ``K0`` is taken from or
-    stored (:class:`~convexkern.math.robust_indefinite.K0Spectrum`).
+    ``"error"`` (best point so far, reason in ``message``). With the rank-one oracle, the
+    extrapolated point's coordinates in the eigenbasis of ``K0`` are combined from the last
+    two iterates' (the map :math:`\\alpha \\mapsto Q^\\top Y\\alpha` is linear), one product
+    with ``Q`` fewer per iteration. ``spectrum``: where the decomposition of ``K0`` is taken
+    from or stored (:class:`~convexkern.math.robust_indefinite.K0Spectrum`).
     """
     t0 = time.perf_counter()
     max_iter = 100_000 if max_iter is None else max_iter
