@@ -119,6 +119,12 @@ _ACCEPT = 1e-8
 #: and every reduction over it is a BLAS matrix-vector product
 _BLOCK = 64
 
+#: bytes of one (roots x poles) block buffer: the rows per block are chosen so that a
+#: buffer stays near 512 KiB (two of them are in use), e.g. 21 rows at k = 3000 poles, 8
+#: (the minimum) from k = 8192 on (issue 14: at k = 3000, 64 rows per block took about
+#: 1.4x as long per sweep as 16-32; measured under load, ratios in one run)
+_BLOCK_BYTES = 1 << 19
+
 
 def _sums(d: np.ndarray, z2: np.ndarray, dorig: np.ndarray, tau: np.ndarray,
           which: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -128,7 +134,8 @@ def _sums(d: np.ndarray, z2: np.ndarray, dorig: np.ndarray, tau: np.ndarray,
     z_i^2/(d_i-\\mu_j)^2`, and :math:`\\phi, \\phi'` over the poles right of it.
 
     The differences are formed as :math:`(d_i - d_{o_j}) - \\tau_j` (exact poles relative
-    to the origin, no cancellation near it), in blocks of :data:`_BLOCK` roots; the sums
+    to the origin, no cancellation near it), in blocks of at most :data:`_BLOCK` roots
+    (fewer when the poles are many, :data:`_BLOCK_BYTES`); the sums
     over the poles left (right) of every root in a block are matrix-vector products, and
     only the columns between the block's first and last interval are masked."""
     m = which.size
@@ -151,15 +158,17 @@ def _sums(d: np.ndarray, z2: np.ndarray, dorig: np.ndarray, tau: np.ndarray,
 
 
 def _reciprocal_blocks(d: np.ndarray, dorig: np.ndarray, tau: np.ndarray):
-    """For blocks of :data:`_BLOCK` roots ``j`` in ``[s, e)``: ``(s, e, X, X2)`` with
+    """For blocks of roots ``j`` in ``[s, e)`` (at most :data:`_BLOCK`, and about
+    :data:`_BLOCK_BYTES` per buffer): ``(s, e, X, X2)`` with
     :math:`X_{ji} = 1/((d_i - d_{o_j}) - \tau_j)` and ``X2 = X**2``, in two buffers
     reused from block to block (the differences formed as in :func:`_sums`)."""
     m, k = tau.size, d.size
-    nb0 = min(_BLOCK, max(m, 1))
+    rows = max(8, min(_BLOCK, _BLOCK_BYTES // (8 * max(k, 1))))
+    nb0 = min(rows, max(m, 1))
     R = np.empty((nb0, k))
     R2 = np.empty((nb0, k))
-    for s in range(0, m, _BLOCK):
-        e = min(s + _BLOCK, m)
+    for s in range(0, m, rows):
+        e = min(s + rows, m)
         x, x2 = R[: e - s], R2[: e - s]
         np.subtract(d[None, :], dorig[s:e, None], out=x)
         x -= tau[s:e, None]
@@ -369,6 +378,7 @@ class RankOneUpdate:
         self.warm_start = warm_start
         self._cache: tuple | None = None
         self._lam_scale = float(np.max(np.abs(self.lam))) if self.n else 0.0
+        self._q32: np.ndarray | None = None  # Q in single precision (eigh(single=True))
 
     # -- reduction -----------------------------------------------------------------------
     def _reduce(self, u: np.ndarray, sigma: float) -> _Reduced:
@@ -494,7 +504,15 @@ class RankOneUpdate:
         red = self._reduce(u, sigma)
         roots = None
         if red.d.size:
-            roots = secular_roots(red.d, red.z, sigma, np.arange(red.d.size))
+            # warm start from the last positive_apply's roots when the deflation pattern
+            # is the same (e.g. the certificate of the point an iterative method stopped
+            # at): those roots take one sweep to confirm instead of a cold solve
+            mu0 = None
+            c = self._cache
+            if self.warm_start and c is not None and c[0][1:] == (
+                    red.small.tobytes(), red.sizes.tobytes()):
+                mu0 = c[1]
+            roots = secular_roots(red.d, red.z, sigma, np.arange(red.d.size), mu0=mu0)
         return u, red, roots
 
     def eigenvalues(self, v: np.ndarray, sigma: float) -> np.ndarray:
@@ -560,11 +578,18 @@ class RankOneUpdate:
         order = np.argsort(w, kind="stable")
         return w[order], W[:, order]
 
-    def eigh(self, v: np.ndarray, sigma: float) -> tuple[np.ndarray, np.ndarray]:
+    def eigh(self, v: np.ndarray, sigma: float, *,
+             single: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Eigenpairs ``(w, V)`` of :math:`K_0 + \\sigma vv^\\top` from the update
         (:meth:`eigh_reduced`, then ``V = Q W``: one matrix product, no new
-        decomposition)."""
+        decomposition).  ``single``: the product in single precision (half the time;
+        ``V`` accurate to about 1e-7, returned as float64), for callers that only need
+        approximate eigenvectors (the certificate, which does not trust them)."""
         w, W = self.eigh_reduced(v, sigma)
+        if single:
+            if self._q32 is None:
+                self._q32 = self.Q.astype(np.float32)
+            return w, (self._q32 @ W.astype(np.float32)).astype(np.float64)
         return w, self.Q @ W
 
     def positive_part(self, v: np.ndarray, sigma: float) -> np.ndarray:
