@@ -79,6 +79,7 @@ class OracleValue:
     upper_fw: float
     upper_svm: float
     u: np.ndarray | None = None  # Q'(y * alpha) (rank-one oracle only)
+    roots: tuple | None = None  # the secular roots (rank-one oracle only)
     #: estimated smallest absolute gap the certificate can prove at this point
     #: (:func:`convexkern.math.robust_indefinite.rounding_floor`; 0 without bounds)
     floor: float = 0.0
@@ -116,21 +117,21 @@ class RobustOracle:
         self.calls = 0
 
     def __call__(self, alpha: np.ndarray, *, bounds: bool = True,
-                 u: np.ndarray | None = None) -> OracleValue:
+                 u: np.ndarray | None = None, roots0: tuple | None = None) -> OracleValue:
         """``f``, its gradient and (with ``bounds``) the two cheap upper bounds at
         ``alpha``; ``u = Q'(y * alpha)`` may be passed when known (rank-one oracle)."""
         self.calls += 1
         y, rho, s = self.y, self.rho, self.sigma
         v = y * alpha
-        u_out = None
+        u_out = roots = None
         if self.r1 is None:
             ev = evaluate(self.K0, y, alpha, rho)
             value, grad, Kv, quad, dist2 = ev.value, ev.grad, ev.Kv, ev.quad, ev.dist2
             w = ev.eig[0]
             neg_trace = -float(np.sum(w[w < 0]))
         else:
-            pp = self.r1.positive_apply(v, s, u=u)
-            u_out = pp.u
+            pp = self.r1.positive_apply(v, s, u=u, roots0=roots0)
+            u_out, roots = pp.u, pp.roots
             Kv = pp.Mv
             vv = float(v @ v)
             # cancellation-free (no ||K0||^2, no ||M||^2 - ||M_+||^2): see
@@ -142,7 +143,7 @@ class RobustOracle:
             grad = 1.0 - y * Kv
             neg_trace = pp.neg_trace
         if not bounds:
-            return OracleValue(value, grad, math.inf, math.inf, math.inf, u_out)
+            return OracleValue(value, grad, math.inf, math.inf, math.inf, u_out, roots)
         u_fw = frank_wolfe_bound(value, grad, alpha, y, self.C)
         u_svm = svm_bound(quad, Kv, y, self.C) + rho * dist2
         vv = float(v @ v)
@@ -150,7 +151,7 @@ class RobustOracle:
         floor = rounding_floor(y.size, self.abs_norm, float(np.sum(alpha)), self.C, vv, rho,
                                neg_trace, self.trace + s * vv + neg_trace, dist2)
         return OracleValue(value, grad, max(min(u_fw, u_svm), value), u_fw, u_svm, u_out,
-                           floor)
+                           roots, floor)
 
 
 @dataclass
@@ -316,13 +317,17 @@ def accelerated_gradient(
         tn = 0.5 * (1.0 + math.sqrt(1.0 + 4.0 * tk * tk))
         beta = (tk - 1.0) / tn
         yk = xn + beta * (xn - x)
-        u_y = None
+        u_y = r_y = None
         if on.u is not None and ox.u is not None:
             u_y = on.u + beta * (on.u - ox.u)
+        if on.roots is not None and ox.roots is not None and on.roots[0] == ox.roots[0]:
+            # the roots move smoothly with alpha: extrapolate them like the point
+            # (second-order accurate starting guesses instead of the last call's)
+            r_y = (on.roots[0], on.roots[1] + beta * (on.roots[1] - ox.roots[1]))
         x, ox, tk = xn, on, tn
         # f and its gradient are defined for any alpha, feasible or not; bounds are not
         # needed at the extrapolated point
-        oy = orc(yk, bounds=False, u=u_y)
+        oy = orc(yk, bounds=False, u=u_y, roots0=r_y)
         if _nonfinite(oy):
             status = "error"
             message = f"the objective or its gradient is not finite at iteration {it}"

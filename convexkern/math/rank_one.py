@@ -103,6 +103,9 @@ class PositivePart:
     u: np.ndarray = field(repr=False, compare=False)
     _full: tuple = field(repr=False, compare=False)
     neg_trace: float = 0.0
+    #: ``(key, mu)``: the roots of this call by interval (NaN where not computed) and the
+    #: deflation pattern they belong to (``roots0`` of a later call)
+    roots: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
     def Mfull_v(self) -> np.ndarray:
@@ -235,12 +238,13 @@ def secular_roots(
     if np.all(warm):
         left = last | (mu0 <= mid)
     else:
-        # choose the origin: the pole nearer the root (sign of g at the interval midpoint)
-        ps, _, ph, _ = _sums(d, z2, mid, np.zeros(m), which)
+        # choose the origin: the pole nearer the root (sign of g at the interval midpoint),
+        # evaluated only for the roots without a usable warm start
+        cold = np.flatnonzero(~warm)
+        ps, _, ph, _ = _sums(d, z2, mid[cold], np.zeros(cold.size), which[cold])
         gm = inv_s + ps + ph
-        left = last | (gm >= 0)  # g(mid) >= 0: root in the left half -> origin at d[j]
-        if np.any(warm):
-            left = np.where(warm, last | (mu0 <= mid), left)
+        left = last.copy() if mu0 is None else last | (warm & (mu0 <= mid))
+        left[cold] |= gm >= 0  # g(mid) >= 0: root in the left half -> origin at d[j]
     origin = np.where(left, which, nxt)
     dorig = d[origin]
     lo = np.where(left, 0.0, -0.5 * width)
@@ -405,7 +409,8 @@ class RankOneUpdate:
 
     # -- public --------------------------------------------------------------------------
     def positive_apply(self, v: np.ndarray, sigma: float, *, side: str = "auto",
-                       u: np.ndarray | None = None) -> PositivePart:
+                       u: np.ndarray | None = None,
+                       roots0: tuple | None = None) -> PositivePart:
         """:math:`M_+ v` and :math:`\\|M_+\\|_F^2` for :math:`M = K_0 + \\sigma vv^\\top`,
         in :math:`O(n^2)` plus the secular solve.
 
@@ -417,7 +422,10 @@ class RankOneUpdate:
         for ``neg_norm2`` and ``neg_quad``, which are never differences of large norms.
         ``u`` (optional) is :math:`Q^\\top v` when the caller has it (e.g. as a linear
         combination of earlier ``PositivePart.u``); then one product with ``Q`` is done
-        per call instead of two.
+        per call instead of two.  ``roots0``: starting roots ``(key, mu)`` in the form of
+        ``PositivePart.roots`` (e.g. extrapolated from two earlier calls' roots by an
+        iterative method), used instead of the last call's when the deflation pattern
+        matches; any guess is safe (one outside its interval is ignored).
         """
         sigma = check_positive(sigma, "sigma")
         lam, Q = self.lam, self.Q
@@ -459,8 +467,9 @@ class RankOneUpdate:
                 which = np.union1d(which_neg, np.arange(k - n_pos_cand, k))
             key = (side, small.tobytes(), red.sizes.tobytes())
             mu0 = None
-            if self.warm_start and self._cache is not None and self._cache[0] == key:
-                mu0 = self._cache[1][which]
+            start = roots0 if roots0 is not None else self._cache
+            if self.warm_start and start is not None and start[0] == key:
+                mu0 = start[1][which]
             origin, tau, _, sweeps = secular_roots(d, z, sigma, which, mu0=mu0,
                                                    accept=_ACCEPT)
             mu = d[origin] + tau
@@ -497,7 +506,8 @@ class RankOneUpdate:
                             sweeps=sweeps, neg_norm2=neg_norm2,
                             neg_quad=max(neg_quad, 0.0), vK0v=uKu, u=u,
                             _full=(Q, lu, sigma, np.asarray(v, float)),
-                            neg_trace=neg_trace)
+                            neg_trace=neg_trace,
+                            roots=self._cache if self.warm_start else None)
 
     def _secular_all(self, v: np.ndarray, sigma: float):
         u = self.Q.T @ v
