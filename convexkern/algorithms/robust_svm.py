@@ -26,7 +26,11 @@ from the formulation's :class:`~convexkern.math.robust_indefinite.K0Spectrum`, s
 certificate reuses it: one ``eigh`` per solve).  Every iterate's pair of bounds
 (lower ``f``, upper ``min(Frank-Wolfe, SVM primal at alpha + rho ||K* - K0||^2)``) is
 recorded in the history; the methods stop when the relative gap of the *current* iterate's
-own bounds is at most ``tol``.  These are floating-point estimates (cancellation-free, but
+own bounds is at most ``tol``, with status ``"stalled"`` when that gap is within the
+rounding floor of the certificate (a ``tol`` that double precision cannot certify at the
+point, :func:`~convexkern.math.robust_indefinite.rounding_floor`) or has stopped
+decreasing, and on ``max_iter`` / ``time_limit`` (issue 12: no run goes on for minutes
+chasing a gap it cannot prove).  These are floating-point estimates (cancellation-free, but
 without rounding terms, and valid only as far as the eigenpairs are exact); the final
 report is certified again from the data by
 :func:`convexkern.formulations.robust_indefinite.certificate`, whose bounds trust neither
