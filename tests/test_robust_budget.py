@@ -157,3 +157,41 @@ def test_accpm_below_the_floor_direct_call_is_bounded(usps100):
     lo, hi = _certify(K0, y, r.alpha)
     assert lo <= r.value + 1e-9 * abs(r.value)  # the method's value is an estimate of f
     assert lo <= hi
+
+
+def test_single_precision_eigenvectors_keep_the_bracket_valid(usps100, monkeypatch):
+    """Issue 14: at a loose tol the certificate forms V = QW in single precision.  The
+    bounds do not trust V, so the bracket must still hold the optimum (reference: the
+    accelerated method at tol = 1e-10 in double precision), and meet tol."""
+    import convexkern.formulations.robust_indefinite as rif
+
+    K0, y = usps100
+    ref = ck.solve(ri.dual(K0, y, 1.0, 1.0), "robust_apg", tol=1e-10)
+    monkeypatch.setattr(rif, "SINGLE_N", 10)  # the path is for n >= 1000; force it here
+    from convexkern.math.rank_one import RankOneUpdate
+
+    seen = []
+    eigh = RankOneUpdate.eigh
+
+    def spy(self, v, sigma, *, single=False):
+        seen.append(single)
+        return eigh(self, v, sigma, single=single)
+
+    monkeypatch.setattr(RankOneUpdate, "eigh", spy)
+    f = ri.dual(K0, y, 1.0, 1.0)
+    r = ck.solve(f, "robust_apg", tol=1e-4)
+    assert r.status is ck.Status.OPTIMAL, r
+    assert seen and seen[0] is True, seen
+    _bracket_holds(r.primal_value, r.dual_value, ref.primal_value, ref.dual_value, "single")
+    # the eigenpairs themselves: single-precision vectors, double-precision values
+    r1 = f.data["spectrum"].decomposition()
+    v = y * r.x["alpha"]
+    w, V = r1.eigh(v, 0.25, single=True)
+    w64, V64 = r1.eigh(v, 0.25)
+    assert np.array_equal(w, w64)
+    M = K0 + 0.25 * np.outer(v, v)
+    scale = np.max(np.abs(w64))
+    # residual of float32 eigenvectors: ~ 1e-7 relative (float32 unit roundoff 6e-8
+    # times the ~sqrt(n) growth of a length-n product)
+    assert np.max(np.abs(M @ V - V * w)) <= 1e-5 * scale
+    assert np.max(np.abs(M @ V64 - V64 * w64)) <= 1e-10 * scale
