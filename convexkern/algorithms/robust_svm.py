@@ -188,6 +188,9 @@ def _start(y: np.ndarray, C: float, alpha0: np.ndarray | None) -> np.ndarray:
 #: meets a NaN/inf objective, ends the method with status "error" instead of looping.
 MAX_BACKTRACK = 60
 
+#: factor by which the accelerated method lets its Lipschitz estimate shrink per iteration
+L_DECAY = 0.95
+
 
 def _nonfinite(on: OracleValue) -> bool:
     return not (math.isfinite(on.value) and np.all(np.isfinite(on.grad)))
@@ -336,7 +339,7 @@ def accelerated_gradient(
             status = "error"
             message = f"the objective or its gradient is not finite at iteration {it}"
             break
-        L *= 0.95
+        L *= L_DECAY
     return RobustResult(alpha=best_x, value=best.value, upper=upper, status=status,
                         iterations=it, history=hist, solve_time=time.perf_counter() - t0,
                         oracle_calls=orc.calls, message=message)
