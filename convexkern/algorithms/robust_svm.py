@@ -239,6 +239,28 @@ class _Stall:
         return None, ""
 
 
+#: seconds a method gets when no ``time_limit`` was given and ``tol`` is below the rounding
+#: floor at its starting point (:func:`_below_floor_budget`)
+BELOW_FLOOR_BUDGET = 10.0
+
+
+def _below_floor_budget(o: OracleValue, tol: float,
+                        time_limit: float | None) -> tuple[float | None, str]:
+    """A bounded budget for a request that cannot be met: when ``tol`` (relative) is below
+    the rounding floor of the certificate already at the starting point, the method stops
+    at the floor, on a stall, or after :data:`BELOW_FLOOR_BUDGET` seconds (unless the
+    caller gave its own ``time_limit``), and the message of a stop on time says why."""
+    scale = max(abs(o.value), abs(o.upper))
+    if time_limit is not None or not tol * scale < o.floor:
+        return time_limit, ""
+    rel = o.floor / scale if scale > 0 else math.inf
+    return BELOW_FLOOR_BUDGET, (
+        f"tol = {tol:.3g} is below the rounding floor of this instance (about {rel:.2g} "
+        f"relative at the starting point: what double precision can certify), so the "
+        f"method ran with a budget of {BELOW_FLOOR_BUDGET:g} s; pass time_limit= to "
+        f"give it longer")
+
+
 def _limits(it: int, t0: float, max_iter: int | None, time_limit: float | None) -> str | None:
     if max_iter is not None and it >= max_iter:
         return "iteration_limit"
@@ -273,6 +295,7 @@ def accelerated_gradient(
     orc = RobustOracle(K0, y, C, rho, eig=eig, spectrum=spectrum)
     x = _start(y, C, alpha0)
     ox = orc(x)
+    time_limit, budget_note = _below_floor_budget(ox, tol, time_limit)
     best_x, best = x, ox
     upper = ox.upper
     L = L0 if L0 is not None else max(float(np.max(np.abs(np.diag(K0)))), 1e-6)
@@ -288,6 +311,8 @@ def accelerated_gradient(
         stop = _limits(it, t0, max_iter, time_limit)
         if stop:
             status = stop
+            if stop == "time_limit" and budget_note:
+                message = budget_note
             break
         it += 1
         accepted = False
@@ -381,6 +406,7 @@ def projected_gradient(
     orc = RobustOracle(K0, y, C, rho, eig=eig, spectrum=spectrum)
     x = _start(y, C, alpha0)
     ox = orc(x)
+    time_limit, budget_note = _below_floor_budget(ox, tol, time_limit)
     upper = ox.upper
     L = L0 if L0 is not None else max(float(np.max(np.abs(np.diag(K0)))), 1e-6)
     hist = [(0, time.perf_counter() - t0, ox.value, ox.upper)]
@@ -393,6 +419,8 @@ def projected_gradient(
         stop = _limits(it, t0, max_iter, time_limit)
         if stop:
             status = stop
+            if stop == "time_limit" and budget_note:
+                message = budget_note
             break
         it += 1
         accepted = False
@@ -534,6 +562,7 @@ def accpm(
     x = _start(y, C, alpha0) if alpha0 is not None else project_svm_feasible(
         np.full(n, 0.5 * C), y, C)
     ox = orc(x)
+    time_limit, budget_note = _below_floor_budget(ox, tol, time_limit)
     best_x, best = x, ox
     upper = ox.upper
     vals, grads, pts = [ox.value], [ox.grad], [x]
@@ -551,6 +580,8 @@ def accpm(
         stop = _limits(it, t0, max_iter, time_limit)
         if stop:
             status = stop
+            if stop == "time_limit" and budget_note:
+                message = budget_note
             break
         it += 1
         G = np.asarray(grads)
