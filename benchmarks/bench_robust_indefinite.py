@@ -22,7 +22,10 @@ on how many other processes share the machine's cores):
    wall and CPU time in units of one ``scipy.linalg.eigh(K0, driver="evd")`` timed in the
    same run, and the number of O(n^3) decompositions (``eigh``/``eigvalsh`` of an n x n
    matrix) the solve made, counted by a wrapper (target: <= 3 eigh of time, 1
-   decomposition).  ``--n 3000 5000`` picks the sizes (default 3000).
+   decomposition).  ``--n 3000 5000`` picks the sizes (default 3000);
+5. ``profile`` (issue 14): the same solve with its phases timed (the decomposition of K0,
+   the oracle's secular solves and products with Q, the final certificate's parts), each
+   in units of one ``eigh(K0)`` timed in the same run.
 """
 
 from __future__ import annotations
@@ -257,10 +260,75 @@ def bench_scale(sizes) -> None:
               f"{c_solve / c_eig:.2f} |", flush=True)
 
 
+def bench_profile(sizes) -> None:
+    import functools
+
+    import convexkern.formulations.robust_indefinite as rif
+    import convexkern.math.rank_one as r1m
+    from convexkern.data import load_usps
+
+    T: dict[str, list] = {}
+
+    def wrap(owner, name, label):
+        fn = getattr(owner, name)
+
+        @functools.wraps(fn)
+        def timed(*a, **k):
+            t = time.perf_counter()
+            try:
+                return fn(*a, **k)
+            finally:
+                e = T.setdefault(label, [0, 0.0])
+                e[0] += 1
+                e[1] += time.perf_counter() - t
+        setattr(owner, name, timed)
+        return fn
+
+    targets = [
+        (r1m.RankOneUpdate, "__init__", "decomposition of K0 (eigh)"),
+        (r1m.RankOneUpdate, "positive_apply", "oracle: rank-one update (total)"),
+        (r1m, "secular_roots", "  secular root sweeps (oracle + certificate)"),
+        (r1m, "_resolvent_combination", "  oracle: M_- u and N at the roots"),
+        (rif, "certificate", "certificate (total)"),
+        (r1m.RankOneUpdate, "eigh_reduced", "  certificate: eigenvectors of M (reduced)"),
+        (r1m.RankOneUpdate, "eigh", "  certificate: eigh_reduced + V = QW"),
+        (rif, "certified_lower", "  certificate: certified lower bound"),
+        (rif, "proxy_kernel", "  certificate: proxy kernel PP' and its distance"),
+        (rif, "frank_wolfe_upper", "  certificate: Frank-Wolfe bound"),
+        (rif, "smo_bound", "  certificate: SMO refinement"),
+    ]
+    ds = load_usps("train")
+    for n in sizes:
+        X, d = ds.X[:n], ds.y[:n]
+        y = np.where(d < 5, 1.0, -1.0)
+        K0 = Simpson()(X)
+        t0 = time.perf_counter()
+        sla.eigh(K0, driver="evd")
+        t_eig = time.perf_counter() - t0
+        T.clear()
+        saved = [(o, name, wrap(o, name, label)) for o, name, label in targets]
+        try:
+            f = ri.dual(K0, y, C=1.0, rho=1.0)
+            t0 = time.perf_counter()
+            r = ck.solve(f, tol=1e-4)
+            t_solve = time.perf_counter() - t0
+        finally:
+            for o, name, fn in saved:
+                setattr(o, name, fn)
+        print(f"\n### n = {n}: {r.status.value}, {r.iterations} iterations, "
+              f"{r.solver_stats.get('oracle_calls')} oracle calls, rel. gap {r.rel_gap:.1e}; "
+              f"eigh {t_eig:.2f} s, solve {t_solve:.2f} s = {t_solve / t_eig:.2f} eigh\n")
+        print("| phase | calls | seconds | eigh |")
+        print("|---|---|---|---|")
+        for label in [lab for _, _, lab in targets]:
+            c, sec = T.get(label, [0, 0.0])
+            print(f"| {label.strip()} | {c} | {sec:.2f} | {sec / t_eig:.2f} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--part", choices=["conic", "usps", "rank_one", "scale", "all"],
+    ap.add_argument("--part", choices=["conic", "usps", "rank_one", "scale", "profile", "all"],
                     default="all")
     ap.add_argument("--n", type=int, nargs="+", default=[3000],
                     help="sizes for --part scale (default 3000)")
@@ -277,6 +345,8 @@ def main() -> None:
             bench_usps(args.quick)
         if args.part == "scale":
             bench_scale([min(n, 300) for n in args.n] if args.quick else args.n)
+        if args.part == "profile":
+            bench_profile([min(n, 300) for n in args.n] if args.quick else args.n)
 
 
 if __name__ == "__main__":

@@ -26,7 +26,11 @@ from the formulation's :class:`~convexkern.math.robust_indefinite.K0Spectrum`, s
 certificate reuses it: one ``eigh`` per solve).  Every iterate's pair of bounds
 (lower ``f``, upper ``min(Frank-Wolfe, SVM primal at alpha + rho ||K* - K0||^2)``) is
 recorded in the history; the methods stop when the relative gap of the *current* iterate's
-own bounds is at most ``tol``.  These are floating-point estimates (cancellation-free, but
+own bounds is at most ``tol``, with status ``"stalled"`` when that gap is within the
+rounding floor of the certificate (a ``tol`` that double precision cannot certify at the
+point, :func:`~convexkern.math.robust_indefinite.rounding_floor`) or has stopped
+decreasing, and on ``max_iter`` / ``time_limit`` (issue 12: no run goes on for minutes
+chasing a gap it cannot prove).  These are floating-point estimates (cancellation-free, but
 without rounding terms, and valid only as far as the eigenpairs are exact); the final
 report is certified again from the data by
 :func:`convexkern.formulations.robust_indefinite.certificate`, whose bounds trust neither
@@ -47,7 +51,13 @@ import scipy.linalg as sla
 
 from ..formulation import Formulation
 from ..math.rank_one import RankOneUpdate
-from ..math.robust_indefinite import K0Spectrum, evaluate, frank_wolfe_bound, svm_bound
+from ..math.robust_indefinite import (
+    K0Spectrum,
+    evaluate,
+    frank_wolfe_bound,
+    rounding_floor,
+    svm_bound,
+)
 from ..projections import project_svm_feasible
 from ..report import SolveReport, relative_gap
 from ..solvers.certify import certified_report
@@ -73,6 +83,10 @@ class OracleValue:
     upper_fw: float
     upper_svm: float
     u: np.ndarray | None = None  # Q'(y * alpha) (rank-one oracle only)
+    roots: tuple | None = None  # the secular roots (rank-one oracle only)
+    #: estimated smallest absolute gap the certificate can prove at this point
+    #: (:func:`convexkern.math.robust_indefinite.rounding_floor`; 0 without bounds)
+    floor: float = 0.0
 
 
 class RobustOracle:
@@ -98,24 +112,30 @@ class RobustOracle:
         self.K0, self.y, self.C, self.rho, self.eig = K0, y, float(C), float(rho), eig
         self.sigma = 1.0 / (4.0 * rho)
         self.r1: RankOneUpdate | None = None
+        spectrum = spectrum if spectrum is not None else K0Spectrum(K0)
         if eig == "rank_one":
-            self.r1 = (spectrum if spectrum is not None else K0Spectrum(K0)).decomposition()
+            self.r1 = spectrum.decomposition()
+        # for the rounding floor: R >= || |K0| ||_2 (O(n^2), cached with the spectrum)
+        self.abs_norm = spectrum.abs_norm()
+        self.trace = float(np.trace(K0))
         self.calls = 0
 
     def __call__(self, alpha: np.ndarray, *, bounds: bool = True,
-                 u: np.ndarray | None = None) -> OracleValue:
+                 u: np.ndarray | None = None, roots0: tuple | None = None) -> OracleValue:
         """``f``, its gradient and (with ``bounds``) the two cheap upper bounds at
         ``alpha``; ``u = Q'(y * alpha)`` may be passed when known (rank-one oracle)."""
         self.calls += 1
         y, rho, s = self.y, self.rho, self.sigma
         v = y * alpha
-        u_out = None
+        u_out = roots = None
         if self.r1 is None:
             ev = evaluate(self.K0, y, alpha, rho)
             value, grad, Kv, quad, dist2 = ev.value, ev.grad, ev.Kv, ev.quad, ev.dist2
+            w = ev.eig[0]
+            neg_trace = -float(np.sum(w[w < 0]))
         else:
-            pp = self.r1.positive_apply(v, s, u=u)
-            u_out = pp.u
+            pp = self.r1.positive_apply(v, s, u=u, roots0=roots0)
+            u_out, roots = pp.u, pp.roots
             Kv = pp.Mv
             vv = float(v @ v)
             # cancellation-free (no ||K0||^2, no ||M||^2 - ||M_+||^2): see
@@ -125,11 +145,17 @@ class RobustOracle:
             value = math.fsum([math.fsum(alpha), -0.5 * pp.vK0v, -vv * vv / (16.0 * rho),
                                rho * pp.neg_norm2])
             grad = 1.0 - y * Kv
+            neg_trace = pp.neg_trace
         if not bounds:
-            return OracleValue(value, grad, math.inf, math.inf, math.inf, u_out)
+            return OracleValue(value, grad, math.inf, math.inf, math.inf, u_out, roots)
         u_fw = frank_wolfe_bound(value, grad, alpha, y, self.C)
         u_svm = svm_bound(quad, Kv, y, self.C) + rho * dist2
-        return OracleValue(value, grad, max(min(u_fw, u_svm), value), u_fw, u_svm, u_out)
+        vv = float(v @ v)
+        # tr M_+ = tr M + tr M_- = tr K0 + s ||v||^2 + tr M_-
+        floor = rounding_floor(y.size, self.abs_norm, float(np.sum(alpha)), self.C, vv, rho,
+                               neg_trace, self.trace + s * vv + neg_trace, dist2)
+        return OracleValue(value, grad, max(min(u_fw, u_svm), value), u_fw, u_svm, u_out,
+                           roots, floor)
 
 
 @dataclass
@@ -162,9 +188,77 @@ def _start(y: np.ndarray, C: float, alpha0: np.ndarray | None) -> np.ndarray:
 #: meets a NaN/inf objective, ends the method with status "error" instead of looping.
 MAX_BACKTRACK = 60
 
+#: factor by which the accelerated method lets its Lipschitz estimate shrink per iteration
+L_DECAY = 0.95
+
 
 def _nonfinite(on: OracleValue) -> bool:
     return not (math.isfinite(on.value) and np.all(np.isfinite(on.grad)))
+
+
+#: iterations without a 1% decrease of the best gap after which a method stops as
+#: "stalled" (a safety net under the rounding floor, which normally stops it first)
+STALL_WINDOW = 500
+
+#: the same for ACCPM, whose iterations cost an LP over up to ``max_cuts`` cuts each
+STALL_WINDOW_ACCPM = 50
+
+
+def _converged(value: float, upper: float, tol: float, floor: float) -> tuple[str | None, str]:
+    """``"optimal"`` when the estimated relative gap meets ``tol``; ``"stalled"`` (with the
+    reason) when the absolute gap is within the rounding ``floor`` of the certificate
+    (:func:`~convexkern.math.robust_indefinite.rounding_floor`): below it a smaller gap
+    cannot be certified in double precision, so iterating further only burns time."""
+    gap = upper - value
+    scale = max(abs(value), abs(upper))
+    if gap <= tol * scale:
+        return "optimal", ""
+    if gap <= floor:
+        rel = floor / scale if scale > 0 else math.inf
+        return "stalled", (
+            f"stopped at the rounding floor: the estimated gap {gap:.3g} is within what "
+            f"double precision can certify at this point (about {floor:.3g} absolute, "
+            f"{rel:.2g} relative, from the rounding terms of the certificate); tol = "
+            f"{tol:.3g} is below it")
+    return None, ""
+
+
+class _Stall:
+    """Stops a method whose best gap has not decreased by 1% in ``window`` iterations."""
+
+    def __init__(self, window: int) -> None:
+        self.window, self.gaps = int(window), []
+
+    def __call__(self, gap: float) -> tuple[str | None, str]:
+        self.gaps.append(gap)
+        if self.window > 0 and len(self.gaps) > self.window:
+            old = self.gaps[-1 - self.window]
+            if not gap < 0.99 * old:
+                return "stalled", (f"stalled: the gap {gap:.3g} has not decreased by 1% in "
+                                   f"{self.window} iterations")
+        return None, ""
+
+
+#: seconds a method gets when no ``time_limit`` was given and ``tol`` is below the rounding
+#: floor at its starting point (:func:`_below_floor_budget`)
+BELOW_FLOOR_BUDGET = 10.0
+
+
+def _below_floor_budget(o: OracleValue, tol: float,
+                        time_limit: float | None) -> tuple[float | None, str]:
+    """A bounded budget for a request that cannot be met: when ``tol`` (relative) is below
+    the rounding floor of the certificate already at the starting point, the method stops
+    at the floor, on a stall, or after :data:`BELOW_FLOOR_BUDGET` seconds (unless the
+    caller gave its own ``time_limit``), and the message of a stop on time says why."""
+    scale = max(abs(o.value), abs(o.upper))
+    if time_limit is not None or not tol * scale < o.floor:
+        return time_limit, ""
+    rel = o.floor / scale if scale > 0 else math.inf
+    return BELOW_FLOOR_BUDGET, (
+        f"tol = {tol:.3g} is below the rounding floor of this instance (about {rel:.2g} "
+        f"relative at the starting point: what double precision can certify), so the "
+        f"method ran with a budget of {BELOW_FLOOR_BUDGET:g} s; pass time_limit= to "
+        f"give it longer")
 
 
 def _limits(it: int, t0: float, max_iter: int | None, time_limit: float | None) -> str | None:
@@ -179,25 +273,29 @@ def accelerated_gradient(
     K0: np.ndarray, y: np.ndarray, C: float, rho: float, *, tol: float = 1e-6,
     max_iter: int | None = None, time_limit: float | None = None, alpha0: Any = None,
     eig: str = "rank_one", L0: float | None = None, verbose: bool = False,
-    spectrum: K0Spectrum | None = None,
+    spectrum: K0Spectrum | None = None, stall_window: int = STALL_WINDOW,
 ) -> RobustResult:
     """FISTA on the smooth concave ``f`` with backtracking and adaptive restart.
 
-    Stops when the current iterate's own certified relative gap is ``<= tol``
-    (``max_iter`` defaults to 100000).  A NaN/inf objective or gradient, or a
-    backtracking search that finds no ascent after :data:`MAX_BACKTRACK` doublings of
-    ``L``, ends the method with status ``"error"`` (best point so far, reason in
-    ``message``).  With the rank-one oracle, the extrapolated point's coordinates in the
-    eigenbasis of ``K0`` are combined from the last two iterates' (the map
-    :math:`\\alpha \\mapsto Q^\\top Y\\alpha` is linear), one product with ``Q`` fewer
-    per iteration.  ``spectrum``: where the decomposition of ``K0`` is taken from or
-    stored (:class:`~convexkern.math.robust_indefinite.K0Spectrum`).
+    Stops when the current iterate's own estimated relative gap is ``<= tol``
+    (``max_iter`` defaults to 100000), or with status ``"stalled"`` when that gap is
+    within the rounding floor of the certificate (a ``tol`` below what double precision
+    can certify at this point, :func:`_converged`) or the best gap has not decreased by
+    1% in ``stall_window`` iterations; ``time_limit`` (seconds) bounds the iterations.
+    A NaN/inf objective or gradient, or a backtracking search that finds no ascent
+    after :data:`MAX_BACKTRACK` doublings of ``L``, ends the method with status
+    ``"error"`` (best point so far, reason in ``message``). With the rank-one oracle, the
+    extrapolated point's coordinates in the eigenbasis of ``K0`` are combined from the last
+    two iterates' (the map :math:`\\alpha \\mapsto Q^\\top Y\\alpha` is linear), one product
+    with ``Q`` fewer per iteration. ``spectrum``: where the decomposition of ``K0`` is taken
+    from or stored (:class:`~convexkern.math.robust_indefinite.K0Spectrum`).
     """
     t0 = time.perf_counter()
     max_iter = 100_000 if max_iter is None else max_iter
     orc = RobustOracle(K0, y, C, rho, eig=eig, spectrum=spectrum)
     x = _start(y, C, alpha0)
     ox = orc(x)
+    time_limit, budget_note = _below_floor_budget(ox, tol, time_limit)
     best_x, best = x, ox
     upper = ox.upper
     L = L0 if L0 is not None else max(float(np.max(np.abs(np.diag(K0)))), 1e-6)
@@ -205,15 +303,16 @@ def accelerated_gradient(
     tk = 1.0
     hist = [(0, time.perf_counter() - t0, ox.value, ox.upper)]
     it = 0
-    message = ""
-    status = "optimal" if ox.upper - ox.value <= tol * max(abs(ox.value), abs(ox.upper)) \
-        else None
+    status, message = _converged(ox.value, ox.upper, tol, ox.floor)
+    stall = _Stall(stall_window)
     if _nonfinite(ox):
         status, message = "error", "the objective or its gradient is not finite at the start"
     while status is None:
         stop = _limits(it, t0, max_iter, time_limit)
         if stop:
             status = stop
+            if stop == "time_limit" and budget_note:
+                message = budget_note
             break
         it += 1
         accepted = False
@@ -237,9 +336,12 @@ def accelerated_gradient(
         hist.append((it, time.perf_counter() - t0, best.value, upper))
         if verbose and it % 50 == 0:
             print(f"apg it={it} f={on.value:.12g} U={on.upper:.12g} L={L:.3g}")
-        if on.upper - on.value <= tol * max(abs(on.value), abs(on.upper)):
+        status, message = _converged(on.value, on.upper, tol, on.floor)
+        if status is not None:
             best_x, best = xn, on
-            status = "optimal"
+            break
+        status, message = stall(upper - best.value)
+        if status is not None:
             break
         # adaptive restart (O'Donoghue & Candes): momentum against the ascent direction
         if float((yk - xn) @ (xn - x)) > 0:
@@ -247,18 +349,22 @@ def accelerated_gradient(
         tn = 0.5 * (1.0 + math.sqrt(1.0 + 4.0 * tk * tk))
         beta = (tk - 1.0) / tn
         yk = xn + beta * (xn - x)
-        u_y = None
+        u_y = r_y = None
         if on.u is not None and ox.u is not None:
             u_y = on.u + beta * (on.u - ox.u)
+        if on.roots is not None and ox.roots is not None and on.roots[0] == ox.roots[0]:
+            # the roots move smoothly with alpha: extrapolate them like the point
+            # (second-order accurate starting guesses instead of the last call's)
+            r_y = (on.roots[0], on.roots[1] + beta * (on.roots[1] - ox.roots[1]))
         x, ox, tk = xn, on, tn
         # f and its gradient are defined for any alpha, feasible or not; bounds are not
         # needed at the extrapolated point
-        oy = orc(yk, bounds=False, u=u_y)
+        oy = orc(yk, bounds=False, u=u_y, roots0=r_y)
         if _nonfinite(oy):
             status = "error"
             message = f"the objective or its gradient is not finite at iteration {it}"
             break
-        L *= 0.95
+        L *= L_DECAY
     return RobustResult(alpha=best_x, value=best.value, upper=upper, status=status,
                         iterations=it, history=hist, solve_time=time.perf_counter() - t0,
                         oracle_calls=orc.calls, message=message)
@@ -276,8 +382,11 @@ def projected_gradient(
     max_iter: int | None = None, time_limit: float | None = None, alpha0: Any = None,
     eig: str = "full", L0: float | None = None, step: str = "backtracking",
     verbose: bool = False, spectrum: K0Spectrum | None = None,
+    stall_window: int = STALL_WINDOW,
 ) -> RobustResult:
-    """Projected gradient ascent (§3.1), ``max_iter`` defaulting to 100000.
+    """Projected gradient ascent (§3.1), ``max_iter`` defaulting to 100000; stops as
+    :func:`accelerated_gradient` does (``tol``, the rounding floor, ``stall_window``,
+    ``time_limit``).
 
     ``step="backtracking"``: monotone step ``1/L`` with ``L`` doubled until the ascent
     condition holds and shrunk by 10% after each step.  ``step="fixed"``: the paper's
@@ -297,20 +406,21 @@ def projected_gradient(
     orc = RobustOracle(K0, y, C, rho, eig=eig, spectrum=spectrum)
     x = _start(y, C, alpha0)
     ox = orc(x)
+    time_limit, budget_note = _below_floor_budget(ox, tol, time_limit)
     upper = ox.upper
     L = L0 if L0 is not None else max(float(np.max(np.abs(np.diag(K0)))), 1e-6)
     hist = [(0, time.perf_counter() - t0, ox.value, ox.upper)]
     it = 0
-    status = None
-    message = ""
-    if ox.upper - ox.value <= tol * max(abs(ox.value), abs(ox.upper)):
-        status = "optimal"
+    status, message = _converged(ox.value, ox.upper, tol, ox.floor)
+    stall = _Stall(stall_window)
     if _nonfinite(ox):
         status, message = "error", "the objective or its gradient is not finite at the start"
     while status is None:
         stop = _limits(it, t0, max_iter, time_limit)
         if stop:
             status = stop
+            if stop == "time_limit" and budget_note:
+                message = budget_note
             break
         it += 1
         accepted = False
@@ -333,8 +443,9 @@ def projected_gradient(
         hist.append((it, time.perf_counter() - t0, on.value, upper))
         if verbose and it % 50 == 0:
             print(f"pg it={it} f={on.value:.12g} U={on.upper:.12g} L={L:.3g}")
-        if on.upper - on.value <= tol * max(abs(on.value), abs(on.upper)):
-            status = "optimal"
+        status, message = _converged(on.value, on.upper, tol, on.floor)
+        if status is None:
+            status, message = stall(upper - on.value)
         if step != "fixed":
             L *= 0.9
     return RobustResult(alpha=x, value=ox.value, upper=upper, status=status,
@@ -430,6 +541,7 @@ def accpm(
     max_iter: int | None = None, time_limit: float | None = None, alpha0: Any = None,
     eig: str = "full", max_cuts: int | None = None, lp_every: int = 1,
     verbose: bool = False, spectrum: K0Spectrum | None = None,
+    stall_window: int = STALL_WINDOW_ACCPM,
 ) -> RobustResult:
     """Analytic centre cutting plane method (§3.2).
 
@@ -439,7 +551,8 @@ def accpm(
     query point's own bounds.  At most ``max_cuts`` cuts are kept (default
     ``min(max(3 n, 50), 400)``; far fewer than ~2n makes the method stall): when full,
     the cut with the largest slack at the new centre is dropped.  ``max_iter`` defaults
-    to 2000.
+    to 2000.  Stops as :func:`accelerated_gradient` does (``tol``, the rounding floor of
+    the best point, ``stall_window``, ``time_limit``).
     """
     t0 = time.perf_counter()
     n = y.size
@@ -449,20 +562,26 @@ def accpm(
     x = _start(y, C, alpha0) if alpha0 is not None else project_svm_feasible(
         np.full(n, 0.5 * C), y, C)
     ox = orc(x)
+    time_limit, budget_note = _below_floor_budget(ox, tol, time_limit)
     best_x, best = x, ox
     upper = ox.upper
     vals, grads, pts = [ox.value], [ox.grad], [x]
     hist = [(0, time.perf_counter() - t0, best.value, upper)]
     centre = x
     it = 0
-    status = None
+    status, message = None, ""
+    stall = _Stall(stall_window)
     while status is None:
-        if upper - best.value <= tol * max(abs(best.value), abs(upper)):
-            status = "optimal"
+        status, message = _converged(best.value, upper, tol, best.floor)
+        if status is None and it > 0:
+            status, message = stall(upper - best.value)
+        if status is not None:
             break
         stop = _limits(it, t0, max_iter, time_limit)
         if stop:
             status = stop
+            if stop == "time_limit" and budget_note:
+                message = budget_note
             break
         it += 1
         G = np.asarray(grads)
@@ -495,7 +614,7 @@ def accpm(
             print(f"accpm it={it} f={best.value:.12g} U={upper:.12g} cuts={len(vals)}")
     return RobustResult(alpha=best_x, value=best.value, upper=upper, status=status,
                         iterations=it, history=hist, solve_time=time.perf_counter() - t0,
-                        oracle_calls=orc.calls)
+                        oracle_calls=orc.calls, message=message)
 
 
 # --------------------------------------------------------------------------- adapters

@@ -79,6 +79,10 @@ class PositivePart:
         (:math:`\\sum_{\\mu_j<0} -\\mu_j/(\\sigma^2 N_j)` plus the deflated ones).
     vK0v : float
         :math:`v^\\top K_0 v`, as :math:`u^\\top\\Lambda u`.
+    neg_trace : float
+        :math:`\\mathrm{tr}\\,M_- = \\|M_-\\|_*` (sum of the magnitudes of the negative
+        eigenvalues), for the rounding floor of the certificate
+        (:func:`convexkern.math.robust_indefinite.rounding_floor`).
     u : ndarray
         :math:`Q^\\top v`, the coordinates of ``v`` in the eigenbasis of ``K0`` (a caller
         whose next ``v`` is a linear combination of earlier ones can combine these
@@ -98,6 +102,10 @@ class PositivePart:
     vK0v: float
     u: np.ndarray = field(repr=False, compare=False)
     _full: tuple = field(repr=False, compare=False)
+    neg_trace: float = 0.0
+    #: ``(key, mu)``: the roots of this call by interval (NaN where not computed) and the
+    #: deflation pattern they belong to (``roots0`` of a later call)
+    roots: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
     def Mfull_v(self) -> np.ndarray:
@@ -114,6 +122,12 @@ _ACCEPT = 1e-8
 #: and every reduction over it is a BLAS matrix-vector product
 _BLOCK = 64
 
+#: bytes of one (roots x poles) block buffer: the rows per block are chosen so that a
+#: buffer stays near 512 KiB (two of them are in use), e.g. 21 rows at k = 3000 poles, 8
+#: (the minimum) from k = 8192 on (issue 14: at k = 3000, 64 rows per block took about
+#: 1.4x as long per sweep as 16-32; measured under load, ratios in one run)
+_BLOCK_BYTES = 1 << 19
+
 
 def _sums(d: np.ndarray, z2: np.ndarray, dorig: np.ndarray, tau: np.ndarray,
           which: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -123,7 +137,8 @@ def _sums(d: np.ndarray, z2: np.ndarray, dorig: np.ndarray, tau: np.ndarray,
     z_i^2/(d_i-\\mu_j)^2`, and :math:`\\phi, \\phi'` over the poles right of it.
 
     The differences are formed as :math:`(d_i - d_{o_j}) - \\tau_j` (exact poles relative
-    to the origin, no cancellation near it), in blocks of :data:`_BLOCK` roots; the sums
+    to the origin, no cancellation near it), in blocks of at most :data:`_BLOCK` roots
+    (fewer when the poles are many, :data:`_BLOCK_BYTES`); the sums
     over the poles left (right) of every root in a block are matrix-vector products, and
     only the columns between the block's first and last interval are masked."""
     m = which.size
@@ -146,15 +161,17 @@ def _sums(d: np.ndarray, z2: np.ndarray, dorig: np.ndarray, tau: np.ndarray,
 
 
 def _reciprocal_blocks(d: np.ndarray, dorig: np.ndarray, tau: np.ndarray):
-    """For blocks of :data:`_BLOCK` roots ``j`` in ``[s, e)``: ``(s, e, X, X2)`` with
+    """For blocks of roots ``j`` in ``[s, e)`` (at most :data:`_BLOCK`, and about
+    :data:`_BLOCK_BYTES` per buffer): ``(s, e, X, X2)`` with
     :math:`X_{ji} = 1/((d_i - d_{o_j}) - \tau_j)` and ``X2 = X**2``, in two buffers
     reused from block to block (the differences formed as in :func:`_sums`)."""
     m, k = tau.size, d.size
-    nb0 = min(_BLOCK, max(m, 1))
+    rows = max(8, min(_BLOCK, _BLOCK_BYTES // (8 * max(k, 1))))
+    nb0 = min(rows, max(m, 1))
     R = np.empty((nb0, k))
     R2 = np.empty((nb0, k))
-    for s in range(0, m, _BLOCK):
-        e = min(s + _BLOCK, m)
+    for s in range(0, m, rows):
+        e = min(s + rows, m)
         x, x2 = R[: e - s], R2[: e - s]
         np.subtract(d[None, :], dorig[s:e, None], out=x)
         x -= tau[s:e, None]
@@ -221,12 +238,13 @@ def secular_roots(
     if np.all(warm):
         left = last | (mu0 <= mid)
     else:
-        # choose the origin: the pole nearer the root (sign of g at the interval midpoint)
-        ps, _, ph, _ = _sums(d, z2, mid, np.zeros(m), which)
+        # choose the origin: the pole nearer the root (sign of g at the interval midpoint),
+        # evaluated only for the roots without a usable warm start
+        cold = np.flatnonzero(~warm)
+        ps, _, ph, _ = _sums(d, z2, mid[cold], np.zeros(cold.size), which[cold])
         gm = inv_s + ps + ph
-        left = last | (gm >= 0)  # g(mid) >= 0: root in the left half -> origin at d[j]
-        if np.any(warm):
-            left = np.where(warm, last | (mu0 <= mid), left)
+        left = last.copy() if mu0 is None else last | (warm & (mu0 <= mid))
+        left[cold] |= gm >= 0  # g(mid) >= 0: root in the left half -> origin at d[j]
     origin = np.where(left, which, nxt)
     dorig = d[origin]
     lo = np.where(left, 0.0, -0.5 * width)
@@ -364,6 +382,7 @@ class RankOneUpdate:
         self.warm_start = warm_start
         self._cache: tuple | None = None
         self._lam_scale = float(np.max(np.abs(self.lam))) if self.n else 0.0
+        self._q32: np.ndarray | None = None  # Q in single precision (eigh(single=True))
 
     # -- reduction -----------------------------------------------------------------------
     def _reduce(self, u: np.ndarray, sigma: float) -> _Reduced:
@@ -390,7 +409,8 @@ class RankOneUpdate:
 
     # -- public --------------------------------------------------------------------------
     def positive_apply(self, v: np.ndarray, sigma: float, *, side: str = "auto",
-                       u: np.ndarray | None = None) -> PositivePart:
+                       u: np.ndarray | None = None,
+                       roots0: tuple | None = None) -> PositivePart:
         """:math:`M_+ v` and :math:`\\|M_+\\|_F^2` for :math:`M = K_0 + \\sigma vv^\\top`,
         in :math:`O(n^2)` plus the secular solve.
 
@@ -402,7 +422,10 @@ class RankOneUpdate:
         for ``neg_norm2`` and ``neg_quad``, which are never differences of large norms.
         ``u`` (optional) is :math:`Q^\\top v` when the caller has it (e.g. as a linear
         combination of earlier ``PositivePart.u``); then one product with ``Q`` is done
-        per call instead of two.
+        per call instead of two.  ``roots0``: starting roots ``(key, mu)`` in the form of
+        ``PositivePart.roots`` (e.g. extrapolated from two earlier calls' roots by an
+        iterative method), used instead of the last call's when the deflation pattern
+        matches; any guess is safe (one outside its interval is ignored).
         """
         sigma = check_positive(sigma, "sigma")
         lam, Q = self.lam, self.Q
@@ -425,12 +448,14 @@ class RankOneUpdate:
         # ||M_-||^2 and v'M_-v from the negative eigenvalues themselves, on either side
         small_neg = small & (lam < 0)
         neg_norm2 = float(np.sum(np.where(small_neg, lam, 0.0) ** 2))
+        neg_trace = -float(np.sum(np.where(small_neg, lam, 0.0)))
         neg_quad = float(np.sum(np.where(small_neg, -lam * u * u, 0.0)))
         n_defl = int(small.sum())
         multi = red.sizes > 1
         extra = (red.sizes[multi] - 1) * d[multi] ** 2  # directions orthogonal to u
         norm2 += float(np.sum(extra[keep_d(d[multi])]))
         neg_norm2 += float(np.sum(extra[d[multi] < 0]))
+        neg_trace -= float(np.sum(((red.sizes[multi] - 1) * d[multi])[d[multi] < 0]))
         n_defl += int(np.sum(red.sizes[multi] - 1))
         sweeps = 0
         n_roots = 0
@@ -442,8 +467,9 @@ class RankOneUpdate:
                 which = np.union1d(which_neg, np.arange(k - n_pos_cand, k))
             key = (side, small.tobytes(), red.sizes.tobytes())
             mu0 = None
-            if self.warm_start and self._cache is not None and self._cache[0] == key:
-                mu0 = self._cache[1][which]
+            start = roots0 if roots0 is not None else self._cache
+            if self.warm_start and start is not None and start[0] == key:
+                mu0 = start[1][which]
             origin, tau, _, sweeps = secular_roots(d, z, sigma, which, mu0=mu0,
                                                    accept=_ACCEPT)
             mu = d[origin] + tau
@@ -456,6 +482,7 @@ class RankOneUpdate:
             norm2 += float(np.sum(mu[sel] ** 2))
             below = mu < 0
             neg_norm2 += float(np.sum(mu[below] ** 2))
+            neg_trace -= float(np.sum(mu[below]))
             need = np.flatnonzero(sel | below)
             if need.size:
                 # M_+ z (or M_- z) and N at the final roots, in one pass
@@ -478,14 +505,24 @@ class RankOneUpdate:
         return PositivePart(Mv=Mv, norm2=norm2, n_roots=n_roots, n_deflated=n_defl,
                             sweeps=sweeps, neg_norm2=neg_norm2,
                             neg_quad=max(neg_quad, 0.0), vK0v=uKu, u=u,
-                            _full=(Q, lu, sigma, np.asarray(v, float)))
+                            _full=(Q, lu, sigma, np.asarray(v, float)),
+                            neg_trace=neg_trace,
+                            roots=self._cache if self.warm_start else None)
 
     def _secular_all(self, v: np.ndarray, sigma: float):
         u = self.Q.T @ v
         red = self._reduce(u, sigma)
         roots = None
         if red.d.size:
-            roots = secular_roots(red.d, red.z, sigma, np.arange(red.d.size))
+            # warm start from the last positive_apply's roots when the deflation pattern
+            # is the same (e.g. the certificate of the point an iterative method stopped
+            # at): those roots take one sweep to confirm instead of a cold solve
+            mu0 = None
+            c = self._cache
+            if self.warm_start and c is not None and c[0][1:] == (
+                    red.small.tobytes(), red.sizes.tobytes()):
+                mu0 = c[1]
+            roots = secular_roots(red.d, red.z, sigma, np.arange(red.d.size), mu0=mu0)
         return u, red, roots
 
     def eigenvalues(self, v: np.ndarray, sigma: float) -> np.ndarray:
@@ -551,11 +588,18 @@ class RankOneUpdate:
         order = np.argsort(w, kind="stable")
         return w[order], W[:, order]
 
-    def eigh(self, v: np.ndarray, sigma: float) -> tuple[np.ndarray, np.ndarray]:
+    def eigh(self, v: np.ndarray, sigma: float, *,
+             single: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Eigenpairs ``(w, V)`` of :math:`K_0 + \\sigma vv^\\top` from the update
         (:meth:`eigh_reduced`, then ``V = Q W``: one matrix product, no new
-        decomposition)."""
+        decomposition).  ``single``: the product in single precision (half the time;
+        ``V`` accurate to about 1e-7, returned as float64), for callers that only need
+        approximate eigenvectors (the certificate, which does not trust them)."""
         w, W = self.eigh_reduced(v, sigma)
+        if single:
+            if self._q32 is None:
+                self._q32 = self.Q.astype(np.float32)
+            return w, (self._q32 @ W.astype(np.float32)).astype(np.float64)
         return w, self.Q @ W
 
     def positive_part(self, v: np.ndarray, sigma: float) -> np.ndarray:

@@ -48,7 +48,9 @@ __all__ = [
     "default_smo_max_iter",
     "UNIT_ROUNDOFF",
     "LowerBound",
+    "abs_norm_bound",
     "certified_lower",
+    "rounding_floor",
     "ProxyKernel",
     "proxy_kernel",
     "frank_wolfe_upper",
@@ -102,6 +104,13 @@ class K0Spectrum:
         self.K0 = K0
         self._update: RankOneUpdate | None = None
         self._eigvals: np.ndarray | None = None
+        self._abs_norm: float | None = None
+
+    def abs_norm(self) -> float:
+        """:func:`abs_norm_bound` of ``K0`` (O(n^2), computed once)."""
+        if self._abs_norm is None:
+            self._abs_norm = abs_norm_bound(self.K0)
+        return self._abs_norm
 
     @property
     def known(self) -> bool:
@@ -183,7 +192,7 @@ def inner_kernel(K0: Any, y: Any, alpha: Any, rho: float) -> np.ndarray:
 
 
 def evaluate(K0: np.ndarray, y: np.ndarray, alpha: np.ndarray, rho: float, *,
-             spectrum: K0Spectrum | None = None) -> Evaluation:
+             spectrum: K0Spectrum | None = None, single: bool = False) -> Evaluation:
     """:math:`f`, :math:`\\nabla f` and the pieces of the bounds at ``alpha`` (no input
     checks; one full eigendecomposition of :math:`M(\\alpha)`, or, when ``spectrum``
     holds a decomposition of ``K0``, its rank-one update: secular equation plus one
@@ -194,6 +203,9 @@ def evaluate(K0: np.ndarray, y: np.ndarray, alpha: np.ndarray, rho: float, *,
     \\|M_-\\|^2) = e^\\top\\alpha - \\tfrac12 v^\\top K_0 v - \\|v\\|^4/(16\\rho) +
     \\rho\\|M_-\\|^2`: only the negative eigenvalues of :math:`M` enter, and nothing of size
     :math:`\\rho\\|K_0\\|^2` is cancelled (the old form lost :math:`\\rho\\,u\\|K_0\\|_F^2`).
+    ``single``: with the rank-one update, form the eigenvectors :math:`V = QW` in single
+    precision (:meth:`~convexkern.math.rank_one.RankOneUpdate.eigh`); the estimates are
+    then accurate to about 1e-7 relative, the certified bounds stay valid.
     """
     v = y * alpha
     s = 1.0 / (4.0 * rho)
@@ -201,7 +213,7 @@ def evaluate(K0: np.ndarray, y: np.ndarray, alpha: np.ndarray, rho: float, *,
     vv = float(v @ v)
     vK0v = float(v @ K0v)
     if spectrum is not None and spectrum.known:
-        w, V = spectrum.decomposition().eigh(v, s)
+        w, V = spectrum.decomposition().eigh(v, s, single=single)
     else:
         w, V = _eig(K0 + np.outer(v, v) * s)
     neg = w < 0
@@ -326,8 +338,52 @@ class LowerBound:
     z_term: float
 
 
+#: rows of |K0| formed at a time by :func:`abs_norm_bound` (never the whole n x n |K0|)
+_ROWS = 512
+
+
+def abs_norm_bound(K0: np.ndarray, iters: int = 6) -> float:
+    r"""A certified upper bound on :math:`\||K_0|\|_2` in :math:`O(n^2)` per iteration.
+
+    :math:`|K_0|` is symmetric and entrywise non-negative, so :math:`\||K_0|\|_2 =
+    \rho(|K_0|) \le \max_i (|K_0|x)_i/x_i` for any :math:`x > 0` (Collatz--Wielandt: the
+    right side is the norm of :math:`|K_0|` induced by the weighted max-norm
+    :math:`\|z\|_x = \max_i |z_i|/x_i`).  ``x`` is a few power iterations on
+    :math:`|K_0|` from the all-ones vector (plus a small positive floor, so that every
+    :math:`x_i > 0`), which makes the bound close to :math:`\rho(|K_0|)`; the rows of
+    :math:`|K_0|` are formed in blocks of :data:`_ROWS`.  Rounding: every term of
+    :math:`|K_0|x` is non-negative, so its computed value is at least
+    :math:`(1 - \gamma_n)` times the true one; the quotient and the maximum add
+    :math:`\gamma_3`.
+    """
+    n = K0.shape[0]
+    if n == 0:
+        return 0.0
+
+    def apply(x: np.ndarray) -> np.ndarray:
+        out = np.empty(n)
+        for s in range(0, n, _ROWS):
+            out[s: s + _ROWS] = np.abs(K0[s: s + _ROWS]) @ x
+        return out
+
+    x = np.ones(n)
+    for _ in range(iters):
+        z = apply(x)
+        top = float(np.max(z))
+        if not (top > 0 and math.isfinite(top)):
+            break
+        x = z / top + 1e-3
+    z = apply(x)
+    ratio = float(np.max(z / x))
+    if not math.isfinite(ratio):
+        return math.inf
+    g = _g(n + 3)
+    return float(np.nextafter(ratio * (1.0 + g) / (1.0 - g), np.inf))
+
+
 def certified_lower(K0: np.ndarray, y: np.ndarray, alpha: np.ndarray, rho: float,
-                    w: np.ndarray, V: np.ndarray) -> LowerBound:
+                    w: np.ndarray, V: np.ndarray, *,
+                    abs_norm: float | None = None) -> LowerBound:
     r"""A lower bound on :math:`f(\alpha)` that does not trust the eigendecomposition.
 
     :math:`f(\alpha) = e^\top\alpha - \tfrac12 v^\top K_0 v - \|v\|^4/(16\rho) +
@@ -341,23 +397,28 @@ def certified_lower(K0: np.ndarray, y: np.ndarray, alpha: np.ndarray, rho: float
     :math:`t = \max(0, -\langle M,Z\rangle/\|Z\|^2)` (1 for exact eigenpairs, when the
     term equals :math:`\rho\|M_-\|^2`; :math:`t = 0` is :math:`Z = 0`).
 
-    Rounding terms (``u`` = 2^-53, :math:`\gamma_k \le` ``_g(k)``): a length-``m`` dot
-    product is off by at most :math:`\gamma_m|x|^\top|y|` and a matrix product entrywise
-    likewise, so :math:`|\mathrm{fl}(v^\top K_0 v) - v^\top K_0 v| \le
-    \gamma_{2n}|v|^\top|K_0||v|`, :math:`\|v\|^4/(16\rho)` is off by a relative
-    :math:`\gamma_{2n+4}`, :math:`\sum_j b_j^\top K_0 b_j` by
-    :math:`\gamma_{n+nk+1}\sum|B|\circ(|K_0||B|)`, :math:`s\|B^\top v\|^2` by
-    :math:`\gamma_{2n+k+4}\,s\,\||B|^\top|v|\|^2` and :math:`\|B^\top B\|^2` by
-    :math:`\gamma_{2n+k^2+2}\||B|^\top|B|\|_F^2`; all are subtracted.
+    Rounding terms (``u`` = 2^-53, :math:`\gamma_k \le` ``_g(k)``, :math:`R \ge
+    \||K_0|\|_2` from :func:`abs_norm_bound`, or ``abs_norm`` when the caller has it): a
+    length-``m`` dot product is off by at most :math:`\gamma_m|x|^\top|y|` and a matrix
+    product entrywise likewise, so :math:`|\mathrm{fl}(v^\top K_0 v) - v^\top K_0 v| \le
+    \gamma_{2n}|v|^\top|K_0||v| \le \gamma_{2n}R\|v\|^2`, :math:`\|v\|^4/(16\rho)` is off by
+    a relative :math:`\gamma_{2n+4}`; :math:`b_j^\top K_0 b_j` is summed per column (length
+    ``n``) and the ``k`` columns by ``math.fsum``, so :math:`\sum_j b_j^\top K_0 b_j` is off
+    by :math:`\gamma_{2n+1}\sum_j|b_j|^\top|K_0||b_j| + u|\cdot| \le
+    \gamma_{2n+1}R\|B\|_F^2 + u|\cdot|` (no product :math:`|K_0||B|`: it cost as much as
+    :math:`K_0B`); :math:`s\|B^\top v\|^2` is off by :math:`\gamma_{2n+k+4}\,s\,
+    \||B|^\top|v|\|^2` and :math:`\|B^\top B\|^2` (squares summed per column, columns
+    by ``math.fsum``) by :math:`\gamma_{2n+k+3}\||B|^\top|B|\|_F^2` (both Gram matrices
+    by a symmetric rank-``n`` update); all are subtracted.
     """
     n = y.size
     v = y * alpha
     av = np.abs(v)
-    aK0 = np.abs(K0)
+    R = abs_norm_bound(K0) if abs_norm is None else float(abs_norm)
     K0v = K0 @ v
     q = float(v @ K0v)
-    e_q = _g(2 * n) * float(av @ (aK0 @ av))
     vv = float(v @ v)
+    e_q = _g(2 * n) * R * vv * (1.0 + _g(n))
     T = vv * vv / (16.0 * rho)
     e_T = _g(2 * n + 4) * T
     A = math.fsum(alpha)
@@ -371,28 +432,66 @@ def certified_lower(K0: np.ndarray, y: np.ndarray, alpha: np.ndarray, rho: float
         B = V[:, neg] * np.sqrt(-w[neg])
         aB = np.abs(B)
         s = 1.0 / (4.0 * rho)
-        m1 = float(np.sum(B * (K0 @ B)))
-        e_m1 = _g(n + n * k + 1) * float(np.sum(aB * (aK0 @ aB)))
+        m1 = math.fsum(np.einsum("ij,ij->j", B, K0 @ B))
+        BB = float(np.sum(B * B)) * (1.0 + _g(n * k + 1))  # >= ||B||_F^2
+        e_m1 = _g(2 * n + 1) * R * BB + _g(1) * abs(m1)
         Bv = B.T @ v
         m2 = s * float(Bv @ Bv)
         aBv = aB.T @ av
         e_m2 = _g(2 * n + k + 4) * s * float(aBv @ aBv)
-        BtB = B.T @ B
-        zz = float(np.sum(BtB * BtB))
-        aBtB = aB.T @ aB
-        e_zz = _g(2 * n + k * k + 2) * float(np.sum(aBtB * aBtB))
+        BtB = _gram(B)
+        zz = math.fsum(np.einsum("ij,ij->j", BtB, BtB))
+        aBtB = _gram(aB)
+        e_zz = _g(2 * n + k + 3) * float(np.sum(aBtB * aBtB)) * (1.0 + _g(k * k + 1))
         m = m1 + m2
         e_m = e_m1 + e_m2 + _g(1) * (abs(m1) + abs(m2))
         t = -m / zz if zz > 0 and m < 0 else 0.0
         if t > 0 and math.isfinite(t):
-            R = -2.0 * t * m - t * t * zz
+            R2 = -2.0 * t * m - t * t * zz
             e_R = 2.0 * t * e_m + t * t * e_zz + _g(4) * (2.0 * t * abs(m) + t * t * zz)
-            if R - e_R > 0:  # otherwise Z = 0 (t = 0) is the better certified choice
-                z_term = rho * R
+            if R2 - e_R > 0:  # otherwise Z = 0 (t = 0) is the better certified choice
+                z_term = rho * R2
                 terms.append(z_term)
                 errs.append(rho * e_R + _g(1) * z_term)
     value, pad = _round_down(terms, errs)
     return LowerBound(value=value, rounding=pad, z_term=z_term)
+
+
+def rounding_floor(n: int, abs_norm: float, alpha_sum: float, C: float, vv: float,
+                   rho: float, neg_trace: float, pos_trace: float, dist2: float) -> float:
+    r"""An estimate of the rounding terms the certificate will add to the gap at a point,
+    i.e. of the smallest absolute gap it can certify there (an *estimate* for the
+    methods' stopping rule, not a bound; the certificate computes its own terms).
+
+    The dominant terms of :func:`certified_lower`, :func:`proxy_kernel` and
+    :func:`frank_wolfe_upper`, with :math:`R \ge \||K_0|\|_2`, :math:`\|B\|_F^2 =
+    \mathrm{tr}\,M_-` (``neg_trace``), :math:`\|P\|_F^2 = \mathrm{tr}\,M_+`
+    (``pos_trace``), :math:`\|D\|_F^2 \approx \|K^\star - K_0\|_F^2` (``dist2``):
+    :math:`\gamma_{2n}R\|v\|^2/2 + \gamma_{2n}\|v\|^4/(16\rho) + 2\rho\gamma_{2n+1}R\,
+    \mathrm{tr}M_- + \rho\gamma_{2n+k}(\mathrm{tr}M_-)^2` (lower) and
+    :math:`2\rho\|D\|_F(\gamma_{n+3}\|D\|_F + \gamma_{k+2}\mathrm{tr}M_+) +
+    \gamma_{2n}\mathrm{tr}M_+\|v\|^2 + \gamma_n(e^\top\alpha + nC)` (upper; the
+    products with :math:`|P|` bounded through :math:`\||P|^\top|v|\|^2 \le
+    \mathrm{tr}M_+\|v\|^2`).  Below this gap a smaller ``tol`` cannot be
+    certified in double precision.
+    """
+    g2 = _g(2 * n + 4)
+    nD = math.sqrt(max(dist2, 0.0))
+    low = (0.5 * g2 * abs_norm * vv + g2 * vv * vv / (16.0 * rho)
+           + 2.0 * rho * g2 * abs_norm * neg_trace + rho * _g(3 * n) * neg_trace ** 2)
+    up = (2.0 * rho * nD * (_g(n + 3) * nD + _g(n + 2) * pos_trace)
+          + g2 * pos_trace * vv
+          + _g(n) * (abs(alpha_sum) + n * C))
+    return float(low + up)
+
+
+def _gram(B: np.ndarray) -> np.ndarray:
+    """:math:`\\mathrm{fl}(B^\\top B)`, symmetric, by a rank-``n`` update (``dsyrk``: half
+    the flops of ``B.T @ B``; each entry is still one length-``n`` dot product)."""
+    U = sla.blas.dsyrk(1.0, B, trans=1)
+    G = np.triu(U)
+    G += np.triu(U, 1).T
+    return G
 
 
 @dataclass(frozen=True)
@@ -414,8 +513,8 @@ class ProxyKernel:
         \mathrm{fl}(PP^\top) - K_0` is formed explicitly, its entries are off by at most
         :math:`\gamma_{k+2}(|P||P|^\top)_{ij} + u|D_{ij}|`, and
         :math:`\||P||P|^\top\|_F \le \sum_i\|p_i\|^2` (Cauchy--Schwarz), so
-        :math:`\|PP^\top - K_0\|_F \le \|D\|_F(1 + \gamma_{n^2+2}) + \gamma_{k+2}\|P\|_F^2
-        + u\|D\|_F`.
+        :math:`\|PP^\top - K_0\|_F \le \|D\|_F(1 + \gamma_{n+3}) + \gamma_{k+2}\|P\|_F^2
+        + u\|D\|_F` (:math:`\|D\|_F^2` summed per row, the rows by ``math.fsum``).
     dist_rounding : float
         ``dist_term`` minus :math:`\rho\|D\|_F^2` as computed.
     """
@@ -467,8 +566,9 @@ def proxy_kernel(K0: np.ndarray, rho: float, w: np.ndarray, V: np.ndarray) -> Pr
     S = np.triu(U)
     S += np.triu(U, 1).T
     D = S - K0
-    nD = math.sqrt(float(np.sum(D * D)))
-    nD_up = nD * (1.0 + _g(n * n + 2))
+    # squares summed per row (length n), rows by math.fsum: relative error gamma_{n+2}
+    nD = math.sqrt(math.fsum(np.einsum("ij,ij->i", D, D)))
+    nD_up = nD * (1.0 + _g(n + 3))
     eD = _g(k + 2) * float(np.sum(P * P)) + _g(1) * nD_up
     dist_up = (nD_up + eD) ** 2 * (1.0 + _g(3))
     dist_term = float(np.nextafter(rho * dist_up * (1.0 + _g(1)), np.inf))
