@@ -429,7 +429,7 @@ def _():
 # ======================================================================= runs that end
 def _x300(C):
     X, y = issue_data(n=300, seed=0, shift=0.7)
-    return svm.dual(ck.kernels.RBF()(X), y, C)
+    return svm.dual(ck.kernels.RBF(0.5)(X), y, C)
 
 
 @item("R1a", "SMO on svm.dual(rbf(X300), y, 1e12) ends (budget 300 s)", 300)
@@ -443,6 +443,15 @@ def _():
 def _():
     r = ck.solve(_x300(1e6), "smo")
     return True, f"{short(r)}, {r.iterations} iterations, {r.wall_time:.0f} s"
+
+
+@item("R1d", "SMO, no max_iter, non-separable X300 (RBF(0.05), overlap 0.2), C = 1e12: ends",
+      900)
+def _():
+    X, y = issue_data(n=300, seed=0, shift=0.2)
+    r = ck.solve(svm.dual(ck.kernels.RBF(0.05)(X), y, 1e12), "smo")
+    ok = r.status is not ck.Status.OPTIMAL or r.rel_gap <= r.tol
+    return ok, f"{short(r)}, {r.iterations} iterations, {r.wall_time:.0f} s: {r.message[:60]}"
 
 
 @item("R1c", "SVMClassifier(C=1e12).fit(X300) with its default solver ends (budget 300 s)", 300)
@@ -474,18 +483,23 @@ def _():
     return all_ok(res)
 
 
-@item("R2b", "robust_pg / robust_accpm at tol = 1e-14 (the floor), n = 100: end (300 s)", 300)
+def _robust_floor(s):
+    t0 = time.perf_counter()
+    r = ck.solve(_robust100(), s, tol=1e-14)
+    return True, f"{short(r)}, {r.iterations} iterations in {time.perf_counter() - t0:.0f} s"
+
+
+@item("R2b", "robust_pg at tol = 1e-14 (the floor), n = 100, no limits: ends (300 s)", 300)
 def _():
-    f = _robust100()
-    res = []
-    for s in ("robust_pg", "robust_accpm"):
-        t0 = time.perf_counter()
-        r = ck.solve(f, s, tol=1e-14)
-        res.append((s, (True, f"{short(r)} in {time.perf_counter() - t0:.0f} s")))
-    return all_ok(res)
+    return _robust_floor("robust_pg")
 
 
-@item("R2c", "robust_apg at n = 16 over kernel scales 1e-4..1e6, rho 1e-2..1e6: each < 30 s",
+@item("R2c", "robust_accpm at tol = 1e-14 (the floor), n = 100, no limits: ends (300 s)", 300)
+def _():
+    return _robust_floor("robust_accpm")
+
+
+@item("R2d", "robust_apg at n = 16 over kernel scales 1e-4..1e6, rho 1e-2..1e6: each < 30 s",
       600)
 def _():
     X, y = issue_data(n=16, seed=0, shift=0.7)
@@ -504,16 +518,31 @@ def _():
                       f"slowest {worst[0]:.1f} s ({worst[1]})")
 
 
-@item("R3", "ck.compare(f) default solvers, robust n = 150: conic PSD rows skipped, ends", 600)
+@item("R3a", "ck.compare(f), robust n = 150: Clarabel's n x n PSD row skipped, saying why", 600)
 def _():
     f = _robust100(150)
+    rows = list(ck.compare(f, time_limit=60))
+    skipped = {r.solver: r.message for r in rows if r.status.value == "skipped"}
+    ok = "clarabel" in skipped and all("reach" in m for m in skipped.values())
+    named = ck.compare(f, ["clarabel"], max_iter=1)  # naming it forces it
+    ok = ok and all(r.status.value != "skipped" for r in named)
+    return ok, (f"{len(rows)} rows ({', '.join(f'{r.solver} {r.status.value}' for r in rows)}); "
+                f"skipped: {skipped.get('clarabel', '')[:70]!r}; named: "
+                f"{[r.status.value for r in named]}")
+
+
+@item("R3b", "ck.compare(f) with default solvers and no limits, robust n = 150: ends (900 s)",
+      900)
+def _():
+    f = _robust100(150)
+    times = {}
     t0 = time.perf_counter()
-    rows = ck.compare(f)
-    dt = time.perf_counter() - t0
-    skipped = [r.solver for r in rows if r.status.value == "skipped"]
-    ok = "clarabel" in skipped and all("reach" in r.message for r in rows
-                                       if r.status.value == "skipped")
-    return ok, f"{len(list(rows))} rows, skipped {skipped}, {dt:.0f} s"
+
+    def progress(name, r):
+        times[name] = round(time.perf_counter() - t0)
+
+    rows = ck.compare(f, progress=progress)
+    return True, f"{[(r.solver, r.status.value) for r in rows]}, cumulative s {times}"
 
 
 # ==================================================================== foreign exceptions
@@ -698,8 +727,16 @@ def _():
     from convexkern.estimators import KreinSVC, SDPMClassifier
 
     X, y = issue_data(n=30, seed=0, shift=0.7)
-    res = [("KreinSVC", lib_error(lambda: KreinSVC(C=1e12, solver="clarabel").fit(X, y),
-                                  "C", accept_ok=True)),
+    def krein_svc():
+        try:
+            KreinSVC(C=1e12, solver="clarabel").fit(X, y)
+        except ck.SolverError as exc:  # a library error naming the solver, suggesting others
+            return "try another solver (solver=...)" in str(exc), f"SolverError: {exc}"[:140]
+        except Exception as exc:  # noqa: BLE001
+            return False, f"FOREIGN {type(exc).__name__}: {exc}"[:140]
+        return True, "fitted"
+
+    res = [("KreinSVC", krein_svc()),
            ("SDPMClassifier sparse", lib_error(
                lambda: SDPMClassifier().fit(sp.csr_matrix(X), y), "X"))]
     return all_ok(res)
