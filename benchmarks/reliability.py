@@ -151,6 +151,63 @@ def cases():
                (lambda X=X, y=y, C=C: svm.dual(X @ X.T, y, C)))
 
 
+def bad_inputs():
+    """(what, thunk): inputs the house rules say must be refused with a library error
+    naming the argument (docs/reliability.md): non-finite, non-symmetric or mis-shaped
+    data, labels outside {-1, +1} or of mixed types, hyper-parameters out of range, bad
+    solver controls and options.  Accepting one is WRONG, any other exception FOREIGN."""
+    X, y = _data(0, 12, 3, 1.0)
+    K = X @ X.T
+    nanK = K.copy()
+    nanK[0, 1] = nanK[1, 0] = np.nan
+    asym = K.copy()
+    asym[0, 1] += 1.0
+    A = lp_svm.triplet_matrix(X, y)
+    nanA = A.copy()
+    nanA[0, 0] = np.inf
+    traj, ty = np.random.default_rng(0).normal(size=(12, 3, 2)), y
+    f = svm.dual(K, y, 1.0)
+    builders = {
+        "svm.dual K nan": lambda: svm.dual(nanK, y),
+        "svm.dual K asymmetric": lambda: svm.dual(asym, y),
+        "svm.dual K not square": lambda: svm.dual(K[:, :5], y),
+        "svm.dual y short": lambda: svm.dual(K, y[:5]),
+        "svm.dual y in {0, 1}": lambda: svm.dual(K, (y > 0).astype(float)),
+        "svm.dual y with None": lambda: svm.dual(K, [1, None] * 6),
+        "svm.dual y mixed types": lambda: svm.dual(K, [1, "a"] * 6),
+        "svm.dual C = -1": lambda: svm.dual(K, y, -1.0),
+        "svm.dual C = 'x'": lambda: svm.dual(K, y, "x"),
+        "svm.dual C = nan": lambda: svm.dual(K, y, float("nan")),
+        "svm.primal X inf": lambda: svm.primal(np.where(X > 1, np.inf, X), y),
+        "svm.primal C = 0": lambda: svm.primal(X, y, 0.0),
+        "triplet_matrix X x 1e200": lambda: lp_svm.triplet_matrix(X * 1e200, y),
+        "lp A inf": lambda: lp_svm.lp(nanA, 1.0),
+        "lp C_M = -1": lambda: lp_svm.lp(A, -1.0),
+        "nu_lp C_rho = 0": lambda: lp_svm.nu_lp(A, 0.0),
+        "krein K asymmetric": lambda: krein.stabilization(asym, y, 1.0),
+        "krein lam = +1e-9": lambda: krein.stabilization(K + np.eye(12), y, 1.0, "shift",
+                                                         lam=1e-9),
+        "krein decomposition 'x'": lambda: krein.stabilization(K, y, 1.0, "x"),
+        "robust rho = 0": lambda: robust_indefinite.dual(K, y, 1.0, 0.0),
+        "robust K0 nan": lambda: robust_indefinite.dual(nanK, y, 1.0, 1.0),
+        "sdpm tau = -1": lambda: sdpm.primal(traj, ty, -1.0, 1.0),
+        "sdpm X_traj 2-d": lambda: sdpm.primal(traj[:, 0, :], ty, 0.5, 1.0),
+        "solve tol = 0": lambda: ck.solve(f, "clarabel", tol=0.0),
+        "solve tol = 1e-16": lambda: ck.solve(f, "smo", tol=1e-16),
+        "solve max_iter = -1": lambda: ck.solve(f, "smo", max_iter=-1),
+        "solve time_limit = -1": lambda: ck.solve(f, "scs", time_limit=-1.0),
+        "solve unknown solver": lambda: ck.solve(f, "nosuch"),
+        "solve foo=1 (smo)": lambda: ck.solve(f, "smo", foo=1),
+        "solve foo=1 (clarabel)": lambda: ck.solve(f, "clarabel", foo=1),
+        "solve x0 wrong length": lambda: ck.solve(f, "smo", x0={"alpha": np.ones(3)}),
+        "linprog method='x'": lambda: ck.solve(lp_svm.lp(A, 1.0), "linprog", method="x"),
+        "compare(f, 5)": lambda: ck.compare(f, 5),
+        "path(f, 'C', None)": lambda: ck.path(f, "C", None, "clarabel"),
+        "path(f, 'C', ['a'])": lambda: ck.path(f, "C", ["a"], "clarabel"),
+    }
+    yield from builders.items()
+
+
 def _rotations():
     """16 real USPS digits (1 against 7) as rotation trajectories, for the SDPM."""
     from convexkern import transforms
@@ -174,6 +231,10 @@ def main(argv=None):
         except ck.ConvexkernError:
             table[cls]["refused"] += 1
             continue
+        except Exception as exc:  # noqa: BLE001 - a builder's foreign exception is counted
+            table[cls]["FOREIGN"] += 1
+            bad.append(f"{cls:9s} build: FOREIGN {type(exc).__name__}: {exc}")
+            continue
         oracle = _oracle(own[0]() if own else f, extra)
         for s in solvers:
             if s not in ck.available_solvers(f):
@@ -182,6 +243,18 @@ def main(argv=None):
             table[cls][outcome] += 1
             if outcome in ("WRONG", "FOREIGN", "SLOW"):
                 bad.append(f"{cls:9s} {f.name} {s}: {outcome} {why}")
+    for what, thunk in bad_inputs():
+        try:
+            thunk()
+        except ck.ConvexkernError:
+            table["bad input"]["refused"] += 1
+            continue
+        except Exception as exc:  # noqa: BLE001
+            table["bad input"]["FOREIGN"] += 1
+            bad.append(f"bad input {what}: FOREIGN {type(exc).__name__}: {exc}")
+            continue
+        table["bad input"]["WRONG"] += 1
+        bad.append(f"bad input {what}: WRONG accepted")
     cols = ["correct", "honest", "refused", "WRONG", "FOREIGN", "SLOW"]
     print("| class | cases | " + " | ".join(cols) + " |")
     print("|---" * (len(cols) + 2) + "|")

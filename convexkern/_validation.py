@@ -29,6 +29,7 @@ __all__ = [
     "check_class_labels",
     "check_label_types",
     "check_same_length",
+    "check_choice",
 ]
 
 #: The largest seed numpy's legacy ``RandomState`` and scikit-learn's ``random_state``
@@ -342,3 +343,14 @@ def check_same_length(a: np.ndarray, b: np.ndarray, name_a: str, name_b: str) ->
         raise InvalidInputError(
             name_b, f"has {b.shape[0]} rows but {name_a} has {a.shape[0]}"
         )
+
+
+def check_choice(value: Any, name: str, choices: tuple[str, ...]) -> str:
+    """Return ``value`` if it is one of the strings ``choices``, or raise naming ``name``
+    (a solver option such as ``method`` or ``form``: a plain ``ValueError`` from deep
+    inside a solver used to reach users, issue 12)."""
+    if not isinstance(value, str):
+        raise InvalidTypeError(name, f"expected one of {list(choices)}, got {value!r}")
+    if value not in choices:
+        raise InvalidInputError(name, f"must be one of {list(choices)}, got {value!r}")
+    return value

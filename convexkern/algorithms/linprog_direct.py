@@ -33,6 +33,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
+from .._validation import check_choice
 from ..errors import InvalidInputError
 from ..formulation import Formulation
 from ..report import SolveReport, Status
@@ -48,6 +49,10 @@ __all__ = ["StandardLP", "standard_form", "solve_standard", "LinprogResult", "ch
 #: 2-core machine, docs/lp_svm.md).
 AUTO_NNZ = 200_000
 
+#: The ``method`` values :func:`choose` takes: scipy's HiGHS methods, or ``"auto"``.
+METHODS = ("auto", "highs", "highs-ds", "highs-ipm")
+FORMS = ("auto", "given", "partner")
+
 _PARTNER = {"lp_svm.lp": "lp_svm.lp_dual", "lp_svm.lp_dual": "lp_svm.lp",
             "lp_svm.nu_lp": "lp_svm.nu_lp_dual", "lp_svm.nu_lp_dual": "lp_svm.nu_lp"}
 _ROWS_M = {"lp_svm.lp", "lp_svm.nu_lp"}  # forms whose constraint rows are the M triplets
@@ -62,16 +67,16 @@ def choose(kind: str, shape: tuple[int, int], method: str = "auto",
     large (``M * m >= AUTO_NNZ``).  ``method``: a linprog HiGHS method, or ``"auto"``
     (``"highs-ipm"`` when large, else ``"highs"``).
     """
+    check_choice(form, "form", FORMS)
+    check_choice(method, "method", METHODS)
     M, m = shape
     large = M * m >= AUTO_NNZ
     if form == "given" or (form == "auto" and not large):
         target = kind
-    elif form in ("partner", "auto"):
+    else:  # "partner" or "auto" on a large problem
         few = "lp_svm.lp_dual" if kind.startswith("lp_svm.lp") else "lp_svm.nu_lp_dual"
         target = (_PARTNER[kind] if form == "partner"
                   else (few if m <= M else _PARTNER[few]))
-    else:
-        raise ValueError(f"form must be 'auto', 'given' or 'partner', got {form!r}")
     if method == "auto":
         method = "highs-ipm" if large else "highs"
     return target, method

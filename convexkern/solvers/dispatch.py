@@ -18,7 +18,7 @@ import cvxpy as cp
 import numpy as np
 
 from .._validation import check_matrix, check_open_unit
-from ..errors import InvalidInputError, InvalidTypeError, SolverNotFoundError
+from ..errors import ConvexkernError, InvalidInputError, InvalidTypeError, SolverNotFoundError
 from ..formulation import Formulation
 from ..report import ReportTable, SolveReport, Status
 from .conic import solve_conic
@@ -225,10 +225,17 @@ def solve(
                                  options, available_solvers)
     except TypeError as exc:
         bad = [k for k in options if k in str(exc)]
-        if not bad:
+        if isinstance(exc, ConvexkernError) or not bad:  # a library error names its own
             raise
         raise InvalidInputError(
             "options", f"{spec.name} does not take {sorted(bad)} ({exc})") from None
+    except ValueError as exc:
+        # an option value the solver refuses with a plain ValueError that names it
+        # ("eig must be 'rank_one' or 'full', got 'x'"): a library error naming it
+        bad = [k for k in options if str(exc).startswith((f"{k} ", f"{k}:", f"{k}="))]
+        if isinstance(exc, ConvexkernError) or len(bad) != 1:
+            raise
+        raise InvalidInputError(bad[0], f"{spec.name}: {exc}") from None
     wall = time.perf_counter() - t0
     return replace(_refuted(formulation, report), wall_time=wall)
 

@@ -1,0 +1,74 @@
+"""Regression tests for what the issue-12 audit (benchmarks/issue12_audit.py) found still
+failing: each was a foreign exception or a misleading name on an input the issue lists."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import convexkern as ck
+from convexkern.algorithms.linprog_direct import choose
+from convexkern.errors import InvalidInputError, InvalidTypeError
+from convexkern.formulations import lp_svm, robust_indefinite
+from convexkern.solvers import dispatch
+
+
+def _data(n=14, seed=0):
+    rng = np.random.default_rng(seed)
+    y = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
+    return rng.normal(size=(n, 3)) + 0.7 * y[:, None], y
+
+
+@pytest.mark.parametrize("option, value, exc_type", [
+    ("method", "bogus", InvalidInputError),  # was scipy's "ValueError: Unknown solver"
+    ("method", 3, InvalidTypeError),
+    ("form", "bogus", InvalidInputError),  # was a plain ValueError
+    ("form", None, InvalidTypeError),
+])
+def test_linprog_bad_method_or_form_is_a_library_error_naming_it(option, value, exc_type):
+    X, y = _data()
+    f = lp_svm.lp(lp_svm.triplet_matrix(X, y), 1.0)
+    with pytest.raises(exc_type, match=rf"^{option}: ") as exc:
+        ck.solve(f, "linprog", **{option: value})
+    assert exc.value.argument == option
+    with pytest.raises(exc_type, match=rf"^{option}: "):
+        choose(f.kind, f.data["A"].shape, **{option: value})
+
+
+def test_linprog_valid_methods_and_forms_still_solve():
+    X, y = _data()
+    f = lp_svm.lp(lp_svm.triplet_matrix(X, y), 1.0)
+    values = set()
+    for method, form in (("highs", "given"), ("highs-ds", "partner"), ("highs-ipm", "auto")):
+        r = ck.solve(f, "linprog", method=method, form=form)
+        assert r.status is ck.Status.OPTIMAL, (method, form, r)
+        values.add(round(r.primal_value, 6))
+    assert len(values) == 1  # the three routes reach one optimum (HiGHS' 1e-7 tolerances)
+
+
+@pytest.mark.parametrize("solver, option", [("robust_apg", "eig"), ("robust_pg", "step")])
+def test_bad_algorithm_option_value_names_the_option(solver, option):
+    """An algorithm that refuses an option value with a plain ValueError naming it
+    ("eig must be 'rank_one' or 'full'") reaches the user as a library error naming it
+    (whether the algorithm or the dispatcher names it)."""
+    X, y = _data(12)
+    f = robust_indefinite.dual((X @ X.T + 1.0) ** 3, y, 1.0, 1.0)
+    with pytest.raises(InvalidInputError, match=rf"^{option}: .*bogus") as e:
+        ck.solve(f, solver, **{option: "bogus"})
+    assert e.value.argument == option
+
+
+def test_dispatcher_names_only_an_option_the_message_starts_with(monkeypatch):
+    """The dispatcher's translation is narrow: a plain ValueError that does not start with
+    an option's name passes through unchanged (it is not blamed on an option)."""
+    X, y = _data(12)
+    f = robust_indefinite.dual((X @ X.T + 1.0) ** 3, y, 1.0, 1.0)
+
+    def boom(*args, **kwargs):
+        raise ValueError("something else went wrong (eig mentioned later)")
+
+    spec = dispatch._resolve(f, "robust_apg")
+    monkeypatch.setattr(type(spec), "adapter", lambda self, kind, variant=None: boom)
+    with pytest.raises(ValueError, match="^something else") as e:
+        ck.solve(f, "robust_apg", eig="full")
+    assert not isinstance(e.value, ck.ConvexkernError)
