@@ -72,3 +72,23 @@ def test_dispatcher_names_only_an_option_the_message_starts_with(monkeypatch):
     with pytest.raises(ValueError, match="^something else") as e:
         ck.solve(f, "robust_apg", eig="full")
     assert not isinstance(e.value, ck.ConvexkernError)
+
+
+def test_robust_functions_name_a_wrong_length_alpha_and_a_bad_n_train():
+    """Issue 12, foreign exceptions: ``ri.objective/gradient/inner_kernel`` with alpha of
+    the wrong length raised numpy's broadcast error; ``predict_kernel(K0, 'a', ...)`` an
+    ``int()`` error."""
+    from convexkern.errors import InvalidInputError as _Bad
+    from convexkern.formulations import robust_indefinite as ri
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(6, 2))
+    K0 = np.tanh(X @ X.T)
+    y = np.array([1.0, -1.0] * 3)
+    for fn in (ri.objective, ri.gradient, ri.inner_kernel):
+        with pytest.raises(_Bad, match="alpha"):
+            fn(K0, y, np.ones(5), 1.0)
+    with pytest.raises(InvalidTypeError, match="n_train"):
+        ri.predict_kernel(K0, "a", y, np.ones(6), 1.0)
+    with pytest.raises(_Bad, match="alpha"):
+        ri.predict_kernel(K0, 6, y, np.ones(4), 1.0)

@@ -26,7 +26,14 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from .._validation import check_kernel, check_labels, check_matrix, check_positive
+from .._validation import (
+    check_int,
+    check_kernel,
+    check_labels,
+    check_matrix,
+    check_positive,
+    check_same_length,
+)
 from ..errors import InvalidInputError
 from ..projections import project_svm_feasible, svm_infeasibility
 from ..spectral import positive_part
@@ -186,6 +193,7 @@ def inner_kernel(K0: Any, y: Any, alpha: Any, rho: float) -> np.ndarray:
     K0 = check_kernel(K0, "K0", n=y.size)
     rho = check_positive(rho, "rho")
     a = check_matrix(alpha, "alpha", ndim=1)
+    check_same_length(y, a, "y", "alpha")
     v = y * a
     M = K0 + np.outer(v, v) / (4.0 * rho)
     return positive_part(*_eig(M))
@@ -241,6 +249,7 @@ def objective(K0: Any, y: Any, alpha: Any, rho: float) -> float:
     K0 = check_kernel(K0, "K0", n=y.size)
     rho = check_positive(rho, "rho")
     a = check_matrix(alpha, "alpha", ndim=1)
+    check_same_length(y, a, "y", "alpha")
     return evaluate(K0, y, a, rho).value
 
 
@@ -250,6 +259,7 @@ def gradient(K0: Any, y: Any, alpha: Any, rho: float) -> np.ndarray:
     K0 = check_kernel(K0, "K0", n=y.size)
     rho = check_positive(rho, "rho")
     a = check_matrix(alpha, "alpha", ndim=1)
+    check_same_length(y, a, "y", "alpha")
     return evaluate(K0, y, a, rho).grad
 
 
@@ -672,11 +682,12 @@ def predict_kernel(K_full: Any, n_train: int, y: Any, alpha: Any, rho: float) ->
     y = check_labels(y, "y")
     K_full = check_kernel(K_full, "K_full")
     rho = check_positive(rho, "rho")
-    n = int(n_train)
+    n = check_int(n_train, "n_train", minimum=1)
     if n != y.size or K_full.shape[0] < n:
         raise InvalidInputError(
             "n_train", f"must equal len(y) = {y.size} and <= {K_full.shape[0]}")
     a = check_matrix(alpha, "alpha", ndim=1)
+    check_same_length(y, a, "y", "alpha")
     v = y * a
     M = K_full.copy()
     M[:n, :n] += np.outer(v, v) / (4.0 * rho)
