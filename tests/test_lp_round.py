@@ -4,7 +4,7 @@ Every certified value is checked against exact rational arithmetic (``fractions`
 enclosure of ``A x``, the four closed-form values at arbitrary points (is the point the
 value belongs to exactly feasible, and is the value on the right side of its exact
 objective?), and every solver's bracket against the exact optimum of small LPs
-(``tests/lp_exact.py``: HiGHS proposes a basis, verified in rationals).  No tolerance is
+(``tests/test_lp_round_exact.py``: HiGHS proposes a basis, verified in rationals).  No tolerance is
 involved: a bound is valid or not.  The instances are the classes where the float
 certificates used to miss (``A`` with large mixed-sign columns whose ``A R`` cancels,
 columns scaled by 1e±12, huge entries, triplets of offset features); before the fix a
@@ -31,7 +31,7 @@ from convexkern.math.lp_svm import (
     nu_lp_dual_value,
     nu_lp_value,
 )
-from tests.lp_exact import exact_optimum
+from tests.test_lp_round_exact import exact_optimum
 
 Q = Fraction
 
@@ -189,8 +189,8 @@ def _solvers(f):
 @pytest.mark.parametrize("cls", CLASSES)
 def test_every_bracket_contains_the_exact_optimum(cls):
     """The strongest of the searches, cut to a few seconds: 3 instances per class, the four
-    LPs, every fast solver (``SEARCH_N`` widens it); every finite bound is compared exactly
-    with the optimum."""
+    LPs (the ν-LP pair with ``rho_min`` 0, None and 0.01 in turn), every fast solver
+    (``SEARCH_N`` widens it); every finite bound is compared exactly with the optimum."""
     checked = 0
     for seed in range(SEARCH_N):
         rng = np.random.default_rng(1000 * CLASSES.index(cls) + seed)
@@ -198,10 +198,11 @@ def test_every_bracket_contains_the_exact_optimum(cls):
         A = _hard_A(rng, cls, M, m)
         for kind, C in (("nu_lp", 1.5 / M), ("nu_lp_dual", 0.5), ("lp", 1.0),
                         ("lp_dual", 100.0 / max(1.0, float(np.abs(A).max())))):
-            ex = exact_optimum("lp_svm." + kind, A, C)
+            kw = {"rho_min": (0.0, None, 0.01)[seed % 3]} if kind.startswith("nu") else {}
+            ex = exact_optimum("lp_svm." + kind, A, C, **kw)
             if ex is None:  # no HiGHS basis verified: nothing to compare with
                 continue
-            f = getattr(lp_svm, kind)(A, C)
+            f = getattr(lp_svm, kind)(A, C, **kw)
             for name in _solvers(f):
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
