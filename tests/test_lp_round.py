@@ -214,3 +214,18 @@ def test_every_bracket_contains_the_exact_optimum(cls):
                 assert not (math.isfinite(up) and Q(up) < ex), (kind, name, r)
                 checked += 1
     assert checked >= 20 * SEARCH_N // 3
+
+
+def test_threshold_convention_is_stated_in_the_report():
+    """``C_rho = float(1/49)`` lies below 1/49 as a rational (checked here with Fraction):
+    the certificate reads it as 1/M, and the report must say so."""
+    import convexkern as ck
+    from convexkern.formulations import lp_svm
+
+    assert Fraction(1 / 49) * 49 < 1
+    A = np.random.default_rng(0).normal(size=(49, 3)) + 0.5
+    r = ck.solve(lp_svm.nu_lp(A, 1 / 49), "linprog")
+    assert "read as 1/M" in r.message
+    A = A[:44]  # float(1/44) is not below 1/44 as a rational: no convention applies
+    r = ck.solve(lp_svm.nu_lp(A, 1 / 44), "linprog")
+    assert Fraction(1 / 44) * 44 >= 1 and "read as 1/M" not in r.message

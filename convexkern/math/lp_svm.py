@@ -40,7 +40,8 @@ value).  Feasibility is exact: the ν-LP's ``R`` is certified as ``R / sum(R)`` 
 sum), the ν-LP dual's ``sum(delta) >= 1`` is checked by the sign of ``fsum(delta) - 1``
 (exact) and repaired by ulps when it fails, and the LP dual's ``alpha`` is scaled until
 the upper enclosure of ``A' alpha`` is ``<= 1``.  Not covered: ``C_rho`` within
-``THRESHOLD_RTOL`` below ``1/M`` is treated as the threshold ``1/M`` (below).
+``THRESHOLD_RTOL`` below ``1/M`` is treated as the threshold ``1/M`` (below), a convention
+the report states in its message (``formulations/lp_svm/builders.py``).
 """
 
 from __future__ import annotations

@@ -94,6 +94,12 @@ def _certifier(param: str, main: str, own: Any, dual: str, other: Any,
         if proven is not None and _below_threshold(C, Ad.shape[0]):
             note = f"{proven.value}: " + _theorem2_hint(Ad.shape[0])
             status = proven
+        elif proven is not None and C is not None and Fraction(float(C)) * Ad.shape[0] < 1:
+            # within THRESHOLD_RTOL below 1/M: a 1/M rounded down, read as the threshold
+            note = ((note + "; ") if note else "") + (
+                f"C_rho = {float(C)!r} is below 1/M = 1/{Ad.shape[0]} by rounding only and "
+                "is read as 1/M: at the stored value itself the problem is unbounded "
+                "(Theorem 2); pass a C_rho >= 1/M to avoid the convention")
         return Certificate(primal_value=val, dual_value=bound, sense=sense, point=pt,
                            residuals=res, note=note, proven=status)
 
