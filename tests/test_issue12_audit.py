@@ -92,3 +92,27 @@ def test_robust_functions_name_a_wrong_length_alpha_and_a_bad_n_train():
         ri.predict_kernel(K0, "a", y, np.ones(6), 1.0)
     with pytest.raises(_Bad, match="alpha"):
         ri.predict_kernel(K0, 6, y, np.ones(4), 1.0)
+
+
+def test_slow_robust_baselines_get_a_default_budget_through_solve(monkeypatch):
+    """Issue 12, runs that do not end: ``ck.compare`` with default solvers on a robust
+    problem ran robust_pg/robust_accpm for many minutes.  Without ``time_limit`` and
+    ``max_iter`` they get ``BASELINE_BUDGET`` seconds (shrunk here to keep the test short)
+    and the message says so; an explicit ``max_iter`` is the caller's budget."""
+    from convexkern.algorithms import robust_svm as rs
+
+    monkeypatch.setattr(rs, "BASELINE_BUDGET", 0.3)
+    solve_pg = rs._glue(rs.projected_gradient, "robust_pg", "full",
+                        default_budget=rs.BASELINE_BUDGET)
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    y = np.where(X[:, 0] + 0.5 * rng.normal(size=60) > 0, 1.0, -1.0)
+    K0 = (X @ X.T + 1.0) ** 3 - 0.5 * np.eye(60)
+    f = robust_indefinite.dual(K0, y, 1.0, 1.0)
+    r = solve_pg(f, tol=1e-12, max_iter=None, time_limit=None)
+    if r.status == "time_limit":
+        assert "default budget" in r.message and r.solve_time < 5.0
+    else:  # it may also end honestly before the budget (floor, stall)
+        assert r.status in ("optimal", "optimal_inaccurate")
+    r = solve_pg(f, tol=1e-12, max_iter=3, time_limit=None)
+    assert r.status == "iteration_limit" and "default budget" not in r.message
