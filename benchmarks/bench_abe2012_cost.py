@@ -12,10 +12,10 @@ one ``delta`` with its 7 values of ``C``:
 * ``v1`` (``--compare``; the code before ``abe2012.CV_NUMERICS = "v2"``, kept below as
   :func:`block_v1`): two fresh ``exp`` arrays, then per ``C`` a cold SVC fit and
   ``decision_function``;
-* ``v2`` (the current code): ``abe2012._gram`` into reused buffers (and, for the
-  Mahalanobis and RBF kernels, once per ``delta`` for all problems, which share the
-  kernel), then ``abe2012._decisions_over_C`` (LIBSVM's fits, decisions from the support
-  vectors, a ``C``-saturated solution kept for larger ``C``).
+* ``v2`` (the current code): ``abe2012._sqdist`` and ``abe2012._gram`` into reused
+  buffers (the Gram matrices of the Mahalanobis and RBF kernels once per ``delta`` for all
+  problems, which share the kernel), then ``abe2012._decisions_over_C`` (LIBSVM's fits,
+  decisions from the support vectors, a ``C``-saturated solution kept for larger ``C``).
 
 It multiplies by the number of such units the protocol needs, per fold and problem:
 blocks ``9 (RBF) + 9 (Mahalanobis) + 9 (stage 1, C_M = 2000) + 7 (stage 2, one delta, 7
@@ -41,6 +41,11 @@ import argparse
 import time
 
 import numpy as np
+
+
+def sqdist_v1(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """Squared distances as the v1 code computed them (fresh temporaries)."""
+    return np.maximum((A * A).sum(1)[:, None] + (B * B).sum(1)[None, :] - 2.0 * A @ B.T, 0.0)
 
 
 def block_v1(D: np.ndarray, Dv: np.ndarray, yb: np.ndarray, delta: float, Cs) -> np.ndarray:
@@ -83,10 +88,17 @@ def main() -> None:
     t0 = clock()
     t = abe._weights("lp", Xa, yb, abe.GRIDS["C_M_stage1"])
     t_lp = clock() - t0
-    t0 = clock()
     F, G = t.transform(Xa), t.transform(Xb)
-    D, Dv = abe._sqdist(F, F), abe._sqdist(G, F)
-    t_sq = clock() - t0
+    D, Dv = np.empty((F.shape[0], F.shape[0])), np.empty((G.shape[0], F.shape[0]))
+    t0 = clock()
+    abe._sqdist(F, F, D)
+    abe._sqdist(G, F, Dv)
+    t_sq = clock() - t0  # v2: into reused buffers
+    t_sq1 = 0.0
+    if args.compare:
+        t0 = clock()
+        same = np.array_equal(sqdist_v1(F, F), D) and np.array_equal(sqdist_v1(G, F), Dv)
+        t_sq1 = clock() - t0
     grid = abe.GRIDS["delta"]
     picks = [grid[i] for i in np.linspace(0, len(grid) - 1, args.deltas).astype(int)]
     K, Kv = np.empty_like(D), np.empty_like(Dv)
@@ -123,11 +135,12 @@ def main() -> None:
     print(f"{args.dataset}: fold of {a.size} training / {b.size} validation samples, "
           f"{P} one-against-all problem(s), {splits_n} split(s); timed problem: class {cls}")
     print(f"  one LP SVM solve (C_M = 2000, {a.size} triplets): {t_lp:.2f} s; "
-          f"squared distances: {t_sq:.2f} s")
+          f"squared distances: {t_sq:.2f} s" + (f" (v1: {t_sq1:.2f} s, equal: {same})"
+                                                 if args.compare else ""))
     print(f"  v2 block (mean of {k}: delta in {picks}): Gram matrices {t_gram:.3f} s + "
           f"7 C {t_fits:.3f} s")
     if args.compare:
-        per_fold_v1 = P * b1 * t_v1 + P * lps1 * (t_lp + t_sq) + 2 * t_sq
+        per_fold_v1 = P * b1 * t_v1 + P * lps1 * (t_lp + t_sq1) + 2 * t_sq1
         total_v1 = splits_n * (folds * per_fold_v1 + P * t_lp)
         print(f"  v1 block: {t_v1:.3f} s; block speed-up v1/v2: {t_v1 / (t_gram + t_fits):.2f} "
               f"(lp kernel), {t_v1 / (t_gram / P + t_fits):.2f} (shared kernels)")

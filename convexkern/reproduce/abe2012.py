@@ -185,9 +185,18 @@ def _weights(method: str, X: np.ndarray, yb: np.ndarray, C_M: float | None):
     return t
 
 
-def _sqdist(A: np.ndarray, B: np.ndarray) -> np.ndarray:
-    d = (A * A).sum(1)[:, None] + (B * B).sum(1)[None, :] - 2.0 * A @ B.T
-    return np.maximum(d, 0.0)
+def _sqdist(A: np.ndarray, B: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """Squared distances ``max(|a|^2 + |b|^2 - (2A) B', 0)`` of the rows, written into
+    ``out`` when given (the same values, without fresh ``n x n`` temporaries)."""
+    if out is None:
+        out = np.empty((A.shape[0], B.shape[0]))
+    aa, bb = (A * A).sum(1), (B * B).sum(1)
+    np.matmul(2.0 * A, B.T, out=out)
+    step = max(1, 2**23 // max(1, B.shape[0]))  # row blocks of <= 64 MB temporaries
+    for i in range(0, A.shape[0], step):
+        blk = out[i:i + step]
+        np.subtract(aa[i:i + step, None] + bb[None, :], blk, out=blk)
+    return np.maximum(out, 0.0, out=out)
 
 
 def _lp_status(t: Any) -> str:
@@ -260,13 +269,15 @@ def fold_scores(job: tuple) -> dict[str, Any]:
         groups = (([p], _weights(method, Xtr, yb, C_M)) for p, yb in enumerate(probs))
     else:
         groups = iter([(list(range(len(probs))), _weights(method, Xtr, probs[0], None))])
-    Ktr, Kva = np.empty((tr.size, tr.size)), np.empty((va.size, tr.size))
+    Dtr, Ktr = np.empty((tr.size, tr.size)), np.empty((tr.size, tr.size))
+    Dva, Kva = np.empty((va.size, tr.size)), np.empty((va.size, tr.size))
     selected, statuses = [], []
     for members, t in groups:
         selected += [t.n_selected_] * len(members)
         statuses += [_lp_status(t)] * len(members)
         Ftr, Fva = t.transform(Xtr), t.transform(Xva)  # sqrt(R/m) x (delta = 1)
-        Dtr, Dva = _sqdist(Ftr, Ftr), _sqdist(Fva, Ftr)
+        _sqdist(Ftr, Ftr, Dtr)
+        _sqdist(Fva, Ftr, Dva)
         for i, d in enumerate(deltas):
             _gram(Dtr, d, Ktr)
             _gram(Dva, d, Kva)
