@@ -33,7 +33,12 @@ Each CV job is one (fold, ``C_M``) pair through :meth:`Context.parallel`, which 
 the triplet LPs of every one-against-all problem once and every (``delta``, ``C``) SVM on
 precomputed Gram matrices; the final one-against-all LPs (26 of 16000 triplets on
 Letter) run in parallel too.  With a :class:`Context` every job is cached on disk, so an
-interrupted run resumes.
+interrupted run resumes; the key includes :data:`CV_NUMERICS`.  The job's numerics
+("v2") cut its cost without changing the protocol: distances and Gram matrices in reused
+buffers (the Mahalanobis and RBF Gram matrices once per ``delta`` for all problems),
+decision values from the support vectors, a LIBSVM solution with no ``alpha`` at its bound
+kept for the larger ``C`` of the grid (:func:`_decisions_over_C`), and stage 2's
+``C_M = 2000`` row taken from stage 1.
 
 ``cv_max`` (environment ``CONVEXKERN_ABE2012_CV_MAX``): when set, model selection runs on
 a stratified subsample of that many training samples (the final training and the test
