@@ -113,3 +113,18 @@ def test_stage_two_takes_the_stage_one_row_and_selects_as_the_full_grid_does():
     k, _, j = abe2012._best(mean)
     assert r["best"] == {"C_M": g["C_M"][k], "delta": delta, "C": g["C"][j]}
     assert r["cv_rate"] == float(mean[k, 0, j])
+
+
+def test_distances_into_a_buffer_equal_the_v1_formula():
+    """The squared distances written into a reused buffer are the v1 formula's, bit for bit
+    (the v2 job changed where they are written, not what they are)."""
+    X, y, a, b = _balance_fold()
+    Xa, Xb = abe2012._minmax(X[a], X[b])
+    rng = np.random.default_rng(0)
+    big, wide = rng.random((5000, 3)), rng.random((2000, 3))  # 2 row blocks of 4194
+    for A, B in ((Xa, Xa), (Xb, Xa), (big, wide)):
+        want = np.maximum((A * A).sum(1)[:, None] + (B * B).sum(1)[None, :] - 2.0 * A @ B.T,
+                          0.0)
+        out = np.full((A.shape[0], B.shape[0]), np.nan)
+        assert abe2012._sqdist(A, B, out) is out
+        assert np.array_equal(out, want)
