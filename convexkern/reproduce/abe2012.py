@@ -33,7 +33,12 @@ Each CV job is one (fold, ``C_M``) pair through :meth:`Context.parallel`, which 
 the triplet LPs of every one-against-all problem once and every (``delta``, ``C``) SVM on
 precomputed Gram matrices; the final one-against-all LPs (26 of 16000 triplets on
 Letter) run in parallel too.  With a :class:`Context` every job is cached on disk, so an
-interrupted run resumes.
+interrupted run resumes; the key includes :data:`CV_NUMERICS`.  The job's numerics
+("v2") cut its cost without changing the protocol: distances and Gram matrices in reused
+buffers (the Mahalanobis and RBF Gram matrices once per ``delta`` for all problems),
+decision values from the support vectors, a LIBSVM solution with no ``alpha`` at its bound
+kept for the larger ``C`` of the grid (:func:`_decisions_over_C`), and stage 2's
+``C_M = 2000`` row taken from stage 1.
 
 ``cv_max`` (environment ``CONVEXKERN_ABE2012_CV_MAX``): when set, model selection runs on
 a stratified subsample of that many training samples (the final training and the test
@@ -185,43 +190,104 @@ def _weights(method: str, X: np.ndarray, yb: np.ndarray, C_M: float | None):
     return t
 
 
-def _sqdist(A: np.ndarray, B: np.ndarray) -> np.ndarray:
-    d = (A * A).sum(1)[:, None] + (B * B).sum(1)[None, :] - 2.0 * A @ B.T
-    return np.maximum(d, 0.0)
+def _sqdist(A: np.ndarray, B: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """Squared distances ``max(|a|^2 + |b|^2 - (2A) B', 0)`` of the rows, written into
+    ``out`` when given (the same values, without fresh ``n x n`` temporaries)."""
+    if out is None:
+        out = np.empty((A.shape[0], B.shape[0]))
+    aa, bb = (A * A).sum(1), (B * B).sum(1)
+    np.matmul(2.0 * A, B.T, out=out)
+    step = max(1, 2**23 // max(1, B.shape[0]))  # row blocks of <= 64 MB temporaries
+    for i in range(0, A.shape[0], step):
+        blk = out[i:i + step]
+        np.subtract(aa[i:i + step, None] + bb[None, :], blk, out=blk)
+    return np.maximum(out, 0.0, out=out)
 
 
 def _lp_status(t: Any) -> str:
     return "n/a" if t.lp_report_ is None else t.lp_report_.status.value
 
 
+#: Tag of the numerics of one CV job, part of every job (so of its on-disk cache key):
+#: change it whenever :func:`fold_scores` or its helpers compute something different.
+#: "v2": Gram matrices in reused buffers, decision values from the support vectors, and
+#: the saturated-``C`` reuse of :func:`_decisions_over_C` (v1: one cold SVC per grid point).
+CV_NUMERICS = "v2"
+
+
+def _gram(D: np.ndarray, delta: float, out: np.ndarray) -> np.ndarray:
+    """``exp(-delta D)`` written into ``out`` (the same values as ``np.exp(-delta * D)``,
+    without allocating two fresh ``n x n`` arrays per grid value)."""
+    np.multiply(D, -delta, out=out)
+    return np.exp(out, out=out)
+
+
+def _decisions_over_C(Ktr: np.ndarray, Kva: np.ndarray, yb: np.ndarray, Cs) -> np.ndarray:
+    """Validation decision values of the L1 SVM for every ``C`` in ``Cs`` (one row each).
+
+    Each fit is scikit-learn's LIBSVM (``tol = 1e-3``) on the precomputed Gram matrix.
+    Going through ``Cs`` in increasing order, a solution with no ``alpha`` at its bound
+    ``C_k`` is kept for every larger ``C``: its working sets ``I_up``, ``I_low`` and its
+    gradient do not depend on ``C`` as long as ``alpha < C``, so it meets LIBSVM's stopping
+    rule (maximal violation ``< tol``, Fan, Chen & Lin 2005, Sec. 2) for ``C > C_k`` too,
+    with the same free vectors and hence the same bias -- it is what LIBSVM returns when
+    started from it.  (A cold fit at ``C`` may end at another point within ``tol``.)
+    LIBSVM's row cache is sized to hold every row (its size changes time, not the result).
+    """
+    from sklearn import config_context
+    from sklearn.svm import SVC
+
+    n = Ktr.shape[0]
+    cache_mb = max(200.0, min(1024.0, 4.0 * n * n / 2**20 + 1.0))  # every row (float32) fits
+    out = np.empty((len(Cs), Kva.shape[0]))
+    kept: tuple[float, np.ndarray] | None = None  # (C_k, decisions) of a saturated fit
+    for j in np.argsort(Cs, kind="stable"):
+        C = float(Cs[j])
+        if kept is not None and C >= kept[0]:
+            out[j] = kept[1]
+            continue
+        with config_context(assume_finite=True):  # exp of finite numbers: skip the scan
+            svm = SVC(kernel="precomputed", C=C, cache_size=cache_mb).fit(Ktr, yb)
+        coef = svm.dual_coef_[0]  # y_s alpha_s of the support vectors
+        out[j] = Kva[:, svm.support_] @ coef + svm.intercept_[0]
+        if np.abs(coef).max() < C:
+            kept = (C, out[j])
+    return out
+
+
 def fold_scores(job: tuple) -> dict[str, Any]:
     """One CV job: validation rates over ``deltas x Cs`` for one fold and one ``C_M``.
 
-    ``job = (X, y, tr, va, method, C_M, deltas, Cs)``; the kernel of each one-against-all
-    problem is trained on ``X[tr]`` (the LP once per problem), every SVM is fitted on a
-    precomputed Gram matrix ``exp(-(delta/m) sum R (x - x')^2)``.
+    ``job = (X, y, tr, va, method, C_M, deltas, Cs[, numerics])``; the kernel of each
+    one-against-all problem is trained on ``X[tr]`` (the LP once per problem; the
+    Mahalanobis and RBF kernels are shared by all problems, so their Gram matrices are
+    computed once per ``delta``), every SVM is fitted on a precomputed Gram matrix
+    ``exp(-(delta/m) sum R (x - x')^2)`` (:func:`_decisions_over_C`).  ``numerics``
+    (:data:`CV_NUMERICS`) only keys the cache.
     """
-    from sklearn.svm import SVC
-
-    X, y, tr, va, method, C_M, deltas, Cs = job
+    X, y, tr, va, method, C_M, deltas, Cs = job[:8]
     Xtr, Xva = _minmax(X[tr], X[va])
     classes = np.unique(y[tr])
     probs = _problems(y[tr], classes)
     dec = np.zeros((len(probs), len(deltas), len(Cs), va.size))
-    shared = None if method == "lp" else _weights(method, Xtr, probs[0], None)
+    if method == "lp":  # one kernel per problem, trained on its own triplets
+        groups = (([p], _weights(method, Xtr, yb, C_M)) for p, yb in enumerate(probs))
+    else:
+        groups = iter([(list(range(len(probs))), _weights(method, Xtr, probs[0], None))])
+    Dtr, Ktr = np.empty((tr.size, tr.size)), np.empty((tr.size, tr.size))
+    Dva, Kva = np.empty((va.size, tr.size)), np.empty((va.size, tr.size))
     selected, statuses = [], []
-    for p, yb in enumerate(probs):
-        t = shared if shared is not None else _weights(method, Xtr, yb, C_M)
-        selected.append(t.n_selected_)
-        statuses.append(_lp_status(t))
-        if p == 0 or shared is None:
-            Ftr, Fva = t.transform(Xtr), t.transform(Xva)  # sqrt(R/m) x (delta = 1)
-            Dtr, Dva = _sqdist(Ftr, Ftr), _sqdist(Fva, Ftr)
+    for members, t in groups:
+        selected += [t.n_selected_] * len(members)
+        statuses += [_lp_status(t)] * len(members)
+        Ftr, Fva = t.transform(Xtr), t.transform(Xva)  # sqrt(R/m) x (delta = 1)
+        _sqdist(Ftr, Ftr, Dtr)
+        _sqdist(Fva, Ftr, Dva)
         for i, d in enumerate(deltas):
-            Ktr, Kva = np.exp(-d * Dtr), np.exp(-d * Dva)
-            for j, C in enumerate(Cs):
-                svm = SVC(kernel="precomputed", C=C).fit(Ktr, yb)
-                dec[p, i, j] = svm.decision_function(Kva)
+            _gram(Dtr, d, Ktr)
+            _gram(Dva, d, Kva)
+            for p in members:
+                dec[p, i] = _decisions_over_C(Ktr, Kva, probs[p], Cs)
     rates = np.zeros((len(deltas), len(Cs)))
     for i in range(len(deltas)):
         for j in range(len(Cs)):
@@ -239,7 +305,7 @@ def _cv_grid(X, y, tr, method, C_Ms, deltas, Cs, folds, seed, ctx, cv_max):
         tr = np.sort(tr)
     skf = StratifiedKFold(folds, shuffle=True, random_state=seed)
     splits = [(tr[a], tr[b]) for a, b in skf.split(np.zeros(tr.size), y[tr])]
-    jobs = [(X, y, a, b, method, C_M, list(deltas), list(Cs)) for C_M in C_Ms
+    jobs = [(X, y, a, b, method, C_M, list(deltas), list(Cs), CV_NUMERICS) for C_M in C_Ms
             for a, b in splits]
     fn = fold_scores if ctx is None else ctx.cached(fold_scores)
     out = ctx.parallel(fn, jobs) if ctx is not None else [fn(j) for j in jobs]
@@ -288,11 +354,17 @@ def evaluate(X, y, tr, te, method: str, grids: dict, *, folds: int = 5, seed: in
         k, i, j = _best(mean)
         C_M, delta, C, cv_rate = C_Ms[k], deltas[i], Cs[j], float(mean[k, i, j])
     else:
-        mean1, bad, n_cv = _cv_grid(X, y, tr, method, [grids["C_M_stage1"]], deltas, Cs,
-                                    *args)
-        delta = deltas[_best(mean1)[1]]
-        C_Ms = grids["C_M"]
-        mean, bad2, _ = _cv_grid(X, y, tr, method, C_Ms, [delta], Cs, *args)
+        C1 = grids["C_M_stage1"]
+        mean1, bad, n_cv = _cv_grid(X, y, tr, method, [C1], deltas, Cs, *args)
+        i1 = _best(mean1)[1]
+        delta, C_Ms = deltas[i1], grids["C_M"]
+        # stage 2 at C_M = C1 repeats stage 1's jobs at delta exactly (same folds, LPs and
+        # fits): its rates are taken from stage 1
+        rest = [c for c in C_Ms if c != C1]
+        mean2, bad2, _ = (_cv_grid(X, y, tr, method, rest, [delta], Cs, *args) if rest
+                          else (None, [], n_cv))
+        mean = np.stack([mean1[0, i1:i1 + 1] if c == C1 else mean2[rest.index(c)]
+                         for c in C_Ms])
         k, _, j = _best(mean)
         C_M, C, cv_rate = C_Ms[k], Cs[j], float(mean[k, 0, j])
         bad = sorted(set(bad) | set(bad2))
