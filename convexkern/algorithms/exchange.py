@@ -193,25 +193,7 @@ def _master_native(Z: np.ndarray, v0: np.ndarray, idx: np.ndarray, y: np.ndarray
         rhs.append(np.zeros(m))
         q[n + nb: oF] = C
     A = sp.vstack(blocks, format="csc")
-    P = sp.diags(np.concatenate([np.ones(n), np.zeros(nx - n)]), format="csc")
-    settings = clarabel.DefaultSettings()
-    settings.verbose = False
-    for k, v in _MASTER_TOL.items():
-        setattr(settings, k, v)
-    try:
-        solver = clarabel.DefaultSolver(P, q, A, np.concatenate(rhs), cones, settings)
-        sol = solver.solve()
-    except Exception as e:  # noqa: BLE001 - a solver crash is a status of the method
-        return _MasterResult("error", message=f"Clarabel failed: {type(e).__name__}: {e}")
-    st = str(sol.status)
-    if st in _NATIVE_INFEASIBLE:
-        return _MasterResult("infeasible", message=st)
-    x = np.asarray(sol.x, float)
-    z = np.asarray(sol.z, float)
-    if st not in _NATIVE_USABLE or x.size != nx or not np.all(np.isfinite(x)):
-        return _MasterResult("error", message=f"Clarabel: {st}")
-    return _MasterResult("ok", w=x[:n], b=float(x[n]) if bias else 0.0,
-                         beta=np.maximum(z[m * R: m * R + c], 0.0), message=st)
+    return _clarabel_master(A, q, np.concatenate(rhs), cones, n, bias, slice(m * R, m * R + c))
 
 
 def _master_dense(Z: np.ndarray, v0: np.ndarray, idx: np.ndarray, y: np.ndarray, C: float,
@@ -239,15 +221,25 @@ def _master_dense(Z: np.ndarray, v0: np.ndarray, idx: np.ndarray, y: np.ndarray,
         rhs.append(np.zeros(m))
         q[n + nb:] = C
     A = sp.vstack(blocks, format="csc")
+    return _clarabel_master(A, q, np.concatenate(rhs), [clarabel.NonnegativeConeT(c + nxi)],
+                            n, bias, slice(0, c))
+
+
+def _clarabel_master(A: Any, q: np.ndarray, rhs: np.ndarray, cones: list, n: int,
+                     bias: bool, cut_rows: slice) -> _MasterResult:
+    """Solve ``min 1/2 ||w||^2 + q'x`` s.t. ``A x + s = rhs``, ``s`` in ``cones`` with
+    Clarabel (``x = (w, b, ...)``, ``w`` its first ``n`` entries) at the master's
+    tolerances; the cuts' multipliers are ``z[cut_rows]``."""
+    import clarabel
+
+    nx = A.shape[1]
     P = sp.diags(np.concatenate([np.ones(n), np.zeros(nx - n)]), format="csc")
     settings = clarabel.DefaultSettings()
     settings.verbose = False
     for k, v in _MASTER_TOL.items():
         setattr(settings, k, v)
     try:
-        solver = clarabel.DefaultSolver(P, q, A, np.concatenate(rhs),
-                                        [clarabel.NonnegativeConeT(c + nxi)], settings)
-        sol = solver.solve()
+        sol = clarabel.DefaultSolver(P, q, A, rhs, cones, settings).solve()
     except Exception as e:  # noqa: BLE001 - a solver crash is a status of the method
         return _MasterResult("error", message=f"Clarabel failed: {type(e).__name__}: {e}")
     st = str(sol.status)
@@ -258,7 +250,7 @@ def _master_dense(Z: np.ndarray, v0: np.ndarray, idx: np.ndarray, y: np.ndarray,
     if st not in _NATIVE_USABLE or x.size != nx or not np.all(np.isfinite(x)):
         return _MasterResult("error", message=f"Clarabel: {st}")
     return _MasterResult("ok", w=x[:n], b=float(x[n]) if bias else 0.0,
-                         beta=np.maximum(z[:c], 0.0), message=st)
+                         beta=np.maximum(z[cut_rows], 0.0), message=st)
 
 
 def _master_ipm(Z: np.ndarray, v0: np.ndarray, idx: np.ndarray, y: np.ndarray, C: float,
