@@ -210,6 +210,20 @@ def _inv_cholesky(Hb: np.ndarray) -> np.ndarray | None:
     return Linv
 
 
+
+def _cho_jitter(S: np.ndarray) -> Any:
+    """``cho_factor(S)`` (in place), retried once with a relative diagonal jitter of
+    1e-13 mean diagonal (round-off in a Newton matrix); ``None`` if that fails too."""
+    k = S.shape[0]
+    try:
+        return scipy.linalg.cho_factor(S, check_finite=False)
+    except np.linalg.LinAlgError:
+        try:
+            S[np.diag_indices(k)] += 1e-13 * float(np.trace(S)) / k
+            return scipy.linalg.cho_factor(S, check_finite=False)
+        except np.linalg.LinAlgError:
+            return None
+
 def _newton_system(X: np.ndarray, y: np.ndarray, Hb: np.ndarray, t: float, bias: bool):
     r"""Factor the Newton system of :math:`f_t` and return ``solve(g) -> (dmu, dw)``, or
     ``None`` when it is singular.
@@ -244,14 +258,9 @@ def _newton_system(X: np.ndarray, y: np.ndarray, Hb: np.ndarray, t: float, bias:
     if bias:
         S[n, :n] = S[:n, n]
     S = 0.5 * (S + S.T)
-    try:
-        Lc = scipy.linalg.cho_factor(S, check_finite=False)
-    except np.linalg.LinAlgError:
-        try:  # round-off: a relative jitter on the diagonal
-            S[np.diag_indices(k)] += 1e-13 * float(np.trace(S)) / k
-            Lc = scipy.linalg.cho_factor(S, check_finite=False)
-        except np.linalg.LinAlgError:
-            return None
+    Lc = _cho_jitter(S)
+    if Lc is None:
+        return None
 
     def base(g: np.ndarray, h: float) -> tuple[np.ndarray, float]:
         # (Delta, lambda) with D Delta + t B'B Delta + a lambda = -g, a'Delta = h
@@ -311,14 +320,9 @@ def _newton_direct(X: np.ndarray, y: np.ndarray, Hb: np.ndarray, t: float, bias:
     blocks[ar, :, ar, :] += Hb
     H = 0.5 * (H + H.T)
     H0 = H.copy()
-    try:
-        Lc = scipy.linalg.cho_factor(H, check_finite=False)
-    except np.linalg.LinAlgError:
-        try:  # round-off: a relative jitter on the diagonal
-            H[np.diag_indices(k)] += 1e-13 * float(np.trace(H)) / k
-            Lc = scipy.linalg.cho_factor(H, check_finite=False)
-        except np.linalg.LinAlgError:
-            return None
+    Lc = _cho_jitter(H)
+    if Lc is None:
+        return None
     a = np.zeros(k)
     if bias:
         a[::R] = y
