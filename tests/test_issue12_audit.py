@@ -116,3 +116,19 @@ def test_slow_robust_baselines_get_a_default_budget_through_solve(monkeypatch):
         assert r.status in ("optimal", "optimal_inaccurate")
     r = solve_pg(f, tol=1e-12, max_iter=3, time_limit=None)
     assert r.status == "iteration_limit" and "default budget" not in r.message
+
+
+@pytest.mark.parametrize("call", ["oracle", "pg"])
+def test_robust_algorithms_called_directly_name_a_bad_option(call):
+    """Called directly (not through ck.solve), a bad ``eig=``/``step=`` is a library error
+    naming the option too."""
+    from convexkern.algorithms import robust_svm as rs
+
+    X, y = _data(12)
+    K0 = (X @ X.T + 1.0) ** 3
+    with pytest.raises(InvalidInputError, match="bogus") as e:
+        if call == "oracle":
+            rs.RobustOracle(K0, y, 1.0, 1.0, eig="bogus")
+        else:
+            rs.projected_gradient(K0, y, 1.0, 1.0, step="bogus")
+    assert e.value.argument == ("eig" if call == "oracle" else "step")

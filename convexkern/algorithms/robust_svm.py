@@ -49,6 +49,7 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
+from .._validation import check_choice
 from ..formulation import Formulation
 from ..math.rank_one import RankOneUpdate
 from ..math.robust_indefinite import (
@@ -107,8 +108,7 @@ class RobustOracle:
 
     def __init__(self, K0: np.ndarray, y: np.ndarray, C: float, rho: float, *,
                  eig: str = "rank_one", spectrum: K0Spectrum | None = None) -> None:
-        if eig not in ("rank_one", "full"):
-            raise ValueError(f"eig must be 'rank_one' or 'full', got {eig!r}")
+        check_choice(eig, "eig", ("rank_one", "full"))  # a library error naming it
         self.K0, self.y, self.C, self.rho, self.eig = K0, y, float(C), float(rho), eig
         self.sigma = 1.0 / (4.0 * rho)
         self.r1: RankOneUpdate | None = None
@@ -395,8 +395,7 @@ def projected_gradient(
     ``||d(M_+) v|| <= 2 sigma ||v||^2 ||d alpha||``, ``||v||^2 <= n C^2``).  A NaN/inf
     objective or an exhausted backtracking search ends with status ``"error"``.
     """
-    if step not in ("backtracking", "fixed"):
-        raise ValueError(f"step must be 'backtracking' or 'fixed', got {step!r}")
+    check_choice(step, "step", ("backtracking", "fixed"))  # a library error naming it
     if step == "fixed":
         lmax = max(float(sla.eigvalsh(K0, subset_by_index=[K0.shape[0] - 1,
                                                            K0.shape[0] - 1])[0]), 0.0)
