@@ -313,7 +313,8 @@ class _Rounding:
         e = self.e_f + 2 * _U * (np.abs(s) + np.abs(m))
         h = np.maximum(m + e, 0.0)
         total = float(c * h.sum()) if np.ndim(c) == 0 else float(np.dot(c, h))
-        self.total += float(np.dot(np.broadcast_to(c, h.shape), e))
+        # what the widening added (0 where the margin stays inactive): the floor SMO reads
+        self.total += float(np.dot(np.broadcast_to(c, h.shape), h - np.maximum(m, 0.0)))
         return _up(total, 2) * (1.0 + self.g)
 
     def lower(self, s: float, quad: float, ya: np.ndarray, l1_star: float) -> float:
