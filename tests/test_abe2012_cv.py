@@ -128,3 +128,39 @@ def test_distances_into_a_buffer_equal_the_v1_formula():
         out = np.full((A.shape[0], B.shape[0]), np.nan)
         assert abe2012._sqdist(A, B, out) is out
         assert np.array_equal(out, want)
+
+
+def test_the_first_stage_batch_holds_exactly_the_jobs_evaluate_reads(tmp_path):
+    """With several workers, ``table1`` runs every method's first CV stage in one batch; the
+    jobs ``evaluate`` then asks for are the same tuples (cache hits, nothing computed
+    twice), and the table equals that of a serial run without the batch."""
+    from convexkern.reproduce.harness import Context
+
+    class Recording(Context):
+        def parallel(self, fn, items):
+            items = list(items)
+            self.calls.append(items)
+            return [fn(it) for it in items]
+
+    def key(job):
+        X, y, a, b, method, C_M, deltas, Cs = job[:8]
+        return (a.tobytes(), b.tobytes(), method, C_M, tuple(deltas), tuple(Cs), job[8:])
+
+    ctx = Recording("abe2012", True, tmp_path / "par", n_jobs=2, verbose=False)
+    ctx.calls = []
+    par = abe2012.table1(ctx, datasets=["thyroid"], quick=True)
+    fold_calls = [c for c in ctx.calls if len(c[0]) == 9]  # fold_scores jobs (9-tuples)
+    batch = {key(j) for j in fold_calls[0]}
+    assert len(batch) == len(fold_calls[0]) == 3 * 3  # 3 methods x 3 folds, distinct
+    firsts = [c for c in fold_calls[1:] if len(c[0][6]) > 1]  # the full delta grid
+    assert len(firsts) == 3 and all(key(j) in batch for c in firsts for j in c)
+    stage2 = [j for c in fold_calls[1:] if len(c[0][6]) == 1 for j in c]
+    assert stage2 and not any(key(j) in batch for j in stage2)
+
+    ser = abe2012.table1(None, datasets=["thyroid"], quick=True)
+
+    def strip(d):
+        if isinstance(d, dict):
+            return {k: strip(v) for k, v in d.items() if k != "time"}
+        return [strip(v) for v in d] if isinstance(d, list) else d
+    assert strip(par) == strip(ser)

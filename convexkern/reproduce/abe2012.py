@@ -295,8 +295,9 @@ def fold_scores(job: tuple) -> dict[str, Any]:
     return {"rates": rates, "selected": selected, "lp_status": statuses}
 
 
-def _cv_grid(X, y, tr, method, C_Ms, deltas, Cs, folds, seed, ctx, cv_max):
-    """Mean CV rate over ``C_Ms x deltas x Cs`` (array of that shape) on training ``tr``."""
+def _cv_jobs(X, y, tr, method, C_Ms, deltas, Cs, folds, seed, cv_max):
+    """``(jobs, n_cv)``: the :func:`fold_scores` jobs of one CV grid (``C_M``-major, then
+    fold) and the number of training samples model selection runs on."""
     from sklearn.model_selection import StratifiedKFold
 
     if cv_max and tr.size > cv_max:
@@ -307,11 +308,27 @@ def _cv_grid(X, y, tr, method, C_Ms, deltas, Cs, folds, seed, ctx, cv_max):
     splits = [(tr[a], tr[b]) for a, b in skf.split(np.zeros(tr.size), y[tr])]
     jobs = [(X, y, a, b, method, C_M, list(deltas), list(Cs), CV_NUMERICS) for C_M in C_Ms
             for a, b in splits]
+    return jobs, int(tr.size)
+
+
+def _first_stage_jobs(X, y, tr, method, grids, folds, seed, cv_max, stages) -> list[tuple]:
+    """The CV jobs :func:`evaluate` runs first for ``method``, the same tuples (so the same
+    cache entries): for the LP kernel stage 1 at ``C_M_stage1`` (``stages=2``) or the
+    ``C_M_multi`` grid (``stages=1``); the whole grid for the other kernels."""
+    deltas = grids["delta_cov"] if method == "covariance" else grids["delta"]
+    C_Ms = ([None] if method != "lp" else [grids["C_M_stage1"]] if stages == 2
+            else grids["C_M_multi"])
+    return _cv_jobs(X, y, tr, method, C_Ms, deltas, grids["C"], folds, seed, cv_max)[0]
+
+
+def _cv_grid(X, y, tr, method, C_Ms, deltas, Cs, folds, seed, ctx, cv_max):
+    """Mean CV rate over ``C_Ms x deltas x Cs`` (array of that shape) on training ``tr``."""
+    jobs, n_cv = _cv_jobs(X, y, tr, method, C_Ms, deltas, Cs, folds, seed, cv_max)
     fn = fold_scores if ctx is None else ctx.cached(fold_scores)
     out = ctx.parallel(fn, jobs) if ctx is not None else [fn(j) for j in jobs]
     rates = np.array([o["rates"] for o in out]).reshape(len(C_Ms), folds, len(deltas), len(Cs))
     bad = sorted({s for o in out for s in o["lp_status"] if s not in ("optimal", "n/a")})
-    return rates.mean(axis=1), bad, int(tr.size)
+    return rates.mean(axis=1), bad, n_cv
 
 
 def _best(mean: np.ndarray) -> tuple[int, ...]:
@@ -406,6 +423,16 @@ def table1(ctx: Context | None = None, *, datasets=None, quick: bool = False, se
         res: dict[str, Any] = {
             "shape": f"{X.shape[1]}/{np.unique(y).size}/{tr0.size}/{te0.size}",
             "splits": len(splits)}
+        stages = 1 if name in _MULTI_SPLIT else 2
+        if ctx is not None and (ctx.n_jobs > 1 or ctx.backend == "dask"):
+            # every method's first CV stage in one batch, longest (LP) jobs first, so no
+            # worker idles between methods; evaluate() below reads them from the cache
+            batch = [j for method in methods for i, (tr, _) in enumerate(splits)
+                     for j in _first_stage_jobs(X, y, tr, method, grids, folds, seed + i,
+                                                cv_max, stages)]
+            ctx.progress(f"{name}: {len(batch)} first-stage CV jobs of "
+                         f"{', '.join(methods)} in one batch")
+            ctx.parallel(ctx.cached(fold_scores), batch)
         for method in methods:
             runs = []
             for i, (tr, te) in enumerate(splits):
@@ -413,8 +440,7 @@ def table1(ctx: Context | None = None, *, datasets=None, quick: bool = False, se
                     ctx.progress(f"{name}: {method} kernel, split {i + 1}/{len(splits)} "
                                  f"({tr.size} train, {te.size} test)")
                 runs.append(evaluate(X, y, tr, te, method, grids, folds=folds,
-                                     seed=seed + i, stages=1 if name in _MULTI_SPLIT else 2,
-                                     ctx=ctx, cv_max=cv_max))
+                                     seed=seed + i, stages=stages, ctx=ctx, cv_max=cv_max))
             rates = np.array([r["rate"] for r in runs])
             res[method] = {"rate_mean": float(rates.mean()), "rate_std": float(rates.std()),
                            "selected_mean": float(np.mean([r["selected_mean"] for r in runs])),
