@@ -94,9 +94,13 @@ def _max_asymmetry(arr: np.ndarray, block: int = 128) -> float:
 
 def check_kernel(
     K: Any, name: str = "K", *, n: int | None = None, symmetric_tol: float = 1e-10,
-    values: bool = True,
+    values: bool = True, labels: str = "y",
 ) -> np.ndarray:
     """Return a square, finite, symmetric kernel matrix or raise naming ``name``.
+
+    ``n`` is the number of labels (the argument ``labels``): a size mismatch raises naming
+    ``name`` with a message that names both arguments and both sizes, since either may be
+    the wrong one.
 
     Symmetry is checked to ``symmetric_tol`` relative to ``max|K|``; the matrix is
     returned as given (not symmetrised).  One blocked pass over ``K``
@@ -112,7 +116,8 @@ def check_kernel(
     if arr.shape[0] != arr.shape[1]:
         raise InvalidInputError(name, f"must be square, got shape {arr.shape}")
     if n is not None and arr.shape[0] != n:
-        raise InvalidInputError(name, f"must be {n} x {n} to match the labels, got {arr.shape}")
+        raise InvalidInputError(name, f"is {arr.shape[0]} x {arr.shape[1]} but {labels} has "
+                                      f"{n} labels: {name} must be n x n for n labels")
     if not values:
         return arr
     asym = _max_asymmetry(arr)

@@ -577,6 +577,8 @@ def test_bad_input_names_the_argument():
     _bad("K", Kasym, y, 1.0)
     _bad("K", K[:, :5], y, 1.0)
     _bad("K", K[:5, :5], y, 1.0)  # does not match the labels
+    with pytest.raises(ValueError, match=r"K: is 6 x 6 but y has 5 labels"):
+        smo(K, y[:5], 1.0)  # the labels are the wrong ones: the message names both
     _bad("y", K, (y > 0).astype(float), 1.0)  # {0, 1} labels
     _bad("y", K, np.ones(6), 1.0)  # one class only
     _bad("C", K, y, 0.0)
