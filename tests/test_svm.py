@@ -497,8 +497,8 @@ def test_bad_inputs_name_the_argument():
         svm.dual(K, XOR_Y, C=0.0)
     with pytest.raises(ValueError, match="C"):
         svm.dual(K, XOR_Y, C=-1.0)
-    with pytest.raises(ValueError, match="K: must be 3 x 3"):
-        svm.dual(K, XOR_Y[:3])
+    with pytest.raises(ValueError, match="K: is 4 x 4 but y has 3 labels"):
+        svm.dual(K, XOR_Y[:3])  # either may be the wrong one: the message names both
     with pytest.raises(ValueError, match="y: has 3 labels"):
         svm.primal(XOR_X, XOR_Y[:3])
     with pytest.raises(ValueError, match="positive semidefinite"):
