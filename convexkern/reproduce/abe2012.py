@@ -32,8 +32,10 @@ Protocol (``convexkern reproduce abe2012``), following the paper's Section 4:
 Each CV job is one (fold, ``C_M``) pair through :meth:`Context.parallel`, which computes
 the triplet LPs of every one-against-all problem once and every (``delta``, ``C``) SVM on
 precomputed Gram matrices; the final one-against-all LPs (26 of 16000 triplets on
-Letter) run in parallel too.  With a :class:`Context` every job is cached on disk, so an
-interrupted run resumes; the key includes :data:`CV_NUMERICS`.  The job's numerics
+Letter) run in parallel too; with several workers the first CV stage of the three kernels
+is one batch, so no worker idles between kernels.  With a :class:`Context` every job is
+cached on disk, so an interrupted run resumes; the key includes :data:`CV_NUMERICS`.
+The job's numerics
 ("v2") cut its cost without changing the protocol: distances and Gram matrices in reused
 buffers (the Mahalanobis and RBF Gram matrices once per ``delta`` for all problems),
 decision values from the support vectors, a LIBSVM solution with no ``alpha`` at its bound
