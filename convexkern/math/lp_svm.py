@@ -349,12 +349,21 @@ def lp_dual_value(A: np.ndarray, alpha: np.ndarray, C_M: float
         theta = np.minimum(np.where(pos > 0, excess[bad] / np.where(pos > 0, pos, 1.0), 0.0), 1.0)
         shrink = np.max(np.where(Ap[:, bad] > 0, theta, 0.0), axis=1)  # per-row fraction
         a = a * (1.0 - shrink)
-    for _ in range(8):
+    for k in range(8):
         t = float(np.max(_enclose(A, a, transpose=True)[2]))
         if t <= 1.0:
             break
-        # fl(a * s) <= a for s < 1, so a stays in [0, C_M]; (1 - 4u) absorbs the rounding
-        a = a * ((1.0 / t) * (1.0 - 4 * _U)) if math.isfinite(t) else np.zeros_like(a)
+        if not math.isfinite(t):
+            a = np.zeros_like(a)
+            break
+        # fl(a * c) <= a for c < 1, so a stays in [0, C_M].  First (1/t)(1 - 4u); but
+        # fl(c alpha_r) = c alpha_r (1 + d_r), |d_r| <= u, moves the exact A'alpha by up to
+        # u c |A|'alpha, which under cancellation (|A|'alpha >> 1: lattice data, where
+        # A'alpha = 1 is a sum of terms of size C_M) exceeds that margin every time; from
+        # the second pass on the factor leaves room for it.
+        room = 0.0 if k == 0 else 2 * _U * float(np.max(np.abs(A).T @ a)) * (
+            1.0 + _gamma(A.shape[0] + 2))
+        a = a * ((1.0 - 4 * _U) / (t + room))
     else:
         a = np.zeros_like(a)
     lo, _ = _sum_bounds(a)
