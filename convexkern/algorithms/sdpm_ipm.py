@@ -210,7 +210,6 @@ def _inv_cholesky(Hb: np.ndarray) -> np.ndarray | None:
     return Linv
 
 
-
 def _cho_jitter(S: np.ndarray) -> Any:
     """``cho_factor(S)`` (in place), retried once with a relative diagonal jitter of
     1e-13 mean diagonal (round-off in a Newton matrix); ``None`` if that fails too."""
@@ -223,6 +222,7 @@ def _cho_jitter(S: np.ndarray) -> Any:
             return scipy.linalg.cho_factor(S, check_finite=False)
         except np.linalg.LinAlgError:
             return None
+
 
 def _newton_system(X: np.ndarray, y: np.ndarray, Hb: np.ndarray, t: float, bias: bool):
     r"""Factor the Newton system of :math:`f_t` and return ``solve(g) -> (dmu, dw)``, or

@@ -35,12 +35,11 @@ precomputed Gram matrices; the final one-against-all LPs (26 of 16000 triplets o
 Letter) run in parallel too; with several workers the first CV stage of the three kernels
 is one batch, so no worker idles between kernels.  With a :class:`Context` every job is
 cached on disk, so an interrupted run resumes; the key includes :data:`CV_NUMERICS`.
-The job's numerics
-("v2") cut its cost without changing the protocol: distances and Gram matrices in reused
-buffers (the Mahalanobis and RBF Gram matrices once per ``delta`` for all problems),
-decision values from the support vectors, a LIBSVM solution with no ``alpha`` at its bound
-kept for the larger ``C`` of the grid (:func:`_decisions_over_C`), and stage 2's
-``C_M = 2000`` row taken from stage 1.
+The job's numerics ("v2") cut its cost without changing the protocol: distances and Gram
+matrices in reused buffers (the Mahalanobis and RBF Gram matrices once per ``delta`` for
+all problems), decision values from the support vectors, a LIBSVM solution with no
+``alpha`` at its bound kept for the larger ``C`` of the grid (:func:`_decisions_over_C`),
+and stage 2's ``C_M = 2000`` row taken from stage 1.
 
 ``cv_max`` (environment ``CONVEXKERN_ABE2012_CV_MAX``): when set, model selection runs on
 a stratified subsample of that many training samples (the final training and the test
@@ -313,13 +312,20 @@ def _cv_jobs(X, y, tr, method, C_Ms, deltas, Cs, folds, seed, cv_max):
     return jobs, int(tr.size)
 
 
-def _first_stage_jobs(X, y, tr, method, grids, folds, seed, cv_max, stages) -> list[tuple]:
-    """The CV jobs :func:`evaluate` runs first for ``method``, the same tuples (so the same
-    cache entries): for the LP kernel stage 1 at ``C_M_stage1`` (``stages=2``) or the
-    ``C_M_multi`` grid (``stages=1``); the whole grid for the other kernels."""
+def _first_grid(method: str, grids: dict, stages: int) -> tuple[list, list]:
+    """``(C_Ms, deltas)`` of the CV grid :func:`evaluate` runs first for ``method``: for the
+    LP kernel stage 1 at ``C_M_stage1`` (``stages=2``) or the ``C_M_multi`` grid
+    (``stages=1``); ``C_M = None`` for the other kernels."""
     deltas = grids["delta_cov"] if method == "covariance" else grids["delta"]
     C_Ms = ([None] if method != "lp" else [grids["C_M_stage1"]] if stages == 2
             else grids["C_M_multi"])
+    return list(C_Ms), list(deltas)
+
+
+def _first_stage_jobs(X, y, tr, method, grids, folds, seed, cv_max, stages) -> list[tuple]:
+    """The CV jobs :func:`evaluate` runs first for ``method``: the same tuples, so the same
+    cache entries."""
+    C_Ms, deltas = _first_grid(method, grids, stages)
     return _cv_jobs(X, y, tr, method, C_Ms, deltas, grids["C"], folds, seed, cv_max)[0]
 
 
@@ -360,23 +366,14 @@ def evaluate(X, y, tr, te, method: str, grids: dict, *, folds: int = 5, seed: in
     ``C_M`` in ``grids["C_M_multi"]`` jointly with ``delta`` and ``C`` (multiple splits).
     """
     t0 = time.perf_counter()
-    deltas = grids["delta_cov"] if method == "covariance" else grids["delta"]
     Cs = grids["C"]
     args = (folds, seed, ctx, cv_max)
-    if method != "lp":
-        mean, bad, n_cv = _cv_grid(X, y, tr, method, [None], deltas, Cs, *args)
-        _, i, j = _best(mean)
-        C_M, delta, C, cv_rate = None, deltas[i], Cs[j], float(mean[0, i, j])
-    elif stages == 1:
-        C_Ms = grids["C_M_multi"]
-        mean, bad, n_cv = _cv_grid(X, y, tr, method, C_Ms, deltas, Cs, *args)
-        k, i, j = _best(mean)
-        C_M, delta, C, cv_rate = C_Ms[k], deltas[i], Cs[j], float(mean[k, i, j])
-    else:
-        C1 = grids["C_M_stage1"]
-        mean1, bad, n_cv = _cv_grid(X, y, tr, method, [C1], deltas, Cs, *args)
-        i1 = _best(mean1)[1]
-        delta, C_Ms = deltas[i1], grids["C_M"]
+    C_Ms1, deltas = _first_grid(method, grids, stages)
+    mean1, bad, n_cv = _cv_grid(X, y, tr, method, C_Ms1, deltas, Cs, *args)
+    k, i1, j = _best(mean1)
+    C_M, delta, C, cv_rate = C_Ms1[k], deltas[i1], Cs[j], float(mean1[k, i1, j])
+    if method == "lp" and stages == 2:  # stage 2: delta fixed, CV over C_M and C
+        C1, C_Ms = C_Ms1[0], grids["C_M"]
         # stage 2 at C_M = C1 repeats stage 1's jobs at delta exactly (same folds, LPs and
         # fits): its rates are taken from stage 1
         rest = [c for c in C_Ms if c != C1]
