@@ -41,6 +41,9 @@ class ConicPoint:
     y: np.ndarray | None
     solver: str = ""
     note: str = ""
+    #: the signs ``y`` may carry against the convention ``c + A'y = 0`` (the solver's
+    #: class says: :attr:`convexkern.solvers.backends.base.ConicSolverSpec.dual_signs`)
+    dual_signs: tuple[float, ...] = (1.0,)
 
 
 def _exp_order_ok(solver: Any) -> bool:
@@ -96,32 +99,6 @@ def conic_data(data: Mapping[str, Any], solver: Any = None) -> tuple[ConicData, 
                      psd_lower=psd_lower, lb=lb, ub=ub), reason
 
 
-def raw_pair(name: str, raw: Any, data: Mapping[str, Any]) -> tuple[Any, Any]:
-    """``(x, y)`` of a solver's raw answer in the conic form of :func:`conic_data`
-    (``y`` stacked as the rows are), or ``(None, None)`` for an unknown solver."""
-    name = name.upper()
-
-    def arr(v: Any) -> np.ndarray | None:
-        return None if v is None else np.asarray(v, dtype=float).ravel()
-
-    if name in ("SCS",) and isinstance(raw, Mapping):
-        return arr(raw.get("x")), arr(raw.get("y"))
-    if name in ("CLARABEL",):
-        return arr(getattr(raw, "x", None)), arr(getattr(raw, "z", None))
-    if name == "ECOS" and isinstance(raw, Mapping):
-        y, z = arr(raw.get("y")), arr(raw.get("z"))
-        ys = None if z is None else np.concatenate([y if y is not None else [], z])
-        return arr(raw.get("x")), ys
-    if name == "OSQP":
-        return arr(getattr(raw, "x", None)), arr(getattr(raw, "y", None))
-    if name == "HIGHS" and isinstance(raw, Mapping):
-        sol = raw.get("solution")
-        x = arr(getattr(sol, "col_value", None))
-        y = arr(getattr(sol, "row_dual", None))
-        return x, y
-    return None, None
-
-
 def _pair_bounds(cd: ConicData, x: Any, y: Any, signs: tuple[float, ...]) -> ConicBounds:
     """Bounds with the dual point taken as ``s * y`` for the sign ``s`` (among those the
     solver's convention leaves open) whose dual residual ``c + A'(s y)`` is smaller:
@@ -155,7 +132,7 @@ def generic_certify(f: Any, point: Mapping[str, Any]) -> Certificate:
     if isinstance(cp_point, ConicPoint):
         cd, x, y = cp_point.data, cp_point.x, cp_point.y
         reason = cp_point.note
-        signs = (1.0, -1.0) if cp_point.solver.upper() == "HIGHS" else (1.0,)
+        signs = cp_point.dual_signs
     else:
         cd, x, reason = _primal_only(f.problem, values)
         y, signs = None, (1.0,)

@@ -60,6 +60,10 @@ class Status(str, Enum):
         )
 
 
+#: below this magnitude of both values a gap is reported as an absolute number
+ABSOLUTE_GAP_BELOW = 1e-9
+
+
 def relative_gap(primal_value: float, dual_value: float) -> float:
     """``|d - p| / max(|p|, |d|)``; the absolute gap when both values are below 1e-9.
 
@@ -71,7 +75,7 @@ def relative_gap(primal_value: float, dual_value: float) -> float:
         return math.inf
     gap = abs(dual_value - primal_value)
     scale = max(abs(primal_value), abs(dual_value))
-    return gap if scale < 1e-9 else gap / scale
+    return gap if scale < ABSOLUTE_GAP_BELOW else gap / scale
 
 
 @dataclass(frozen=True)

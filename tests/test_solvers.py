@@ -288,9 +288,11 @@ def test_robust_claims_of_infeasibility_are_refuted():
 
 
 def test_tol_below_double_precision_is_refused_not_run_to_a_budget():
-    """Issue 12: robust_pg at tol = 1e-16 ran its whole budget (minutes); no certificate in
-    double precision proves a relative gap that small, so the request is refused."""
-    from convexkern.solvers.dispatch import TOL_FLOOR
+    """robust_pg at tol = 1e-16 ran its whole budget (minutes); no certificate in double
+    precision proves a relative gap that small, so the request is refused."""
+    from convexkern.solvers import TOLERANCE
+
+    TOL_FLOOR = TOLERANCE.tol_floor
 
     f = svm.dual(X @ X.T + 0.1 * np.eye(4), Y, C=1.0)
     for bad in (1e-16, 0.5 * TOL_FLOOR):

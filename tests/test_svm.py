@@ -387,7 +387,7 @@ def test_solver_side_exception_becomes_error_report(monkeypatch):
         def boom(*args, _exc=exc, **kwargs):
             raise _exc
 
-        monkeypatch.setattr(f.problem, "solve", boom)
+        monkeypatch.setattr(f.problem, "get_problem_data", boom)
         r = ck.solve(f, "clarabel")
         assert r.status is ck.Status.ERROR and not r.ok
         assert r.message.startswith("clarabel failed") and str(exc) in r.message

@@ -73,7 +73,7 @@ from .. import sos
 from ..errors import InvalidInputError
 from ..math.exchange import master_qp
 from ..report import SolveReport
-from ..solvers.certify import certified_report
+from ..solvers.outcome import certified_report, pointless_report
 from ..solvers.status import algorithm_status
 from ._progress import checkpoint
 
@@ -598,10 +598,9 @@ def solve_formulation(
                    drop_after=options.get("drop_after", 1), warm=options.get("warm", True))
     elapsed = time.perf_counter() - t0
     if res.status in ("infeasible", "error"):
-        return SolveReport(
-            status=algorithm_status(res.status), solver="exchange", formulation=f.name,
-            solve_time=elapsed, iterations=res.iterations, tol=tol,
-            params=f.param_values(), message=res.message,
+        return pointless_report(
+            f, status=algorithm_status(res.status), solver="exchange", solve_time=elapsed,
+            iterations=res.iterations, tol=tol, message=res.message,
         )
     return certified_report(
         f, {"w": res.w, "b": np.asarray(res.b), "mu": res.mu}, solver="exchange",

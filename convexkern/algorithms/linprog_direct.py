@@ -23,7 +23,6 @@ kind                      variables ``x``                                  margi
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -37,7 +36,7 @@ from .._validation import check_choice
 from ..errors import InvalidInputError
 from ..formulation import Formulation
 from ..report import SolveReport, Status
-from ..solvers.certify import certified_report
+from ..solvers.outcome import certified_report, pointless_report
 from ..solvers.status import algorithm_status
 
 __all__ = ["StandardLP", "standard_form", "solve_standard", "LinprogResult", "choose",
@@ -265,15 +264,11 @@ def solve_formulation(
              "method": meth,
              "objective": None if res.fun is None else std.sign * res.fun + std.offset}
     if not status.has_solution or res.x is None:
-        primal = math.nan
-        if status is Status.UNBOUNDED:
-            primal = math.inf if f.sense == "maximize" else -math.inf
-        if status.has_solution:  # a limit without a point
-            status = Status.ERROR if status is Status.OPTIMAL else status
-        return SolveReport(
-            status=status, solver="linprog", formulation=f.name, primal_value=primal,
-            solve_time=res.solve_time, iterations=res.iterations, tol=tol,
-            params=f.param_values(), solver_stats=stats,
+        if status in (Status.OPTIMAL, Status.OPTIMAL_INACCURATE):  # "solved", no point
+            status = Status.ERROR
+        return pointless_report(
+            f, status=status, solver="linprog", solve_time=res.solve_time,
+            iterations=res.iterations, tol=tol, solver_stats=stats,
             message=_with_hint(f, status, {Status.INFEASIBLE: "the problem is infeasible",
                                            Status.UNBOUNDED: "the problem is unbounded"}
                                .get(status, res.message)),
@@ -300,10 +295,9 @@ def solve_formulation(
     main = {"lp_svm.nu_lp": "R", "lp_svm.nu_lp_dual": "delta", "lp_svm.lp": "R",
             "lp_svm.lp_dual": "alpha"}[f.kind]
     if main not in got:
-        return SolveReport(
-            status=Status.ERROR, solver="linprog", formulation=f.name,
-            solve_time=res.solve_time, iterations=res.iterations, tol=tol,
-            params=f.param_values(), solver_stats=stats,
+        return pointless_report(
+            f, status=Status.ERROR, solver="linprog", solve_time=res.solve_time,
+            iterations=res.iterations, tol=tol, solver_stats=stats,
             message=f"HiGHS returned no marginals for the {target} form",
         )
     point = got

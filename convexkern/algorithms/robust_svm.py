@@ -61,7 +61,7 @@ from ..math.robust_indefinite import (
 )
 from ..projections import project_svm_feasible
 from ..report import SolveReport, relative_gap
-from ..solvers.certify import certified_report
+from ..solvers.outcome import certified_report
 from ..solvers.status import algorithm_status
 
 __all__ = [

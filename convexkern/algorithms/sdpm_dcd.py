@@ -56,7 +56,7 @@ import numpy as np
 
 from ..errors import InvalidInputError
 from ..report import Certificate, SolveReport
-from ..solvers.certify import certified_report
+from ..solvers.outcome import certified_report, pointless_report
 from ..solvers.status import algorithm_status
 from ._progress import checkpoint
 from .sdpm_block import block_violation, min_on_segment, solve_block
@@ -288,10 +288,9 @@ def solve_formulation(
     elapsed = time.perf_counter() - t0
     stats = {"epochs": res.iterations, **res.stats}
     if res.status == "infeasible":
-        return SolveReport(
-            status=algorithm_status(res.status), solver="sdpm-dcd", formulation=f.name,
-            solve_time=elapsed, iterations=res.iterations, tol=tol,
-            params=f.param_values(), message=res.message, solver_stats=stats,
+        return pointless_report(
+            f, status=algorithm_status(res.status), solver="sdpm-dcd", solve_time=elapsed,
+            iterations=res.iterations, tol=tol, message=res.message, solver_stats=stats,
         )
     message = res.message
     if math.isinf(C) and res.status != "optimal" and not math.isfinite(res.history[-1][3]):

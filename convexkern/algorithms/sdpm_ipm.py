@@ -42,7 +42,7 @@ import scipy.linalg
 
 from ..errors import InvalidInputError
 from ..report import Certificate, SolveReport
-from ..solvers.certify import certified_report
+from ..solvers.outcome import certified_report
 from ..solvers.status import algorithm_status
 from ._progress import checkpoint
 

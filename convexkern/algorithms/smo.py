@@ -22,7 +22,7 @@ from ..math.smo import HISTORY_EVERY, SMOProgress, SMOResult, pair_bounds, smo
 from ..math.svm import dual_bounds, primal_bias, separability
 from ..projections import project_svm_feasible
 from ..report import SolveReport, Status, relative_gap
-from ..solvers.certify import certified_report
+from ..solvers.outcome import certified_report, pointless_report
 from ..solvers.status import algorithm_status
 
 __all__ = ["SMOResult", "SMOProgress", "smo", "pair_bounds", "HISTORY_EVERY", "solve"]
@@ -129,12 +129,9 @@ def solve(
                 # the dual (a maximisation) is unbounded; the primal is infeasible
                 status = Status.UNBOUNDED if f.sense == "maximize" else Status.INFEASIBLE
                 hint = f.hints.get(status.value, "use a soft margin (C > 0)")
-                return SolveReport(
-                    status=status, solver="smo", formulation=f.name,
-                    primal_value=math.inf if status is Status.UNBOUNDED else math.nan,
-                    solve_time=time.perf_counter() - t0,
-                    iterations=total_it, tol=tol, params=f.param_values(),
-                    history=tuple(tuple(float(v) for v in h) for h in history),
+                return pointless_report(
+                    f, status=status, solver="smo", solve_time=time.perf_counter() - t0,
+                    iterations=total_it, tol=tol, history=history,
                     message=f"the problem is {status.value}: the classes cannot be separated "
                             "in feature space (y_i((K beta)_i + b) >= 1 is infeasible, "
                             "HiGHS); " + hint,

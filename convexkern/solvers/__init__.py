@@ -6,10 +6,13 @@ module          what lives there
 ``table``       the solver table as data: conic solvers (cvxpy) and built-in algorithms
                 (name -> adapter ``"module:function"`` per formulation kind, default
                 tol, warm start, description); :func:`register_solver` for a user's own
-``status``      the one mapping from every solver's native outcome to :class:`Status`
+``backends``    one module per conic solver: its cones, settings, status codes, raw pair
+``status``      the words of the built-in algorithms and cvxpy's statuses -> :class:`Status`
 ``dispatch``    :func:`solve`, :func:`compare`, :func:`path`, :func:`available_solvers`
-``conic``       the cvxpy path: solve, read the raw answer, certify
-``certify``     :func:`certified_report`: a point and a formulation's certificate -> report
+``conic``       the cvxpy path (its documented API): solve, read the raw answer, certify
+``outcome``     every report is made here: :func:`certified_report` (a point and the
+                formulation's certificate), :func:`pointless_report`, the refutation of a
+                "no solution" claim, and the tolerance policy :data:`TOLERANCE`
 ``plugins``     solvers of installed packages (``convexkern.solvers`` entry points), read
                 lazily; :class:`PluginWarning` for a broken one
 ==============  =======================================================================
@@ -21,7 +24,6 @@ status is ``optimal`` only when the certified relative gap meets ``tol``.
 from __future__ import annotations
 
 from ..errors import moved
-from .certify import certified_report
 from .dispatch import (
     available_solvers,
     compare,
@@ -30,6 +32,7 @@ from .dispatch import (
     solve,
     solver_info,
 )
+from .outcome import TOLERANCE, certified_report, pointless_report
 from .plugins import PluginWarning
 from .status import algorithm_status, cvxpy_status
 from .table import ALGORITHMS, CONIC, AlgorithmSpec, ConicSolverSpec, register_solver
@@ -39,6 +42,7 @@ __all__ = [
     "CONIC",
     "AlgorithmSpec",
     "PluginWarning",
+    "TOLERANCE",
     "ConicSolverSpec",
     "algorithm_status",
     "available_solvers",
@@ -47,6 +51,7 @@ __all__ = [
     "cvxpy_status",
     "installed_solvers",
     "path",
+    "pointless_report",
     "register_solver",
     "solve",
     "solver_info",

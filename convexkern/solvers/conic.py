@@ -1,30 +1,31 @@
-"""Conic solvers through cvxpy: solve, read the solver's own words, certify the point.
+"""Conic solvers through cvxpy's documented route: build, solve, read the solver's own
+answer, certify.
 
-cvxpy returns its status and the variables' values; this adapter keeps the solver's raw
-answer too (SCS's and Clarabel's status words tell an iteration limit from a time limit,
-and SCS's last iterate is usable where cvxpy raises), then hands the point to
-:func:`convexkern.solvers.certify.certified_report`.
+``problem.get_problem_data`` gives the conic form (kept for the generic certificate),
+``chain.solve_via_data`` the solver's raw answer, and ``problem.unpack_results`` loads the
+variables.  Between the last two, the solver's class (:mod:`convexkern.solvers.backends`)
+reads the raw answer in the solver's own status codes, so a time limit is told from an
+iteration limit and an inaccurate "infeasible" from a proof.  Every report is then made by
+:mod:`convexkern.solvers.outcome`.  No method of a cvxpy object is replaced.
 """
 
 from __future__ import annotations
 
-import math
 import time
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 import cvxpy as cp
-import numpy as np
 
 from ..errors import InvalidInputError
 from ..formulation import Formulation
-from ..generic import CONIC_KEY, ConicPoint, conic_data, raw_pair
+from ..generic import CONIC_KEY, ConicPoint, conic_data
 from ..report import SolveReport, Status
-from .certify import certified_report
+from .backends.base import ConicSolverSpec, Verdict
+from .outcome import TOLERANCE, certified_report, pointless_report
 from .status import cvxpy_status
-from .table import ConicSolverSpec
 
 __all__ = ["solve_conic"]
 
@@ -35,92 +36,35 @@ _NO_SOLUTION_MESSAGE = {
                                     "not say which)",
 }
 
-
-def _raw_status_text(stats: Any, raw: Any) -> str:
-    """The solver's own status words: from cvxpy's ``extra_stats`` and from the raw
-    solution object (SCS: ``info["status"]``; Clarabel: ``status``, e.g. ``MaxTime``)."""
-    parts: list[str] = []
-    for source in (getattr(stats, "extra_stats", None), raw):
-        if source is None:
-            continue
-        if isinstance(source, Mapping):
-            parts.append(str(source.get("status", "")))
-            info = source.get("info")  # SCS: 'solved (inaccurate - reached max_iters)'
-            if isinstance(info, Mapping):
-                parts.append(str(info.get("status", "")))
-        else:
-            parts.append(str(getattr(source, "status", "")))
-    return " ".join(parts)
-
-
-def _raw_iterations(raw: Any) -> int | None:
-    """Iterations done, read from the raw solution (SCS ``info["iter"]``, Clarabel
-    ``iterations``), for a solve cvxpy could not unpack."""
-    it = None
-    if isinstance(raw, Mapping) and isinstance(raw.get("info"), Mapping):
-        it = raw["info"].get("iter")
-    elif raw is not None:
-        it = getattr(raw, "iterations", None)
-    return int(it) if isinstance(it, (int, np.integer)) else None
-
-
-def _unpack_last_iterate(raw: Mapping[str, Any], unpack: Callable[..., Any]) -> bool:
-    """Load a solver's last iterate into the problem's variables after a stop on a limit
-    that cvxpy treats as a failure (SCS at ``max_iters`` with status "failed" or
-    "indeterminate": cvxpy raises instead of unpacking its finite iterate).  SCS only:
-    its raw answer is relabelled "solved (inaccurate)" for cvxpy's inversion.  Returns
-    whether a point was loaded; the caller reports the limit status and certifies it."""
-    sol = raw.get("solution")
-    if not (isinstance(sol, Mapping) and isinstance(sol.get("info"), Mapping)
-            and "status_val" in sol["info"] and "x" in sol):
-        return False
-    x = np.asarray(sol["x"], dtype=float)
-    if x.size == 0 or not np.all(np.isfinite(x)):
-        return False
-    patched = dict(sol)
-    patched["info"] = {**sol["info"], "status_val": 2}  # SCS: solved (inaccurate)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # cvxpy's "Solution may be inaccurate"
-            unpack(patched, raw["chain"], raw["inverse_data"])
-    except (cp.error.SolverError, ValueError, KeyError, TypeError):
-        return False
-    return True
-
-
-def _limit_status(stats: Any, raw: Any = None) -> Status | None:
-    """Detect an iteration or time limit from the solver's raw status text."""
-    text = _raw_status_text(stats, raw).lower().replace("_", "").replace(" ", "")
-    if "maxiter" in text or "iterationlimit" in text:
-        return Status.ITERATION_LIMIT
-    if "maxtime" in text or "timelimit" in text:
-        return Status.TIME_LIMIT
-    return None
+#: keyword arguments of ``Problem.solve`` that are cvxpy's, not the solver's
+_CVXPY_KEYWORDS = ("warm_start", "enforce_dpp", "ignore_dpp", "canon_backend")
 
 
 def solve_conic(
     f: Formulation,
     spec: ConicSolverSpec,
+    *,
     tol: float,
-    max_iter: int | None,
-    time_limit: float | None,
-    verbose: bool,
-    options: Mapping[str, Any],
-    others_for: Callable[[Formulation], list[str]],
+    max_iter: int | None = None,
+    time_limit: float | None = None,
+    verbose: bool = False,
+    options: Mapping[str, Any] | None = None,
 ) -> SolveReport:
     """Solve ``f`` with the conic solver ``spec`` and certify the returned point.
 
-    ``others_for(f)`` names the solvers an error message suggests instead.  A solver whose
-    spec allows it (``ConicSolverSpec.refine``) and that claimed ``optimal`` at a point
-    whose certified gap misses ``tol`` is run once more with settings 1000 times tighter
-    (floored at 1e-14): its feasibility and gap tolerances are absolute, so a problem
-    with a small objective (|opt| ~ 1e-4) needs them far below ``tol`` (issue 12).  The
-    better-certified report is kept; ``solver_stats["refined"]`` says it happened.
+    A solver whose spec allows it (``ConicSolverSpec.refine``) and that claimed
+    ``optimal`` at a point whose certified gap misses ``tol`` is run once more at the
+    policy's tighter settings (:meth:`TolerancePolicy.refined`): its feasibility and gap
+    tolerances are absolute, so a problem with a small objective (|opt| ~ 1e-4) needs
+    them far below ``tol``.  The better-certified report is kept;
+    ``solver_stats["refined"]`` says it happened.
     """
-    accuracy = max(tol * spec.safety, 1e-12)
+    options = dict(options or {})
+    accuracy = TOLERANCE.settings(tol, spec.safety)
 
     def at(acc: float, limit: float | None) -> SolveReport:
-        return _solve_at(f, spec, tol, acc, max_iter, limit, verbose, options, others_for)
+        return _solve_at(f, spec, tol=tol, accuracy=acc, max_iter=max_iter,
+                         time_limit=limit, verbose=verbose, options=options)
 
     first = at(accuracy, time_limit)
     if not (spec.refine and first.status is Status.OPTIMAL_INACCURATE
@@ -130,7 +74,7 @@ def solve_conic(
     left = None if time_limit is None else time_limit - first.solve_time
     if left is not None and left <= 0:
         return first
-    finer = max(accuracy * 1e-3, 1e-14)
+    finer = TOLERANCE.refined(accuracy)
     second = at(finer, left)
     best = second if second.status.has_solution and second.rel_gap < first.rel_gap \
         else first
@@ -151,142 +95,128 @@ def solve_conic(
     )
 
 
-def _solve_at(f: Formulation, spec: ConicSolverSpec, tol: float, accuracy: float,
-              max_iter: int | None, time_limit: float | None, verbose: bool,
-              options: Mapping[str, Any],
-              others_for: Callable[[Formulation], list[str]]) -> SolveReport:
-    """One solve at the solver settings ``accuracy``, certified against ``tol``."""
-    kwargs = spec.settings(accuracy, max_iter, time_limit)
-    kwargs.update(options)
-    # The solver's raw answer, kept for its status words: cvxpy maps SCS's "indeterminate
-    # at max_iters" to a SolverError and Clarabel's MaxTime to user_limit without saying
-    # which limit.  unpack_results is wrapped on this instance only for this call.
-    raw: dict[str, Any] = {}
+def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
+         verbose: bool) -> tuple[Any, Any, Any, Any]:
+    """``(data, chain, inverse_data, raw)``: cvxpy's conic form and the solver's raw
+    answer, by ``get_problem_data`` and ``chain.solve_via_data``."""
     problem = f.problem
-    unpack = problem.unpack_results
-    build = problem.get_problem_data
+    cvx = {k: settings.pop(k) for k in _CVXPY_KEYWORDS if k in settings}
+    data, chain, inverse = problem.get_problem_data(
+        spec.cvxpy_name, enforce_dpp=cvx.get("enforce_dpp", False),
+        ignore_dpp=cvx.get("ignore_dpp", False), verbose=verbose,
+        canon_backend=cvx.get("canon_backend"), solver_opts=settings)
+    raw = chain.solve_via_data(problem, data, cvx.get("warm_start", True), verbose, settings)
+    return data, chain, inverse, raw
 
-    def _keep_raw(solution: Any, chain: Any, inverse_data: Any) -> Any:
-        raw.update(solution=solution, chain=chain, inverse_data=inverse_data)
-        return unpack(solution, chain, inverse_data)
 
-    def _keep_data(*args: Any, **kwargs: Any) -> Any:
-        out = build(*args, **kwargs)
-        raw["data"] = out[0]  # the conic form the solver gets: the generic certificate's
-        return out
-
-    t0 = time.perf_counter()
-    forced: Status | None = None
-    problem.unpack_results = _keep_raw  # type: ignore[method-assign]
-    if f.generic:
-        problem.get_problem_data = _keep_data  # type: ignore[method-assign]
+def _unpack(f: Formulation, raw: Any, chain: Any, inverse: Any) -> bool:
+    """Load the raw answer into the problem's variables; False when cvxpy refuses it
+    (a solver error in cvxpy's reading)."""
     try:
         with warnings.catch_warnings():
             # cvxpy's "Solution may be inaccurate": the report's status and certified gap
-            # say it with numbers, a second voice only confuses (issue 12)
+            # say it with numbers, a second voice only confuses
             warnings.filterwarnings("ignore", message="Solution may be inaccurate",
                                     category=UserWarning)
-            problem.solve(solver=spec.cvxpy_name, verbose=verbose, **kwargs)
+            f.problem.unpack_results(raw, chain, inverse)
+    except (cp.error.SolverError, ValueError, KeyError, TypeError):
+        return False
+    return True
+
+
+def _solve_at(f: Formulation, spec: ConicSolverSpec, *, tol: float, accuracy: float,
+              max_iter: int | None, time_limit: float | None, verbose: bool,
+              options: Mapping[str, Any]) -> SolveReport:
+    """One solve at the solver settings ``accuracy``, certified against ``tol``."""
+    settings = {**spec.settings(accuracy, max_iter, time_limit), **options}
+    t0 = time.perf_counter()
+    try:
+        data, chain, inverse, raw = _run(f, spec, settings, verbose)
     except (cp.error.SolverError, ValueError, ArithmeticError) as exc:
-        # Raised inside problem.solve: by the solver, or by cvxpy while canonicalising the
-        # problem for it (e.g. ECOS needs quad_form(x, P) as a second-order cone and cvxpy
-        # refuses a P with round-off negative eigenvalues).  A status, not a crash.
-        elapsed = time.perf_counter() - t0
-        sol = raw.get("solution")
-        iters = _raw_iterations(sol)
-        limit = _limit_status(None, sol)
-        if limit is None and max_iter is not None and iters is not None and iters >= max_iter:
-            limit = Status.ITERATION_LIMIT
-        if limit is not None and _unpack_last_iterate(raw, unpack):
-            forced = limit  # the last iterate is in the variables: certify it below
-        elif limit is not None:
-            what = f"max_iter={max_iter}" if limit is Status.ITERATION_LIMIT \
-                else f"time_limit={time_limit}"
-            return SolveReport(
-                status=limit, solver=spec.name, formulation=f.name, solve_time=elapsed,
-                iterations=iters, tol=tol, params=f.param_values(),
-                message=f"{spec.name} stopped at {what} with no usable point "
-                        f"(its status: '{_raw_status_text(None, sol).strip()}')",
-            )
-        else:
-            others = [s for s in others_for(f) if s != spec.name]
-            return SolveReport(
-                status=Status.ERROR, solver=spec.name, formulation=f.name,
-                solve_time=elapsed, iterations=iters, tol=tol, params=f.param_values(),
-                message=f"{spec.name} failed ({type(exc).__name__}): {exc} "
-                        f"Try another solver: {others}",
-            )
-    finally:
-        problem.__dict__.pop("unpack_results", None)
-        problem.__dict__.pop("get_problem_data", None)
+        # Raised by the solver, or by cvxpy while canonicalising the problem for it (e.g.
+        # ECOS needs quad_form(x, P) as a second-order cone and cvxpy refuses a P with
+        # round-off negative eigenvalues).  A status, not a crash.
+        return pointless_report(
+            f, solver=spec.name, status=Status.ERROR, tol=tol,
+            solve_time=time.perf_counter() - t0,
+            message=f"{spec.name} failed ({type(exc).__name__}): {exc}")
     elapsed = time.perf_counter() - t0
-    stats = f.problem.solver_stats
-    status = cvxpy_status(f.problem.status)
-    limit = forced or _limit_status(stats, raw.get("solution"))
-    if limit is not None and status in (Status.OPTIMAL_INACCURATE, Status.ITERATION_LIMIT,
-                                        Status.ERROR):
-        status = limit
-    elif (status is Status.OPTIMAL_INACCURATE and max_iter is not None
-          and (getattr(stats, "num_iters", None) or 0) >= max_iter):
-        status = Status.ITERATION_LIMIT  # a solver that stopped on the cap, whatever it says
+    verdict = spec.verdict(raw, settings)
+    unpacked = _unpack(f, raw, chain, inverse)
+    if verdict is None:  # a solver whose own codes are not read: cvxpy's word
+        word = f.problem.status if unpacked else "solver_error"
+        verdict = Verdict(cvxpy_status(word), str(word),
+                          proven=word not in cp.settings.INACCURATE)
+    iters = spec.iterations(raw)
+    stats = f.problem.solver_stats if unpacked else None
+    if iters is None and stats is not None:
+        iters = getattr(stats, "num_iters", None)
+    solve_time = (getattr(stats, "solve_time", None) if stats is not None else None) or elapsed
     solver_stats = {
-        "status": f.problem.status,
-        "objective": f.problem.value,
-        "iterations": getattr(stats, "num_iters", None),
-        "setup_time": getattr(stats, "setup_time", None),
+        "status": f.problem.status if unpacked else None,
+        "native_status": verdict.word,
+        "objective": f.problem.value if unpacked else None,
+        "iterations": iters,
+        "setup_time": getattr(stats, "setup_time", None) if stats is not None else None,
         "compile_time": getattr(f.problem, "compilation_time", None),
     }
-    solve_time = getattr(stats, "solve_time", None) or elapsed
-    iters = getattr(stats, "num_iters", None)
-    if not status.has_solution:
-        message = _NO_SOLUTION_MESSAGE.get(
-            status, f"{spec.name} returned status '{f.problem.status}'")
-        hint = f.hints.get(status.value)
-        if hint is None and status is Status.INFEASIBLE_OR_UNBOUNDED:
-            hint = "; ".join(h for h in (f.hints.get(Status.INFEASIBLE.value),
-                                         f.hints.get(Status.UNBOUNDED.value)) if h) or None
-        if hint:
-            message = f"{message}: {hint}" if message else hint
-        primal = math.nan
-        if status is Status.UNBOUNDED:
-            primal = math.inf if f.sense == "maximize" else -math.inf
-        return SolveReport(
-            status=status, solver=spec.name, formulation=f.name, primal_value=primal,
-            solve_time=float(solve_time), iterations=iters, tol=tol,
-            params=f.param_values(), solver_stats=solver_stats, message=message,
-        )
+    status = verdict.status
+    if status in (Status.ITERATION_LIMIT, Status.TIME_LIMIT) and not unpacked:
+        last = spec.last_iterate(raw)
+        unpacked = last is not None and _unpack(f, last, chain, inverse)
+    elif (status is Status.OPTIMAL_INACCURATE and max_iter is not None
+          and (iters or 0) >= max_iter):
+        status = Status.ITERATION_LIMIT  # a solver that stopped on the cap, whatever it says
+    common = dict(solver=spec.name, tol=tol, solve_time=float(solve_time), iterations=iters,
+                  solver_stats=solver_stats)
+    if status in _NO_SOLUTION_MESSAGE:
+        # a claim: outcome.judged checks it against the formulation's facts and the
+        # solver's own word on its accuracy (claim_proven)
+        solver_stats["claim_proven"] = verdict.proven
+        return pointless_report(f, status=status, **common,
+                                message=_no_solution_message(f, status))
+    if status is Status.ERROR or not unpacked:
+        if status in (Status.ITERATION_LIMIT, Status.TIME_LIMIT):
+            what = f"max_iter={max_iter}" if status is Status.ITERATION_LIMIT \
+                else f"time_limit={time_limit}"
+            message = (f"{spec.name} stopped at {what} with no usable point "
+                       f"(its status: {verdict.word})")
+        else:
+            status = Status.ERROR
+            message = f"{spec.name} failed (its status: {verdict.word})"
+        return pointless_report(f, status=status, **common, message=message)
     try:
         point = f.current_point()
     except (InvalidInputError, TypeError, ValueError) as exc:
-        return SolveReport(
-            status=Status.ERROR, solver=spec.name, formulation=f.name,
-            solve_time=float(solve_time), iterations=iters, tol=tol,
-            params=f.param_values(), solver_stats=solver_stats,
-            message=f"{spec.name} reported '{f.problem.status}' but returned no usable point "
-                    f"({exc})",
-        )
+        return pointless_report(
+            f, status=Status.ERROR, **common,
+            message=f"{spec.name} reported '{verdict.word}' but returned no usable point "
+                    f"({exc})")
     if f.generic:
-        point[CONIC_KEY] = _conic_point(spec, raw)
-    return certified_report(
-        f, point, solver=spec.name, status=status, tol=tol, solve_time=float(solve_time),
-        iterations=iters, solver_stats=solver_stats,
-    )
+        point[CONIC_KEY] = _conic_point(spec, data, chain, raw)
+    return certified_report(f, point, status=status, **common)
 
 
-def _conic_point(spec: ConicSolverSpec, raw: Mapping[str, Any]) -> ConicPoint | None:
+def _no_solution_message(f: Formulation, status: Status) -> str:
+    """What a proven "no solution" word means, with the builder's hint where it has one."""
+    message = _NO_SOLUTION_MESSAGE[status]
+    hint = f.hints.get(status.value)
+    if hint is None and status is Status.INFEASIBLE_OR_UNBOUNDED:
+        hint = "; ".join(h for h in (f.hints.get(Status.INFEASIBLE.value),
+                                     f.hints.get(Status.UNBOUNDED.value)) if h) or None
+    return f"{message}: {hint}" if hint else message
+
+
+def _conic_point(spec: ConicSolverSpec, data: Any, chain: Any, raw: Any
+                 ) -> ConicPoint | None:
     """The solver's raw pair in its conic form, for the generic certificate (``None``
-    when the solve did not go through the capture)."""
-    data, chain = raw.get("data"), raw.get("chain")
-    if data is None or chain is None:
-        return None
+    when the form cannot be read)."""
     try:
         cd, reason = conic_data(data, getattr(chain, "solver", None))
-    except (KeyError, ValueError, TypeError, AttributeError) as exc:
-        del exc
+    except (KeyError, ValueError, TypeError, AttributeError):
         return None  # the certificate then falls back to the point by variable names
-    x, y = raw_pair(spec.cvxpy_name, raw.get("solution"), data)
+    x, y = spec.pair(raw)
     # x None (a solver whose raw answer is not read): the certificate falls back to the
     # variables' values, bounding the primal side only
-    return ConicPoint(data=cd, x=x, y=y, solver=spec.cvxpy_name, note=reason)
-
-
+    return ConicPoint(data=cd, x=x, y=y, solver=spec.cvxpy_name, note=reason,
+                      dual_signs=spec.dual_signs)

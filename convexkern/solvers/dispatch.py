@@ -3,12 +3,11 @@
 A request resolves a solver name against the table (:mod:`convexkern.solvers.table`),
 checks the controls and the formulation's Parameters, then runs either the conic path
 (:func:`convexkern.solvers.conic.solve_conic`) or the algorithm's adapter, imported at this
-moment.  Both end in :func:`convexkern.solvers.certify.certified_report`.
+moment.  Both end in :mod:`convexkern.solvers.outcome`, where every report is made.
 """
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -22,6 +21,7 @@ from ..errors import ConvexkernError, InvalidInputError, InvalidTypeError, Solve
 from ..formulation import Formulation
 from ..report import ReportTable, SolveReport, Status
 from .conic import solve_conic
+from .outcome import TOLERANCE, judged, pointless_report
 from .plugins import load_solver_plugins, plugin_failure, plugin_source
 from .table import ALGORITHMS, CONIC, AlgorithmSpec, ConicSolverSpec
 
@@ -124,16 +124,10 @@ def _resolve(f: Formulation, solver: str | None) -> ConicSolverSpec | AlgorithmS
                               f"solvers for {f.name}: {available_solvers(f)}")
 
 
-#: the smallest ``tol`` a solve accepts: a certified relative gap below it is under the
-#: rounding of the certificate itself in double precision (tens of ulps of the objective),
-#: so asking for less only runs an algorithm to its budget (issue 12)
-TOL_FLOOR = 1e-14
-
-
 def _check_controls(tol: Any, max_iter: Any, time_limit: Any) -> None:
-    if tol is not None and check_open_unit(tol, "tol") < TOL_FLOOR:
+    if tol is not None and check_open_unit(tol, "tol") < TOLERANCE.tol_floor:
         raise InvalidInputError(
-            "tol", f"must be >= {TOL_FLOOR:g}: a relative gap of {tol!r} is below what a "
+            "tol", f"must be >= {TOLERANCE.tol_floor:g}: a relative gap of {tol!r} is below what a "
                    "certificate computed in double precision can prove")
     if max_iter is not None and (
         isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 1
@@ -221,8 +215,12 @@ def solve(
                 verbose=verbose, x0=x0, **options,
             )
         else:
-            report = solve_conic(formulation, spec, t_tol, max_iter, time_limit, verbose,
-                                 options, available_solvers)
+            report = solve_conic(formulation, spec, tol=t_tol, max_iter=max_iter,
+                                 time_limit=time_limit, verbose=verbose, options=options)
+            if report.status is Status.ERROR:
+                others = [s for s in available_solvers(formulation) if s != spec.name]
+                report = replace(report, message=f"{report.message}. Try another solver: "
+                                                 f"{others}")
     except TypeError as exc:
         bad = [k for k in options if k in str(exc)]
         if isinstance(exc, ConvexkernError) or not bad:  # a library error names its own
@@ -237,35 +235,7 @@ def solve(
             raise
         raise InvalidInputError(bad[0], f"{spec.name}: {exc}") from None
     wall = time.perf_counter() - t0
-    return replace(_refuted(formulation, report), wall_time=wall)
-
-
-#: which fact of the formulation each "no solution" status contradicts
-_CONTRADICTS = {
-    Status.INFEASIBLE: ("feasible",),
-    Status.UNBOUNDED: ("bounded",),
-    Status.INFEASIBLE_OR_UNBOUNDED: ("feasible", "bounded"),
-}
-
-
-def _refuted(f: Formulation, report: SolveReport) -> SolveReport:
-    """A solver's infeasible/unbounded claim checked against what the builder proves
-    (:attr:`Formulation.facts`): a claim the facts refute is never reported as a status
-    of the problem; it becomes ``error``, with the solver's words and the proof."""
-    keys = _CONTRADICTS.get(report.status, ())
-    if not keys or not all(k in f.facts for k in keys):
-        return report
-    reasons = [f.facts[k]() if callable(f.facts[k]) else f.facts[k] for k in keys]
-    if not all(reasons):
-        return report  # a lazy fact that could not be proven for this instance
-    said = f"{report.solver} said '{report.status.value}'"
-    proof = "; ".join(reasons)
-    return replace(
-        report, status=Status.ERROR, primal_value=math.nan,
-        message=f"{said}, refuted by the formulation ({proof}): numerical trouble, not a "
-                f"property of the problem; try another solver or rescale the data"
-                + (f" [{report.message}]" if report.message else ""),
-    )
+    return replace(judged(formulation, report), wall_time=wall)
 
 
 def compare(
@@ -301,9 +271,8 @@ def compare(
             progress(name, None)
         spec = CONIC.get(name.lower())
         if spec is not None and spec.max_psd_side is not None and side > spec.max_psd_side:
-            r = SolveReport(
-                status=Status.SKIPPED, solver=spec.name, formulation=formulation.name,
-                tol=tol, params=formulation.param_values(),
+            r = pointless_report(
+                formulation, solver=spec.name, status=Status.SKIPPED, tol=tol,
                 message=f"not run by default: a {side} x {side} PSD cone is beyond "
                         f"{spec.name}'s default reach ({spec.max_psd_side}; its work grows "
                         f"as the side^6); name it in solvers=[...] to run it")

@@ -3,9 +3,10 @@
 Two kinds of entry, looked up by lower-case name, in preference order (the order of
 :func:`convexkern.compare`'s columns):
 
-* :class:`ConicSolverSpec`: a conic solver reached through cvxpy.  Which cone classes it
-  accepts and which module must be importable are data; availability is checked with
-  :func:`importlib.util.find_spec`, without importing the solver.
+* :class:`ConicSolverSpec`: a conic solver reached through cvxpy, one class in one module
+  of :mod:`convexkern.solvers.backends` (its cones, settings, status map and how its raw
+  pair is read).  Availability is checked with :func:`importlib.util.find_spec`, without
+  importing the solver.
 * :class:`AlgorithmSpec`: a built-in algorithm.  For each formulation kind it solves, the
   entry names its adapter as ``"module:function"``; the module is imported the first time
   a formulation of that kind is dispatched to it.  A bare ``import convexkern`` therefore
@@ -18,14 +19,13 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
 
 from ..errors import InvalidInputError, InvalidTypeError
 from ..report import SolveReport
+from .backends.base import ConicSolverSpec
 
 __all__ = [
     "ConicSolverSpec",
@@ -36,47 +36,6 @@ __all__ = [
 ]
 
 Adapter = Callable[..., SolveReport]
-
-# Fraction of ``tol`` handed to a conic solver as its own accuracy target: the certified
-# gap, recomputed from the returned point, is typically a few times the solver's own
-# residuals, so the solver is asked for ten times better than the target.
-_CONIC_SAFETY = 0.1
-_CLASSES_QP = frozenset({"LP", "QP"})
-_CLASSES_SOCP = _CLASSES_QP | {"SOCP"}
-_CLASSES_ALL = _CLASSES_SOCP | {"EXP", "SDP"}
-
-
-@dataclass(frozen=True, kw_only=True)
-class ConicSolverSpec:
-    """A conic solver reached through cvxpy, described as data."""
-
-    name: str
-    cvxpy_name: str
-    module: str
-    cones: frozenset[str]
-    default_tol: float
-    settings: Callable[[float, int | None, float | None], dict[str, Any]]
-    install: str
-    #: the solver's accuracy settings are ``safety * tol`` (floored at 1e-12)
-    safety: float = _CONIC_SAFETY
-    #: re-solve once at 1000 times tighter settings when an "optimal" answer misses tol
-    #: (interior-point solvers, whose extra iterations are few)
-    refine: bool = False
-    #: the largest PSD cone side it is tried on by default in :func:`convexkern.compare`
-    #: (``None``: any): an interior-point solver factorises a dense block of the cone's
-    #: svec size m(m+1)/2 each iteration, so the work grows as m^6
-    max_psd_side: int | None = None
-
-    @property
-    def setting_names(self) -> frozenset[str]:
-        """The keyword arguments ``settings`` fills in (a user's own value of one of them
-        turns refinement off: the user chose the accuracy)."""
-        return frozenset(self.settings(1e-6, 1, 1.0))
-
-    @property
-    def installed(self) -> bool:
-        return importlib.util.find_spec(self.module) is not None
-
 
 @dataclass(frozen=True, kw_only=True)
 class AlgorithmSpec:
@@ -125,73 +84,20 @@ class AlgorithmSpec:
         return getattr(importlib.import_module(module), attr)
 
 
-def _drop_none(**kw: Any) -> dict[str, Any]:
-    return {k: v for k, v in kw.items() if v is not None}
-
-
-_CONIC_ENTRIES = (
-    ConicSolverSpec(
-        name="clarabel", cvxpy_name="CLARABEL", module="clarabel", cones=_CLASSES_ALL,
-        default_tol=1e-8, install="pip install clarabel", refine=True,
-        # robust_indefinite's (n+1)-PSD cone: about 1 s at n = 50, tens of seconds at
-        # n = 100, minutes at 150 (docs/robust_indefinite.md)
-        max_psd_side=90,
-        # max_iter/time_limit always passed (Clarabel's defaults when not asked): cvxpy
-        # keeps the Clarabel solver object between solves and would keep a previous
-        # call's limits.
-        settings=lambda t, it, tl: dict(
-            tol_gap_abs=t, tol_gap_rel=t, tol_feas=t, max_iter=200 if it is None else it,
-            time_limit=math.inf if tl is None else tl),
-    ),
-    ConicSolverSpec(
-        name="scs", cvxpy_name="SCS", module="scs", cones=_CLASSES_ALL,
-        default_tol=1e-4, install="pip install scs",
-        settings=lambda t, it, tl: _drop_none(
-            eps_abs=t, eps_rel=t, max_iters=it, time_limit_secs=tl),
-    ),
-    # ECOS solves the SVM dual through cvxpy's second-order-cone form of quad_form, and its
-    # certified gap levels off at 1e-7..6e-6 relative (USPS, Pima subsets) once its own
-    # tolerances reach 1e-10; below that it reports itself inaccurate.  So the default
-    # target is 1e-5, reached with settings 1e-10 (safety 1e-5).
-    ConicSolverSpec(
-        name="ecos", cvxpy_name="ECOS", module="ecos", cones=_CLASSES_SOCP | {"EXP"},
-        default_tol=1e-5, safety=1e-5, install="pip install ecos",
-        settings=lambda t, it, tl: _drop_none(abstol=t, reltol=t, feastol=t, max_iters=it),
-    ),
-    # HiGHS's QP solver has no gap tolerance: its certified gap was 1.5e-8..3.3e-7 relative
-    # whatever the feasibility tolerances, so the default target is 1e-6.
-    ConicSolverSpec(
-        name="highs", cvxpy_name="HIGHS", module="highspy", cones=_CLASSES_QP,
-        default_tol=1e-6, install="pip install highspy",
-        settings=lambda t, it, tl: _drop_none(
-            primal_feasibility_tolerance=max(t, 1e-10),
-            dual_feasibility_tolerance=max(t, 1e-10), time_limit=tl),
-    ),
-    ConicSolverSpec(
-        name="osqp", cvxpy_name="OSQP", module="osqp", cones=_CLASSES_QP,
-        default_tol=1e-3, install="pip install osqp",
-        # as for Clarabel, defaults passed explicitly so no earlier limit persists in a
-        # reused OSQP object (cvxpy updates a cached solver with the new settings only)
-        settings=lambda t, it, tl: dict(
-            eps_abs=t, eps_rel=t, max_iter=4000 if it is None else it,
-            time_limit=1e10 if tl is None else tl),
-    ),
-    ConicSolverSpec(
-        name="cvxopt", cvxpy_name="CVXOPT", module="cvxopt", cones=_CLASSES_SOCP | {"SDP"},
-        default_tol=1e-7, install="pip install cvxopt", max_psd_side=90,
-        settings=lambda t, it, tl: _drop_none(abstol=t, reltol=t, feastol=t, max_iters=it),
-    ),
-    ConicSolverSpec(
-        name="mosek", cvxpy_name="MOSEK", module="mosek", cones=_CLASSES_ALL,
-        default_tol=1e-8, install="pip install mosek (needs a licence)",
-        settings=lambda t, it, tl: {},
-    ),
-    ConicSolverSpec(
-        name="piqp", cvxpy_name="PIQP", module="piqp", cones=_CLASSES_QP,
-        default_tol=1e-8, install="pip install piqp",
-        settings=lambda t, it, tl: _drop_none(eps_abs=t, eps_rel=t, max_iter=it),
-    ),
+#: the conic solvers, one module each in :mod:`convexkern.solvers.backends` (each defines
+#: ``SOLVER``), in preference order: adding a solver is one module and one line here
+CONIC_MODULES = (
+    "clarabel",
+    "scs",
+    "ecos",
+    "highs",
+    "osqp",
+    "cvxopt",
+    "mosek",
+    "piqp",
 )
+_CONIC_ENTRIES: tuple[ConicSolverSpec, ...] = tuple(
+    importlib.import_module(f"{__package__}.backends.{m}").SOLVER for m in CONIC_MODULES)
 
 _LP_KINDS = ("lp_svm.nu_lp", "lp_svm.nu_lp_dual", "lp_svm.lp", "lp_svm.lp_dual")
 _ROBUST = "convexkern.algorithms.robust_svm"

@@ -20,7 +20,7 @@ from ...errors import InvalidInputError
 from ...formulation import Formulation
 from ...math.krein import Decomposition, full_coefficients
 from ...report import SolveReport, Status
-from ...solvers.certify import certified_report
+from ...solvers.outcome import certified_report, pointless_report
 from ...solvers.status import algorithm_status
 from .result import TrIKResult
 from .solver import trik
@@ -74,9 +74,8 @@ def run_trik(f: Formulation, optimality: str, *, tol: float, max_iter: int | Non
         alpha_k = res.alpha
     else:
         if optimality == "krein":
-            return None, SolveReport(
-                status=Status.ERROR, solver="trik-krein", formulation=f.name, tol=tol,
-                params=f.param_values(),
+            return None, pointless_report(
+                f, status=Status.ERROR, solver="trik-krein", tol=tol,
                 message="trik-krein checks optimality through the shift transition (eq. 6); "
                         "use 'trik' (Hilbert optimality) or 'smo' for the flip decomposition")
         # flip: the active set on K~ = U|D|U' with no shift (lam = 0)

@@ -1,0 +1,122 @@
+"""What convexkern knows of one conic solver, as one class: :class:`ConicSolverSpec`.
+
+A solver reached through cvxpy is described by one subclass in one module of this package:
+its cvxpy name and Python module, the cone classes it accepts, its settings from
+``tol``/``max_iter``/``time_limit``, the map from its *own* status codes to
+:class:`~convexkern.report.Status` (a :class:`Verdict`), how many iterations it ran, and
+how its raw primal-dual pair is read in the conic form cvxpy gave it.  The solver table
+(:mod:`convexkern.solvers.table`) lists one instance of each; nothing else knows a
+solver's name.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ...report import Status
+
+__all__ = ["ConicSolverSpec", "Verdict", "CLASSES_QP", "CLASSES_SOCP", "CLASSES_ALL",
+           "as_vector", "drop_none"]
+
+CLASSES_QP = frozenset({"LP", "QP"})
+CLASSES_SOCP = CLASSES_QP | {"SOCP"}
+CLASSES_ALL = CLASSES_SOCP | {"EXP", "SDP"}
+
+
+class Verdict(NamedTuple):
+    """A solver's own word on a solve, in convexkern's vocabulary.
+
+    ``status`` is what the solver claims; ``word`` its native status, quoted in messages;
+    ``proven`` is False for a claim the solver itself marks as not reaching its
+    tolerances (SCS's "infeasible (inaccurate)", Clarabel's ``AlmostDualInfeasible``): such
+    a "no solution" word is never reported as a property of the problem."""
+
+    status: Status
+    word: str
+    proven: bool = True
+
+
+def as_vector(v: Any) -> np.ndarray | None:
+    """A raw solver array as a flat float vector (``None`` stays ``None``)."""
+    return None if v is None else np.asarray(v, dtype=float).ravel()
+
+
+def drop_none(**kw: Any) -> dict[str, Any]:
+    """The keyword arguments whose value is not ``None``."""
+    return {k: v for k, v in kw.items() if v is not None}
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConicSolverSpec:
+    """A conic solver reached through cvxpy.  Subclasses override the methods that read
+    the solver's own answer; an instance of this base class alone (a solver convexkern
+    only names) is driven by cvxpy's status and certified on the primal side."""
+
+    name: str
+    cvxpy_name: str
+    module: str
+    cones: frozenset[str]
+    default_tol: float
+    install: str
+    #: the solver's accuracy settings are ``safety * tol`` (the tolerance policy,
+    #: :data:`convexkern.solvers.outcome.TOLERANCE`, floors them)
+    safety: float = 0.1
+    #: re-solve once at tighter settings when an "optimal" answer misses tol
+    #: (interior-point solvers, whose extra iterations are few)
+    refine: bool = False
+    #: the largest PSD cone side it is tried on by default in :func:`convexkern.compare`
+    #: (``None``: any): an interior-point solver factorises a dense block of the cone's
+    #: svec size m(m+1)/2 each iteration, so the work grows as m^6
+    max_psd_side: int | None = None
+    #: the signs its dual vector may carry against SCS's convention ``c + A'y = 0``
+    #: (both, when the solver's convention leaves it open: the certificate takes the one
+    #: with the smaller dual residual; either gives valid bounds)
+    dual_signs: tuple[float, ...] = (1.0,)
+
+    # ------------------------------------------------------------------ settings
+    def settings(self, accuracy: float, max_iter: int | None,
+                 time_limit: float | None) -> dict[str, Any]:
+        """cvxpy keyword arguments for an accuracy target and the work bounds."""
+        del accuracy, max_iter, time_limit
+        return {}
+
+    @property
+    def setting_names(self) -> frozenset[str]:
+        """The keyword arguments :meth:`settings` fills in (a user's own value of one of
+        them turns refinement off: the user chose the accuracy)."""
+        return frozenset(self.settings(1e-6, 1, 1.0))
+
+    @property
+    def installed(self) -> bool:
+        return importlib.util.find_spec(self.module) is not None
+
+    # ------------------------------------------------------------------ its answer
+    def verdict(self, raw: Any, settings: Mapping[str, Any]) -> Verdict | None:
+        """The solver's own status code as a :class:`Verdict` (``None``: not read here;
+        cvxpy's status word is used).  ``settings`` are the keyword arguments it ran
+        with, for telling a limit it was given from one of its own."""
+        del raw, settings
+        return None
+
+    def iterations(self, raw: Any) -> int | None:
+        """Iterations done, from the raw answer (``None`` when it does not say)."""
+        del raw
+        return None
+
+    def pair(self, raw: Any) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """``(x, y)`` of the raw answer in the conic form of
+        :func:`convexkern.generic.conic_data` (``y`` stacked as the rows are), or
+        ``(None, None)`` when not read."""
+        del raw
+        return None, None
+
+    def last_iterate(self, raw: Any) -> Any | None:
+        """A raw answer cvxpy can unpack into the variables, for a stop on a limit that
+        cvxpy treats as a failure (``None``: no usable point)."""
+        del raw
+        return None

@@ -1,0 +1,82 @@
+"""SCS (operator splitting, LP/QP/SOCP/EXP/SDP) through cvxpy."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...report import Status
+from .base import CLASSES_ALL, ConicSolverSpec, Verdict, as_vector, drop_none
+
+#: SCS's ``info["status_val"]`` -> (status, proven): 1 solved, 2 solved (inaccurate),
+#: -1/-6 unbounded (inaccurate), -2/-7 infeasible (inaccurate), -3 indeterminate,
+#: -4 failed, -5 interrupted
+_STATUS: dict[int, tuple[Status, bool]] = {
+    1: (Status.OPTIMAL, True),
+    2: (Status.OPTIMAL_INACCURATE, True),
+    -1: (Status.UNBOUNDED, True),
+    -6: (Status.UNBOUNDED, False),
+    -2: (Status.INFEASIBLE, True),
+    -7: (Status.INFEASIBLE, False),
+    -3: (Status.ERROR, True),
+    -4: (Status.ERROR, True),
+    -5: (Status.ERROR, True),
+}
+#: the codes of a solve that converged to its own tolerances: never a limit
+_CONVERGED = frozenset({1, -1, -2})
+
+
+def _info(raw: Any) -> Mapping[str, Any]:
+    info = raw.get("info") if isinstance(raw, Mapping) else None
+    return info if isinstance(info, Mapping) else {}
+
+
+class Scs(ConicSolverSpec):
+    def settings(self, accuracy: float, max_iter: int | None,
+                 time_limit: float | None) -> dict[str, Any]:
+        return drop_none(eps_abs=accuracy, eps_rel=accuracy, max_iters=max_iter,
+                         time_limit_secs=time_limit)
+
+    def verdict(self, raw: Any, settings: Mapping[str, Any]) -> Verdict | None:
+        info = _info(raw)
+        code = info.get("status_val")
+        if code not in _STATUS:
+            return None
+        word = f"{info.get('status', '')} (status_val {code})"
+        if code not in _CONVERGED:
+            # a stop on a limit: its iteration count or its time says which (SCS's
+            # times are in milliseconds)
+            cap = settings.get("max_iters")
+            if cap is not None and (self.iterations(raw) or 0) >= cap:
+                return Verdict(Status.ITERATION_LIMIT, word)
+            limit = settings.get("time_limit_secs")
+            spent = (info.get("setup_time", 0.0) or 0.0) + (info.get("solve_time", 0.0) or 0.0)
+            if limit is not None and spent >= 1e3 * limit:
+                return Verdict(Status.TIME_LIMIT, word)
+        status, proven = _STATUS[code]
+        return Verdict(status, word, proven)
+
+    def iterations(self, raw: Any) -> int | None:
+        it = _info(raw).get("iter")
+        return None if it is None else int(it)
+
+    def pair(self, raw: Any) -> tuple[Any, Any]:
+        if not isinstance(raw, Mapping):
+            return None, None
+        return as_vector(raw.get("x")), as_vector(raw.get("y"))
+
+    def last_iterate(self, raw: Any) -> Any | None:
+        """SCS at a limit with status "failed" or "indeterminate" keeps a finite last
+        iterate that cvxpy refuses to unpack: the same answer labelled "solved
+        (inaccurate)" (status_val 2) is unpacked; the report keeps the limit status."""
+        info = _info(raw)
+        if "status_val" not in info or "x" not in raw:
+            return None
+        x = as_vector(raw["x"])
+        if x is None or x.size == 0 or not bool((abs(x) < float("inf")).all()):
+            return None
+        return {**raw, "info": {**info, "status_val": 2}}
+
+
+SOLVER = Scs(name="scs", cvxpy_name="SCS", module="scs", cones=CLASSES_ALL,
+             default_tol=1e-4, install="pip install scs")

@@ -1,0 +1,226 @@
+"""Outcomes: the one module where a solve becomes a :class:`SolveReport`.
+
+Every report is made here, by one of three functions, and its status is decided here
+from three witnesses: the certificate (a point's proven bracket), what the formulation
+proves (:attr:`Formulation.facts`, :attr:`Certificate.proven`) and the solver's word.
+
+* :func:`certified_report`: a point, certified by the formulation's certificate;
+* :func:`pointless_report`: a solve that returned no point (a limit before any usable
+  iterate, a solver's error, a "no solution" claim, a solver not run);
+* :func:`judged`: a "no solution" claim checked against the formulation's facts and the
+  solver's own word on its accuracy.
+
+The tolerance policy (how ``tol`` becomes a solver's settings, the floors, when a gap is
+absolute) is one table, :data:`TOLERANCE`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from ..formulation import Formulation
+from ..report import ABSOLUTE_GAP_BELOW, SolveReport, Status
+
+__all__ = ["TOLERANCE", "TolerancePolicy", "certified_report", "judged", "pointless_report"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class TolerancePolicy:
+    """How a requested ``tol`` (the target relative certified gap) is read, in one place."""
+
+    #: the smallest ``tol`` a solve accepts: a certified relative gap below it is under
+    #: the rounding of the certificate itself in double precision (tens of ulps of the
+    #: objective), so asking for less only runs an algorithm to its budget
+    tol_floor: float = 1e-14
+    #: a conic solver's accuracy settings are ``solver.safety * tol`` (its certified gap,
+    #: recomputed from the returned point, is typically a few times its own residuals),
+    #: floored here
+    settings_floor: float = 1e-12
+    #: a refining re-solve (``ConicSolverSpec.refine``) runs at settings this much tighter,
+    #: floored at ``refine_floor``: the solver's feasibility and gap tolerances are
+    #: absolute, so a problem with a small objective needs them far below ``tol``
+    refine_factor: float = 1e-3
+    refine_floor: float = 1e-14
+    #: below this magnitude of both bounds the gap is compared with ``tol`` as an absolute
+    #: number (:func:`convexkern.report.relative_gap`)
+    absolute_below: float = ABSOLUTE_GAP_BELOW
+
+    def settings(self, tol: float, safety: float) -> float:
+        """A conic solver's accuracy settings for ``tol``."""
+        return max(tol * safety, self.settings_floor)
+
+    def refined(self, accuracy: float) -> float:
+        """The settings of a refining re-solve after a solve at ``accuracy``."""
+        return max(accuracy * self.refine_factor, self.refine_floor)
+
+
+#: the tolerance policy every solve reads
+TOLERANCE = TolerancePolicy()
+
+
+def certified_report(
+    f: Formulation,
+    point: Mapping[str, np.ndarray],
+    *,
+    solver: str,
+    status: Status,
+    tol: float,
+    solve_time: float,
+    iterations: int | None = None,
+    history: Sequence[Sequence[float]] = (),
+    solver_stats: Mapping[str, Any] | None = None,
+    message: str = "",
+) -> SolveReport:
+    """Certify ``point`` with the formulation's certificate and build the report.
+
+    ``status=OPTIMAL`` is kept only when the certified relative gap is at most ``tol``;
+    otherwise it becomes ``OPTIMAL_INACCURATE`` and the message says why.  A status the
+    certificate proves from the data (``Certificate.proven``, e.g. unbounded by a theorem)
+    replaces a solver's "optimal" or "optimal_inaccurate".  Every solver,
+    conic or custom, goes through here; ``tol`` is also handed to the certificate
+    (:meth:`Formulation.certificate`), which may use it to skip refinements it does not
+    need.
+    """
+    cert = f.certificate(point, tol=tol)
+    wrong = _refuse(f, cert)
+    if wrong:
+        return SolveReport(
+            status=Status.ERROR, solver=solver, formulation=f.name,
+            primal_value=float(cert.primal_value), dual_value=float(cert.dual_value),
+            solve_time=float(solve_time), iterations=iterations, tol=tol,
+            params=f.param_values(), solver_stats=dict(solver_stats or {}),
+            message="; ".join(m for m in (message, wrong) if m),
+        )
+    rel = cert.rel_gap
+    notes = [m for m in (message, cert.note) if m]
+    if cert.proven is not None and status in (Status.OPTIMAL, Status.OPTIMAL_INACCURATE):
+        notes.append(f"{solver} said {status.value}; the certificate proves {cert.proven.value}")
+        status = cert.proven
+    scale = max(abs(cert.primal_value), abs(cert.dual_value))
+    if math.isfinite(scale) and scale < TOLERANCE.absolute_below:
+        notes.append(f"both values are below {TOLERANCE.absolute_below:g} in magnitude: "
+                     f"the gap {cert.gap:.3g} is compared with tol as an absolute gap (a "
+                     "relative one has no meaning at zero)")
+    if status is Status.OPTIMAL and not rel <= tol:
+        status = Status.OPTIMAL_INACCURATE
+        notes.append(f"certified relative gap {rel:.3g} exceeds tol {tol:.3g}")
+    return SolveReport(
+        status=status,
+        solver=solver,
+        formulation=f.name,
+        primal_value=float(cert.primal_value),
+        dual_value=float(cert.dual_value),
+        gap=float(cert.gap),
+        rel_gap=float(rel),
+        solve_time=float(solve_time),
+        iterations=iterations,
+        x={k: np.asarray(v) for k, v in cert.point.items()},
+        history=tuple(tuple(float(v) for v in h) for h in history),
+        tol=tol,
+        params=f.param_values(),
+        residuals=dict(cert.residuals),
+        solver_stats=dict(solver_stats or {}),
+        message="; ".join(notes),
+    )
+
+
+#: an inverted bracket is accepted up to this many units of round-off of its values
+_INVERSION_ULPS = 64 * 2.0 ** -53
+
+
+def _refuse(f: Formulation, cert: Any) -> str:
+    """Why the certificate cannot be right (empty if nothing is wrong): no sense, NaN
+    bounds, or a lower bound above the upper one beyond round-off.  Each is a bug in the
+    certificate, never an optimum.  A sense swapped by mistake shows up as an
+    inverted bracket (its "primal" value is then on the wrong side).  The certificate's
+    sense may differ from the cvxpy problem's when the builder solves a dual of the
+    paper's problem (``robust_indefinite.dual`` minimises the dual (6) of the
+    maximisation (3)): the optimal values agree, so the bracket is checked, not the word."""
+    who = getattr(f.certify, "__qualname__", repr(f.certify))
+    if cert.sense not in ("minimize", "maximize"):
+        return (f"certificate {who} of {f.name} gives sense {cert.sense!r} (neither "
+                "'minimize' nor 'maximize'): its bounds are refused")
+    lo, up = cert.lower, cert.upper
+    if math.isnan(lo) or math.isnan(up):
+        return f"certificate {who} of {f.name} returned NaN bounds: they are refused"
+    if math.isfinite(lo) and math.isfinite(up):
+        slack = _INVERSION_ULPS * max(abs(lo), abs(up)) + 1e-300
+        if lo > up + slack:
+            return (f"certificate {who} of {f.name} returned lower bound {lo!r} above its "
+                    f"upper bound {up!r}: the bracket is refused (a certificate bug)")
+    return ""
+
+
+def pointless_report(
+    f: Formulation,
+    *,
+    solver: str,
+    status: Status,
+    tol: float | None,
+    message: str,
+    solve_time: float = math.nan,
+    iterations: int | None = None,
+    solver_stats: Mapping[str, Any] | None = None,
+    history: Sequence[Sequence[float]] = (),
+) -> SolveReport:
+    """The report of a solve that returned no point to certify.
+
+    ``status`` is a limit reached before any usable iterate, ``error``, ``skipped``, or a
+    "no solution" claim (``infeasible``, ``unbounded``, ``infeasible_or_unbounded``); an
+    unbounded problem's value is reported as the infinite optimum its sense implies.  A
+    status that would carry a point (``optimal``...) is refused: that report is made by
+    :func:`certified_report`."""
+    if status in (Status.OPTIMAL, Status.OPTIMAL_INACCURATE):
+        raise ValueError(f"a '{status.value}' report needs a point: use certified_report")
+    primal = math.nan
+    if status is Status.UNBOUNDED:
+        primal = math.inf if f.sense == "maximize" else -math.inf
+    return SolveReport(
+        status=status, solver=solver, formulation=f.name, primal_value=primal,
+        solve_time=float(solve_time), iterations=iterations, tol=tol,
+        params=f.param_values(), solver_stats=dict(solver_stats or {}), message=message,
+        history=tuple(tuple(float(v) for v in h) for h in history),
+    )
+
+
+#: which fact of the formulation each "no solution" status contradicts
+_CONTRADICTS = {
+    Status.INFEASIBLE: ("feasible",),
+    Status.UNBOUNDED: ("bounded",),
+    Status.INFEASIBLE_OR_UNBOUNDED: ("feasible", "bounded"),
+}
+
+
+def judged(f: Formulation, report: SolveReport) -> SolveReport:
+    """A solver's "no solution" claim judged: never reported as a property of the problem
+    when the formulation's facts refute it (:attr:`Formulation.facts`, a proof that it is
+    feasible or bounded) or when the solver itself marks the claim as not reaching its
+    tolerances (``solver_stats["claim_proven"]`` False: SCS's "infeasible (inaccurate)",
+    Clarabel's ``AlmostDualInfeasible``).  Either becomes ``error``, with the solver's words
+    and the reason.  Any other report is returned unchanged."""
+    keys = _CONTRADICTS.get(report.status, ())
+    if not keys:
+        return report
+    said = f"{report.solver} said '{report.status.value}'"
+    words = f" [{report.message}]" if report.message else ""
+    if all(k in f.facts for k in keys):
+        reasons = [f.facts[k]() if callable(f.facts[k]) else f.facts[k] for k in keys]
+        if all(reasons):  # a lazy fact may not be provable for this instance
+            return replace(
+                report, status=Status.ERROR, primal_value=math.nan,
+                message=f"{said}, refuted by the formulation ({'; '.join(reasons)}): "
+                        "numerical trouble, not a property of the problem; try another "
+                        f"solver or rescale the data{words}")
+    if report.solver_stats.get("claim_proven") is False:
+        native = report.solver_stats.get("native_status", "")
+        return replace(
+            report, status=Status.ERROR, primal_value=math.nan,
+            message=f"{said} without reaching its own tolerances (its status: {native}): "
+                    "not a proof, the problem may well have an optimum; tighter settings, "
+                    f"rescaled data or another solver may tell{words}")
+    return report
