@@ -86,6 +86,7 @@ def _rates_v1(X, y, tr, va, method, C_M, deltas, Cs):
 
 
 @pytest.mark.parametrize("method", ["lp", "rbf"])
+@pytest.mark.slow
 def test_cv_job_rates_equal_the_cold_fits(method):
     """The v2 job's validation rates on one Balance fold (3 problems, the paper's 9 x 7
     grid) are the v1 job's at every grid point: a kept saturated solution and the decisions
@@ -99,6 +100,7 @@ def test_cv_job_rates_equal_the_cold_fits(method):
     assert len(got["selected"]) == len(got["lp_status"]) == 3
 
 
+@pytest.mark.slow
 def test_stage_two_takes_the_stage_one_row_and_selects_as_the_full_grid_does():
     """The two-stage C_M selection with stage 2's C_M = 2000 row taken from stage 1 picks
     the (C_M, C) and CV rate that stage 2 computed over its whole C_M grid picks."""
@@ -130,6 +132,7 @@ def test_distances_into_a_buffer_equal_the_v1_formula():
         assert np.array_equal(out, want)
 
 
+@pytest.mark.slow
 def test_the_first_stage_batch_holds_exactly_the_jobs_evaluate_reads(tmp_path):
     """With several workers, ``table1`` runs every method's first CV stage in one batch; the
     jobs ``evaluate`` then asks for are the same tuples (cache hits, nothing computed

@@ -159,6 +159,7 @@ def test_theorem_6_c0(data, request):
 
 
 @pytest.mark.parametrize("s", [1e-3, 1e8])
+@pytest.mark.slow
 def test_verdicts_are_scale_invariant(A_balance, A_pima, s):
     """``A -> s A`` (inputs in other units): rho, J_rho and gamma scale with s; C_M, J_hat,
     C_min and C_0 with 1/s; C_rho does not change, and neither may any verdict.  (With

@@ -107,6 +107,7 @@ def test_a_size_beyond_the_training_part_is_named(tmp_path):
 
 
 # ------------------------------------------------------------------------- the CLI run
+@pytest.mark.slow
 def test_cli_bench_quick_writes_the_report_tables_and_a_profile(tmp_path, capsys):
     assert main(["bench", "quick", "--out-dir", str(tmp_path), "-q"]) == 0
     out = capsys.readouterr().out
@@ -134,6 +135,7 @@ def test_cli_bench_quick_writes_the_report_tables_and_a_profile(tmp_path, capsys
             assert r["peak_rss_mb"] > 10 and r["time"] > 0
 
 
+@pytest.mark.slow
 def test_a_rerun_resumes_from_the_cache(tmp_path, monkeypatch):
     first = run_suite(TINY, out_dir=tmp_path)
     assert first.solved_now == 4 and first.from_cache == 0
@@ -188,6 +190,7 @@ def test_bad_controls_are_named(tmp_path):
 
 
 # ------------------------------------------------------------------------- Dask
+@pytest.mark.slow
 def test_the_dask_backend_on_a_local_cluster(tmp_path):
     pytest.importorskip("dask.distributed")
     res = run_suite(TINY, out_dir=tmp_path, backend="dask",

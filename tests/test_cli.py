@@ -303,6 +303,7 @@ def test_reproduce_unknown_paper_and_dataset(capsys, tmp_path):
     assert_clean_error(code, out, err, "nosuch", "thyroid")
 
 
+@pytest.mark.slow
 def test_reproduce_abe2012_quick_on_one_dataset(capsys, tmp_path):
     code, out, err = run(capsys, "reproduce", "abe2012", "--quick", "--datasets", "balance",
                          "--out-dir", str(tmp_path), "--quiet")

@@ -151,6 +151,7 @@ def _overlap(reports):
         1 + 1e-12)
 
 
+@pytest.mark.slow
 def test_default_master_agrees_with_socp_scs_and_sdpm_ipm(usps_mixed200):
     """The benchmark's setting at m = 200: the exchange method (default master) brackets
     the same optimum as Clarabel's SOCP, SCS and the structured barrier method."""
@@ -194,6 +195,7 @@ def test_default_master_on_synthetic_trajectories(bias):
 @pytest.mark.parametrize("opts", [{"warm": False}, {"drop_after": None},
                                   {"master": "clarabel", "drop_after": None},
                                   {"master": "clarabel-dense"}])
+@pytest.mark.slow
 def test_master_variants_reach_the_same_certified_optimum(usps_mixed200, opts):
     X, y = usps_mixed200
     X, y = X[:80], y[:80]

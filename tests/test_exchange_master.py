@@ -30,6 +30,7 @@ def usps16():
 
 @pytest.mark.parametrize("segment,C", [(math.radians(20), None), (math.radians(20), 0.01),
                                        (None, 0.01)])
+@pytest.mark.slow
 def test_native_master_matches_cvxpy_master(usps16, segment, C):
     X, y = usps16
     out = {}

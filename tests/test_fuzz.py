@@ -155,6 +155,7 @@ def test_krein_reports_are_honest(seed, n, log_C, decomposition, solver):
 @FUZZ
 @given(seed=st.integers(0, 10_000), n=st.integers(6, 16), log_kscale=st.integers(-4, 6),
        log_rho=st.integers(-2, 6), solver=st.sampled_from(["robust_apg", "scs"]))
+@pytest.mark.slow
 def test_robust_reports_are_honest(seed, n, log_kscale, log_rho, solver):
     X, y = _data(seed, n, 3, 1.0)
     K0 = 10.0 ** log_kscale * ((X @ X.T + 1.0) ** 3 - 2.0 * np.eye(n))  # indefinite
@@ -206,6 +207,7 @@ def usps_rotations():
 @given(log_scale=st.integers(-3, 4), log_C=st.one_of(st.none(), st.integers(-4, 6)),
        tau=st.sampled_from([0.02, 0.35, 1.5, 1e6]),
        solver=st.sampled_from(["exchange", "clarabel", "scs", "sdpm-ipm"]))
+@pytest.mark.slow
 def test_sdpm_reports_are_honest(usps_rotations, log_scale, log_C, tau, solver):
     """The SDPM primal (6) on real USPS rotation trajectories at extreme scales (and a
     segment of 1e6 rad): never a no-solution claim on a soft margin, nor on a hard margin

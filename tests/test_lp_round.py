@@ -231,6 +231,7 @@ def test_threshold_convention_is_stated_in_the_report():
     assert Fraction(1 / 44) * 44 >= 1 and "read as 1/M" not in r.message
 
 
+@pytest.mark.slow
 def test_lattice_data_certificate_is_tight_and_contains_the_exact_optimum():
     """Balance (the lattice {1..5}^4): A'alpha = 1 is a sum of terms of size C_M with
     exact cancellation, and rescaling alpha by (1/t)(1 - 4u) never proved A'alpha <= 1

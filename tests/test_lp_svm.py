@@ -85,6 +85,7 @@ def _exact_brute_triplets(X, y):
 
 
 @pytest.mark.parametrize("scaled", [False, True])
+@pytest.mark.slow
 def test_triplets_deterministic_on_float_thyroid(scaled):
     """Thyroid (3772 x 21, 34 groups of duplicate rows, many near ties): the default
     chunking, chunk=1 and an exact brute-force reference give the same triplets.  (Before

@@ -338,6 +338,7 @@ def _cli(*args, cwd):
                           capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow
 def test_cli_compare_and_solve_a_user_builder(tmp_path, reference_optimum, capsys):
     write_builder(tmp_path / "specs")
     spec = write_spec(tmp_path / "specs")

@@ -55,6 +55,7 @@ def _certify(K0, y, alpha, rho=1.0):
 
 
 @pytest.mark.parametrize("scale, rho", [(1.0, 1.0), (1e-4, 1e-2), (100.0, 1e6)])
+@pytest.mark.slow
 def test_apg_below_the_floor_stops_at_it_n16(scale, rho):
     K0, y = _cubic(16, scale)
     t = time.perf_counter()
@@ -131,6 +132,7 @@ def test_pg_below_the_floor_ends_in_seconds_n100(usps100):
 
 
 @pytest.mark.parametrize("solver", ["robust_accpm", "robust_pg", "robust_apg"])
+@pytest.mark.slow
 def test_time_limit_is_honoured_n100(usps100, solver):
     """A bounded budget: tol = 1e-14 (the smallest ck.solve accepts) and 1.5 s; the run
     ends on its budget or below the floor, reports what it certified, and the bracket
@@ -148,6 +150,7 @@ def test_time_limit_is_honoured_n100(usps100, solver):
     _bracket_holds(r.primal_value, r.dual_value, ref.primal_value, ref.dual_value, solver)
 
 
+@pytest.mark.slow
 def test_accpm_below_the_floor_direct_call_is_bounded(usps100, monkeypatch):
     """ACCPM makes slow but steady progress at n = 100 (no stall, far from the floor), so
     a tol below the floor gets a bounded budget of its own when no time_limit is given
@@ -167,6 +170,7 @@ def test_accpm_below_the_floor_direct_call_is_bounded(usps100, monkeypatch):
     _bracket_holds(lo, hi, ref.primal_value, ref.dual_value, "accpm n=100")
 
 
+@pytest.mark.slow
 def test_pg_on_a_slowly_converging_instance_is_bounded(monkeypatch):
     """The cubic kernel at n = 100: projected gradient needs ~30000 iterations (a minute)
     to reach the floor; below it, the request gets the bounded budget."""

@@ -716,6 +716,7 @@ def issue_runs(request):
     return request.param, quoted, runs
 
 
+@pytest.mark.slow
 def test_issue_brackets_hold_the_exact_objective(issue_runs):
     """Each certificate's lower bound is at most f(alpha) (checked against the exact upper
     oracle g(alpha, PP')), its upper bound at least f at every solver's point (against the
@@ -747,6 +748,7 @@ def test_issue_brackets_hold_the_exact_objective(issue_runs):
         assert apg.dual_value == pytest.approx(quoted, rel=rel)
 
 
+@pytest.mark.slow
 def test_issue_lower_bound_is_the_exact_objective_to_rounding(issue_runs):
     """The certified lower bound is not loose: it is the computed base terms (plus a
     non-negative Z-term) minus the pad, and the computed terms are within the bounds the pad

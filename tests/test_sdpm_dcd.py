@@ -100,6 +100,7 @@ def _brackets_overlap(reports):
 
 
 @pytest.mark.parametrize("C, bias", [(0.005, True), (0.005, False), (0.1, True)])
+@pytest.mark.slow
 def test_structured_solvers_agree_with_clarabel_scs_exchange(usps19, C, bias):
     """C = 0.1 is nearly the hard margin here (most blocks on the margin): the barrier
     method's Newton steps need their iterative refinement to get past ~1e-7."""
@@ -125,6 +126,7 @@ def test_structured_solvers_agree_with_clarabel_scs_exchange(usps19, C, bias):
     assert set(ipm.x) >= {"w", "b", "xi", "mu"}
 
 
+@pytest.mark.slow
 def test_barrier_on_mixed_digits_and_the_dual_kind(usps_mixed):
     """200 USPS digits, 0-4 against 5-9 (many bounded blocks), C = 1 as in the benchmark:
     the default solver is sdpm-ipm, reaches the issue's certified 1e-6 and brackets
@@ -229,6 +231,7 @@ def test_structured_solvers_refuse_what_they_do_not_solve(usps19):
             ck.solve(f, solver)
 
 
+@pytest.mark.slow
 def test_memory_stays_linear_in_m():
     """Synthetic trajectories (scale only), m = 8,000 x n = 64: the default solve's peak
     traced allocation stays within a small multiple of the data (an m x m matrix would be

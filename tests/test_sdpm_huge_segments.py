@@ -53,6 +53,7 @@ def pinned(request, usps12):
 @pytest.mark.parametrize("solver,opts", [("exchange", {"tol": 1e-7}),
                                          ("exchange", {"tol": 1e-7, "init": "ends"}),
                                          ("clarabel", {"tol": 1e-9})])
+@pytest.mark.slow
 def test_huge_segment_brackets_hold_the_optimum(pinned, tau, solver, opts):
     X, y, C, lo, hi = pinned
     r = ck.solve(sdpm.primal(X, y, tau, C), solver, **opts)
@@ -67,6 +68,7 @@ def test_huge_segment_brackets_hold_the_optimum(pinned, tau, solver, opts):
 
 
 @pytest.mark.parametrize("kind", ["primal", "dual"])
+@pytest.mark.slow
 def test_scs_false_infeasibility_refuted_at_tau_1e6(usps12, kind):
     """Issue 12: SCS said ``infeasible`` (primal) / ``unbounded`` (dual) on this separable
     hard-margin instance at tau = 1e6.  The builder's separability witness (checked with

@@ -145,6 +145,7 @@ def test_witness_not_claimed_on_inseparable_trajectories():
     assert r.status is ck.Status.INFEASIBLE, r
 
 
+@pytest.mark.slow
 def test_best_scale_beats_every_grid_point():
     """The soft-margin certificate also scales ``(w, b)`` by the exact minimiser ``s`` of
     ``1/2 q s^2 + C sum max(0, 1 - s marg_i)``: its value is at most the value at every
