@@ -308,3 +308,57 @@ def test_a_moved_name_says_where_it_went(module, name, home):
     assert callable(getattr(importlib.import_module(new_module), attr))
     with pytest.raises(AttributeError, match="has no attribute 'never_there'"):
         mod.never_there  # noqa: B018
+
+
+def _calls_and_assignments() -> list[tuple[str, ast.AST]]:
+    out = []
+    for mod, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            out.append((mod, node))
+    return out
+
+
+NODES = _calls_and_assignments()
+
+
+def test_every_report_is_made_in_the_outcome_module():
+    """A ``SolveReport(...)`` is built only by :mod:`convexkern.solvers.outcome` (and the
+    report module's own methods): one place decides a status."""
+    makers = {mod for mod, node in NODES if isinstance(node, ast.Call)
+              and getattr(node.func, "id", getattr(node.func, "attr", None)) == "SolveReport"}
+    assert makers <= {"convexkern.solvers.outcome", "convexkern.report"}, makers
+
+
+def test_no_method_of_a_cvxpy_object_is_replaced():
+    """cvxpy through its documented API only: no assignment to an attribute named like a
+    ``cvxpy.Problem`` method (``problem.unpack_results = ...``)."""
+    import cvxpy as cp
+
+    names = {n for n in dir(cp.Problem)
+             if not n.startswith("__") and callable(getattr(cp.Problem, n, None))}
+    bad = []
+    for mod, node in NODES:
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else []
+        bad += [(mod, t.attr) for t in targets
+                if isinstance(t, ast.Attribute) and t.attr in names]
+    assert not bad, bad
+
+
+def test_a_conic_solver_is_one_module_and_one_table_line():
+    """Every module of ``solvers/backends`` (but the base) is named once in the table and
+    defines ``SOLVER`` under its own name; the table has no other conic entry."""
+    import importlib
+
+    from convexkern.solvers import table
+    from convexkern.solvers.backends.base import ConicSolverSpec
+
+    folder = PKG / "solvers" / "backends"
+    modules = {p.stem for p in folder.glob("*.py")} - {"__init__", "base"}
+    assert set(table.CONIC_MODULES) == modules
+    assert len(table.CONIC_MODULES) == len(set(table.CONIC_MODULES))
+    for name in modules:
+        solver = importlib.import_module(f"convexkern.solvers.backends.{name}").SOLVER
+        assert isinstance(solver, ConicSolverSpec) and solver.name == name
+        assert table.CONIC[name] is solver
+    assert list(table.CONIC) == list(table.CONIC_MODULES)

@@ -105,7 +105,8 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
         spec.cvxpy_name, enforce_dpp=cvx.get("enforce_dpp", False),
         ignore_dpp=cvx.get("ignore_dpp", False), verbose=verbose,
         canon_backend=cvx.get("canon_backend"), solver_opts=settings)
-    raw = chain.solve_via_data(problem, data, cvx.get("warm_start", True), verbose, settings)
+    warm = cvx.get("warm_start", True) and spec.reuse
+    raw = chain.solve_via_data(problem, data, warm, verbose, settings)
     return data, chain, inverse, raw
 
 

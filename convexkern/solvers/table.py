@@ -95,6 +95,7 @@ CONIC_MODULES = (
     "cvxopt",
     "mosek",
     "piqp",
+    "qoco",
 )
 _CONIC_ENTRIES: tuple[ConicSolverSpec, ...] = tuple(
     importlib.import_module(f"{__package__}.backends.{m}").SOLVER for m in CONIC_MODULES)

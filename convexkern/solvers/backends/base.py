@@ -77,6 +77,9 @@ class ConicSolverSpec:
     #: (both, when the solver's convention leaves it open: the certificate takes the one
     #: with the smaller dual residual; either gives valid bounds)
     dual_signs: tuple[float, ...] = (1.0,)
+    #: cvxpy keeps a solver object between solves of one problem (``warm_start``); False
+    #: for a solver whose kept object would ignore the next call's settings
+    reuse: bool = True
 
     # ------------------------------------------------------------------ settings
     def settings(self, accuracy: float, max_iter: int | None,

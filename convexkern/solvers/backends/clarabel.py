@@ -10,7 +10,7 @@ from ...report import Status
 from .base import CLASSES_ALL, ConicSolverSpec, Verdict, as_vector
 
 #: Clarabel's ``SolverStatus`` names -> (status, proven)
-_STATUS: dict[str, tuple[Status, bool]] = {
+STATUS: dict[str, tuple[Status, bool]] = {
     "Solved": (Status.OPTIMAL, True),
     "AlmostSolved": (Status.OPTIMAL_INACCURATE, True),
     "PrimalInfeasible": (Status.INFEASIBLE, True),
@@ -38,9 +38,9 @@ class Clarabel(ConicSolverSpec):
 
     def verdict(self, raw: Any, settings: Mapping[str, Any]) -> Verdict | None:
         word = str(getattr(raw, "status", ""))
-        if word not in _STATUS:
+        if word not in STATUS:
             return None
-        status, proven = _STATUS[word]
+        status, proven = STATUS[word]
         return Verdict(status, word, proven)
 
     def iterations(self, raw: Any) -> int | None:

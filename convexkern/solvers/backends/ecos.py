@@ -11,7 +11,7 @@ from ...report import Status
 from .base import CLASSES_SOCP, ConicSolverSpec, Verdict, as_vector, drop_none
 
 #: ECOS's ``info["exitFlag"]`` -> (status, proven); 10 + k is "close to" outcome k
-_STATUS: dict[int, tuple[Status, bool]] = {
+STATUS: dict[int, tuple[Status, bool]] = {
     0: (Status.OPTIMAL, True),
     1: (Status.INFEASIBLE, True),
     2: (Status.UNBOUNDED, True),
@@ -36,9 +36,9 @@ class Ecos(ConicSolverSpec):
     def verdict(self, raw: Any, settings: Mapping[str, Any]) -> Verdict | None:
         info = raw.get("info") if isinstance(raw, Mapping) else None
         code = info.get("exitFlag") if isinstance(info, Mapping) else None
-        if code not in _STATUS:
+        if code not in STATUS:
             return None
-        status, proven = _STATUS[code]
+        status, proven = STATUS[code]
         return Verdict(status, f"{info.get('infostring', '')} (exitFlag {code})", proven)
 
     def iterations(self, raw: Any) -> int | None:

@@ -10,7 +10,7 @@ from .base import CLASSES_QP, ConicSolverSpec, Verdict, as_vector, drop_none
 
 #: HiGHS's ``HighsModelStatus`` names -> status (every one a proven word: HiGHS has no
 #: "inaccurate" variant)
-_STATUS: dict[str, Status] = {
+STATUS: dict[str, Status] = {
     "kOptimal": Status.OPTIMAL,
     "kInfeasible": Status.INFEASIBLE,
     "kUnbounded": Status.UNBOUNDED,
@@ -18,6 +18,7 @@ _STATUS: dict[str, Status] = {
     "kIterationLimit": Status.ITERATION_LIMIT,
     "kTimeLimit": Status.TIME_LIMIT,
     "kInterrupt": Status.ERROR,
+    "kHighsInterrupt": Status.ERROR,
     "kObjectiveBound": Status.ERROR,
     "kObjectiveTarget": Status.ERROR,
     "kSolutionLimit": Status.ERROR,
@@ -44,9 +45,9 @@ class Highs(ConicSolverSpec):
     def verdict(self, raw: Any, settings: Mapping[str, Any]) -> Verdict | None:
         word = raw.get("model_status") if isinstance(raw, Mapping) else None
         word = getattr(word, "name", word)
-        if word not in _STATUS:
+        if word not in STATUS:
             return None
-        return Verdict(_STATUS[word], str(word))
+        return Verdict(STATUS[word], str(word))
 
     def iterations(self, raw: Any) -> int | None:
         info = raw.get("info") if isinstance(raw, Mapping) else None

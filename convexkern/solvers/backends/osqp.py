@@ -9,7 +9,7 @@ from ...report import Status
 from .base import CLASSES_QP, ConicSolverSpec, Verdict, as_vector
 
 #: OSQP 1.x's ``info.status_val`` (``osqp.SolverStatus``) -> (status, proven)
-_STATUS: dict[int, tuple[Status, bool]] = {
+STATUS: dict[int, tuple[Status, bool]] = {
     1: (Status.OPTIMAL, True),
     2: (Status.OPTIMAL_INACCURATE, True),
     3: (Status.INFEASIBLE, True),
@@ -36,9 +36,9 @@ class Osqp(ConicSolverSpec):
     def verdict(self, raw: Any, settings: Mapping[str, Any]) -> Verdict | None:
         info = getattr(raw, "info", None)
         code = getattr(info, "status_val", None)
-        if code is None or int(code) not in _STATUS:
+        if code is None or int(code) not in STATUS:
             return None
-        status, proven = _STATUS[int(code)]
+        status, proven = STATUS[int(code)]
         return Verdict(status, f"{getattr(info, 'status', '')} (status_val {int(code)})",
                        proven)
 

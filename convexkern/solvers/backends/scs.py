@@ -11,7 +11,7 @@ from .base import CLASSES_ALL, ConicSolverSpec, Verdict, as_vector, drop_none
 #: SCS's ``info["status_val"]`` -> (status, proven): 1 solved, 2 solved (inaccurate),
 #: -1/-6 unbounded (inaccurate), -2/-7 infeasible (inaccurate), -3 indeterminate,
 #: -4 failed, -5 interrupted
-_STATUS: dict[int, tuple[Status, bool]] = {
+STATUS: dict[int, tuple[Status, bool]] = {
     1: (Status.OPTIMAL, True),
     2: (Status.OPTIMAL_INACCURATE, True),
     -1: (Status.UNBOUNDED, True),
@@ -23,7 +23,7 @@ _STATUS: dict[int, tuple[Status, bool]] = {
     -5: (Status.ERROR, True),
 }
 #: the codes of a solve that converged to its own tolerances: never a limit
-_CONVERGED = frozenset({1, -1, -2})
+CONVERGED = frozenset({1, -1, -2})
 
 
 def _info(raw: Any) -> Mapping[str, Any]:
@@ -40,10 +40,10 @@ class Scs(ConicSolverSpec):
     def verdict(self, raw: Any, settings: Mapping[str, Any]) -> Verdict | None:
         info = _info(raw)
         code = info.get("status_val")
-        if code not in _STATUS:
+        if code not in STATUS:
             return None
         word = f"{info.get('status', '')} (status_val {code})"
-        if code not in _CONVERGED:
+        if code not in CONVERGED:
             # a stop on a limit: its iteration count or its time says which (SCS's
             # times are in milliseconds)
             cap = settings.get("max_iters")
@@ -53,7 +53,7 @@ class Scs(ConicSolverSpec):
             spent = (info.get("setup_time", 0.0) or 0.0) + (info.get("solve_time", 0.0) or 0.0)
             if limit is not None and spent >= 1e3 * limit:
                 return Verdict(Status.TIME_LIMIT, word)
-        status, proven = _STATUS[code]
+        status, proven = STATUS[code]
         return Verdict(status, word, proven)
 
     def iterations(self, raw: Any) -> int | None:
