@@ -70,11 +70,13 @@ class Formulation:
         Solver used by :func:`convexkern.solve` when none is named.
     facts : dict, optional
         What the builder proves, with the reason: ``"feasible"`` (a point it names is
-        feasible) and ``"bounded"`` (the objective is bounded on the feasible set).  A
-        value is the reason, or a function returning it (``""``: not proven), run only
+        feasible) and ``"bounded"`` (the objective is bounded on the feasible set), and
+        the opposite words ``"infeasible"``/``"unbounded"`` where a theorem proves them.
+        A value is the reason, or a function returning it (``""``: not proven), run only
         when a solver's claim needs checking (e.g. an LP for separability).  A solver's
         ``infeasible``/``unbounded`` claim that contradicts a fact is refuted by
-        :func:`convexkern.solve` (reported as ``error`` with both reasons).
+        :func:`convexkern.solve` (reported as ``error`` with both reasons); one that its
+        own ray cannot prove stands when a fact proves it.
     variant : str, optional
         A refinement of ``kind`` that some algorithms need (the Kreĭn stabilization's
         ``"shift"`` or ``"flip"``): the solver table may name ``"kind[variant]"`` for an
@@ -286,7 +288,7 @@ def _takes_tol(certify: Callable[..., Any]) -> bool:
 
 _SDP_ATOMS = {
     "lambda_max", "lambda_min", "lambda_sum_largest", "lambda_sum_smallest", "matrix_frac",
-    "normNuc", "sigma_max", "log_det", "tr_inv", "MatrixFrac",
+    "normNuc", "sigma_max", "log_det", "tr_inv", "MatrixFrac", "condition_number",
 }
 _EXP_ATOMS = {
     "exp", "log", "entr", "kl_div", "rel_entr", "log_sum_exp", "logistic", "log1p", "xexp",
@@ -294,11 +296,20 @@ _EXP_ATOMS = {
 
 
 def cone_class(problem: cp.Problem) -> str:
-    """Classify a cvxpy problem by the hardest cone its canonical form needs."""
+    """Classify a cvxpy problem by the hardest cone its canonical form needs: ``SDP`` (a
+    PSD constraint, a PSD/NSD variable or a spectral atom), ``POW`` (a power cone
+    constraint), ``EXP``, ``SOCP``, ``QP`` or ``LP``.  (``problem.atoms()`` lists atom
+    *classes*: their own names are read.)"""
     cons = problem.constraints
-    names = {type(a).__name__ for a in problem.atoms()}
-    if any(isinstance(c, cp.constraints.PSD) for c in cons) or names & _SDP_ATOMS:
+    names = {getattr(a, "__name__", type(a).__name__) for a in problem.atoms()}
+    psd_var = any(v.attributes.get("PSD") or v.attributes.get("NSD")
+                  for v in problem.variables())
+    if any(isinstance(c, cp.constraints.PSD) for c in cons) or names & _SDP_ATOMS or psd_var:
         return "SDP"
+    pow_cones = tuple(getattr(cp.constraints, n) for n in ("PowCone3D", "PowConeND")
+                      if hasattr(cp.constraints, n))
+    if any(isinstance(c, pow_cones) for c in cons):
+        return "POW"
     if any(isinstance(c, (cp.constraints.ExpCone,)) for c in cons) or names & _EXP_ATOMS:
         return "EXP"
     if problem.is_qp():

@@ -75,12 +75,17 @@ def conic_data(data: Mapping[str, Any], solver: Any = None) -> tuple[ConicData, 
         return ConicData(c=data["q"], A=A, b=b, P=data.get("P"), offset=offset, zero=n_eq,
                          nonneg=A.shape[0] - n_eq, lb=lb, ub=ub), reason
     dims = data["dims"]
-    if "G" in data and "h" in data:  # ECOS: A x = b, G x + s = h
-        A = sp.vstack([sp.csr_matrix(data["A"]) if data.get("A") is not None
-                       else sp.csr_matrix((0, len(data["c"]))), sp.csr_matrix(data["G"])],
-                      format="csr")
-        b = np.concatenate([np.ravel(data["b"]) if data.get("b") is not None else [],
-                            np.ravel(data["h"])])
+    if "G" in data and "h" in data:  # ECOS (and QOCO): A x = b, G x + s = h
+        n = len(data["c"])
+
+        def rows(M: Any) -> sp.csr_matrix:  # an absent block (None) has no rows
+            return sp.csr_matrix((0, n)) if M is None else sp.csr_matrix(M)
+
+        def rhs(v: Any) -> np.ndarray:
+            return np.zeros(0) if v is None else np.ravel(np.asarray(v, dtype=float))
+
+        A = sp.vstack([rows(data.get("A")), rows(data.get("G"))], format="csr")
+        b = np.concatenate([rhs(data.get("b")), rhs(data.get("h"))])
     else:
         A, b = data["A"], data["b"]
     psd_lower = True

@@ -59,7 +59,7 @@ def test_solvers_lists_the_registry(capsys):
     assert "conic via cvxpy" in out and "default tol" in out
     for row in table_rows(out):
         if row[0] == "clarabel":
-            assert row[-3:] == ["yes", "EXP,LP,QP,SDP,SOCP", "1e-08"]
+            assert row[-3:] == ["yes", "EXP,LP,POW,QP,SDP,SOCP", "1e-08"]
 
 
 def test_solvers_json(capsys):

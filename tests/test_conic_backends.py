@@ -84,13 +84,15 @@ def test_the_native_word_is_kept(svm_dual):
 
 def test_scs_inaccurate_unbounded_on_a_tiny_scale_lp_is_no_proof():
     """``min sum(x) s.t. 1e-12 x >= 1e-12`` has the optimum 3; SCS stops at its iteration
-    cap with 'unbounded (inaccurate)': reported as an error, never as unbounded."""
+    cap with 'unbounded (inaccurate)', whose ray proves nothing, and Clarabel, asked for a
+    second opinion, certifies the optimum: an error, never unbounded."""
     x = cp.Variable(3, name="x")
     f = ck.from_cvxpy(cp.Problem(cp.Minimize(cp.sum(x)), [1e-12 * x >= 1e-12]), "tiny")
     r = ck.solve(f, "scs")
     assert r.status is Status.ERROR, (r.status, r.message)
-    assert "scs said 'unbounded' without reaching its own tolerances" in r.message
-    assert "status_val -6" in r.message
+    assert "scs said 'unbounded'" in r.message and "status_val -6" in r.message
+    assert "its certificate does not prove it" in r.message
+    assert "clarabel certified an optimum in [3, 3]: the claim is false" in r.message
     ok = ck.solve(f, "clarabel")
     assert ok.status is Status.OPTIMAL
     assert min(ok.primal_value, ok.dual_value) <= 3.0 <= max(ok.primal_value, ok.dual_value)

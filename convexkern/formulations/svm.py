@@ -278,7 +278,8 @@ def dual(K: Any, y: Any, C: float | np.ndarray | None = 1.0, *,
         default_solver="smo",
         facts={"feasible": "alpha = 0 is feasible",
                "bounded": _separable_fact(K, y) if hard
-               else "0 <= alpha <= C bounds the objective"},
+               else "0 <= alpha <= C bounds the objective",
+               **({"unbounded": _inseparable_fact(K, y)} if hard else {})},
     )
 
 
@@ -290,6 +291,20 @@ def _separable_fact(K: np.ndarray, y: np.ndarray):
     def fact() -> str:
         verdict, reason = separability(K, y)
         return f"the classes are separable: {reason}" if verdict == "separable" else ""
+
+    return fact
+
+
+def _inseparable_fact(K: np.ndarray, y: np.ndarray):
+    """The hard margin's other lazy fact: the classes are not separable in the feature
+    space of K, so the hard-margin primal is infeasible and its dual unbounded.  The
+    word is HiGHS's on the separability LP (:func:`convexkern.math.svm.separability`), not
+    a checked ray: the report says so."""
+
+    def fact() -> str:
+        verdict, reason = separability(K, y)
+        return (f"the classes are not separable: {reason} (HiGHS's word on the LP, not a "
+                "checked ray)") if verdict == "inseparable" else ""
 
     return fact
 
@@ -379,5 +394,6 @@ def primal(X: Any, y: Any, C: float | None = 1.0) -> Formulation:
         default_solver="clarabel",
         facts={"bounded": "the objective is >= 0",
                "feasible": _separable_fact(X @ X.T, y) if hard
-               else "w = 0, b = 0, xi = 1 is feasible"},
+               else "w = 0, b = 0, xi = 1 is feasible",
+               **({"infeasible": _inseparable_fact(X @ X.T, y)} if hard else {})},
     )

@@ -42,7 +42,18 @@ import scipy.sparse as sp
 
 from .conic_boxes import _dual_box, _primal_box, _psd_P_exact
 from .conic_cones import _cone_moves, _into_cone, _smat, interior_point, psd_shift
-from .conic_data import _TINY, _U, ConicBounds, ConicData, _dot, _down, _fsum, _gamma, _up
+from .conic_data import (
+    _TINY,
+    _U,
+    ConicBounds,
+    ConicData,
+    _dot,
+    _down,
+    _exact_rows,
+    _fsum,
+    _gamma,
+    _up,
+)
 
 __all__ = ["ConicData", "ConicBounds", "conic_bounds", "psd_shift", "interior_point"]
 
@@ -243,6 +254,7 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
     r, err = residual(yk)
     yk = _toward_bounds(data, yk, lo, hi)
     r, err = residual(yk)
+    r, err = _refine_undecided(data, At, yk, r, err)
     term = _min_product(r - err, r + err, lo, hi)
     bad = ~np.isfinite(term)
     fix_b = 0.0
@@ -304,6 +316,44 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
     return _down(total), "", res
 
 
+def _refine_undecided(data: ConicData, At: sp.csr_matrix, y: np.ndarray, r: np.ndarray,
+                      err: np.ndarray, limit: int = 5000) -> tuple[np.ndarray, np.ndarray]:
+    """The dual residual ``c + A'y`` recomputed exactly (:func:`_exact_rows`) on the
+    columns whose sign the rounding bound leaves open and that ``P`` does not touch: an
+    exact 0 (a combinatorial certificate met exactly) then carries no error term, so a
+    free column costs nothing in the bound."""
+    open_ = np.abs(r) <= err
+    if data.P is not None:
+        open_ &= np.diff(data.P.tocsr().indptr) == 0
+    cols = np.flatnonzero(open_)[:limit]
+    if cols.size == 0:
+        return r, err
+    vals, errs = _exact_rows(At, y, cols, data.c)
+    r, err = r.copy(), err.copy()
+    better = errs < err[cols]
+    r[cols[better]], err[cols[better]] = vals[better], errs[better]
+    return r, err
+
+
+def _refine_slack(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray,
+                  limit: int = 5000) -> tuple[np.ndarray, np.ndarray]:
+    """The slack ``b - Ax`` recomputed exactly on the equality and nonnegative rows whose
+    cone membership the rounding bound leaves open (see :func:`_refine_undecided`)."""
+    z, nn = data.zero, data.nonneg
+    idx = np.arange(z + nn)
+    open_ = np.zeros(z + nn, dtype=bool)
+    open_[:z] = (np.abs(s[:z]) <= es[:z]) & (es[:z] > 0)
+    open_[z:] = (s[z: z + nn] < es[z: z + nn])
+    rows = idx[open_][:limit]
+    if rows.size == 0:
+        return s, es
+    vals, errs = _exact_rows(data.A, -x, rows, data.b)
+    s, es = s.copy(), es.copy()
+    better = errs < es[rows]
+    s[rows[better]], es[rows[better]] = vals[better], errs[better]
+    return s, es
+
+
 def _clip_singletons(data: ConicData, x: np.ndarray) -> np.ndarray:
     """``x`` with every bound-like row (a nonneg row ``a x_j <= b`` with one entry) met
     exactly: the coordinate is moved onto the inner side of the bound, stepping an ulp at
@@ -345,8 +395,8 @@ def _equality_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
     by how far they are from the other constraints' boundaries (free columns first)."""
     z = data.zero
     none = np.zeros(0, dtype=int), np.zeros(0)
-    if z == 0:
-        return *none, ""
+    if z == 0 or not (np.any(s[:z]) or np.any(es[:z])):
+        return *none, ""  # no equality row, or every one met exactly
     if z > 2000:
         return *none, f"{z} equality rows are too many to correct exactly"
     AE = data.A[:z]
@@ -446,6 +496,7 @@ def _upper_at(data: ConicData, x: np.ndarray, ylo: np.ndarray, yhi: np.ndarray
     unit = np.flatnonzero(nnz == 1)
     unit = unit[np.abs(data.A.data[data.A.indptr[unit]]) == 1.0]
     es[unit] = _U * np.abs(s[unit])
+    s, es = _refine_slack(data, x, s, es)
     B, d, reason = _equality_fix(data, x, s, es)
     if reason:
         return math.inf, reason, {}

@@ -36,6 +36,52 @@ def _fsum(values: np.ndarray) -> tuple[float, float]:
     return s, 0.5 * math.ulp(s) if math.isfinite(s) else 0.0
 
 
+def _two_product(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(p, e)`` with ``p = fl(a b)`` and ``a b = p + e`` exactly (Dekker's TwoProduct
+    with Veltkamp's split; Higham, Section 4.4), valid where no operand or product is
+    near overflow or underflow (the caller checks)."""
+    factor = 134217729.0  # 2**27 + 1
+
+    def split(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        c = factor * v
+        hi = c - (c - v)
+        return hi, v - hi
+
+    p = a * b
+    ah, al = split(a)
+    bh, bl = split(b)
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    return p, e
+
+
+def _exact_rows(M: sp.csr_matrix, v: np.ndarray, rows: np.ndarray,
+                const: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``const[i] + (M v)_i`` for ``i`` in ``rows``, each correctly rounded from the exact
+    value (every product split exactly by :func:`_two_product`, every row summed by
+    ``math.fsum``), with the bound on its error: 0 where the exact value is a float (in
+    particular an exact 0, which no rounding can fake), else half an ulp.  A row whose
+    terms are near overflow or underflow keeps ``inf`` as its error bound."""
+    M = sp.csr_matrix(M)
+    vals = np.zeros(rows.size)
+    errs = np.zeros(rows.size)
+    for k, i in enumerate(rows):
+        lo, hi = M.indptr[i], M.indptr[i + 1]
+        a, x = M.data[lo:hi], v[M.indices[lo:hi]]
+        p, e = _two_product(a, x)
+        terms = np.concatenate([p, e, [0.0 if const is None else float(const[i])]])
+        big = float(np.max(np.abs(np.concatenate([a, x, terms]))))
+        tiny = np.abs(p[p != 0])
+        if big > 2.0 ** 500 or (tiny.size and float(np.min(tiny)) < 2.0 ** -500):
+            vals[k], errs[k] = float(np.sum(terms)), math.inf
+            continue
+        total = math.fsum(terms.tolist())
+        vals[k] = total
+        # exact iff the rounded total minus the terms sums to 0 exactly
+        rest = math.fsum([-total, *terms.tolist()])
+        errs[k] = 0.0 if rest == 0.0 else 0.5 * math.ulp(total)
+    return vals, errs
+
+
 def _dot(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
     """``a'b`` with every product rounded once and the sum exact-rounded: value, error."""
     p = np.asarray(a, dtype=float) * np.asarray(b, dtype=float)

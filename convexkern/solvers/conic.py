@@ -18,14 +18,18 @@ from dataclasses import replace
 from typing import Any
 
 import cvxpy as cp
+import numpy as np
 
 from ..errors import InvalidInputError
 from ..formulation import Formulation
 from ..generic import CONIC_KEY, ConicPoint, conic_data
+from ..math.conic import interior_point
+from ..math.conic_rays import farkas_proof, feasible_point_proof, improving_ray_proof
 from ..report import SolveReport, Status
 from .backends.base import ConicSolverSpec, Verdict
 from .outcome import TOLERANCE, certified_report, pointless_report
 from .status import cvxpy_status
+from .table import CONIC
 
 __all__ = ["solve_conic"]
 
@@ -127,8 +131,9 @@ def _unpack(f: Formulation, raw: Any, chain: Any, inverse: Any) -> bool:
 
 def _solve_at(f: Formulation, spec: ConicSolverSpec, *, tol: float, accuracy: float,
               max_iter: int | None, time_limit: float | None, verbose: bool,
-              options: Mapping[str, Any]) -> SolveReport:
-    """One solve at the solver settings ``accuracy``, certified against ``tol``."""
+              options: Mapping[str, Any], second: bool = True) -> SolveReport:
+    """One solve at the solver settings ``accuracy``, certified against ``tol``
+    (``second``: a "no solution" word this solver cannot prove may ask another)."""
     settings = {**spec.settings(accuracy, max_iter, time_limit), **options}
     t0 = time.perf_counter()
     try:
@@ -171,11 +176,14 @@ def _solve_at(f: Formulation, spec: ConicSolverSpec, *, tol: float, accuracy: fl
     common = dict(solver=spec.name, tol=tol, solve_time=float(solve_time), iterations=iters,
                   solver_stats=solver_stats)
     if status in _NO_SOLUTION_MESSAGE:
-        # a claim: outcome.judged checks it against the formulation's facts and the
-        # solver's own word on its accuracy (claim_proven)
-        solver_stats["claim_proven"] = verdict.proven
-        return pointless_report(f, status=status, **common,
-                                message=_no_solution_message(f, status))
+        # a claim: checked here by its ray, then by outcome.judged against the
+        # formulation's facts (claim_proven False: never reported as a property)
+        status, proven, why = _prove_claim(f, spec, status, verdict, raw, data, chain,
+                                           tol=tol, accuracy=accuracy,
+                                           time_limit=time_limit, second_opinion=second)
+        solver_stats.update(claim_proven=proven, claim_proof=why)
+        message = f"{_no_solution_message(f, status)}; {why}" if proven else why
+        return pointless_report(f, status=status, **common, message=message)
     if status is Status.ERROR or not unpacked:
         if status in (Status.ITERATION_LIMIT, Status.TIME_LIMIT):
             what = f"max_iter={max_iter}" if status is Status.ITERATION_LIMIT \
@@ -196,6 +204,81 @@ def _solve_at(f: Formulation, spec: ConicSolverSpec, *, tol: float, accuracy: fl
     if f.generic:
         point[CONIC_KEY] = _conic_point(spec, data, chain, raw)
     return certified_report(f, point, status=status, **common)
+
+
+#: the solvers asked for a second opinion on a claim whose own ray proves nothing, in order
+#: (their rays are read: :meth:`ConicSolverSpec.certificate`)
+_SECOND_OPINION = ("clarabel", "scs")
+
+
+def _prove_claim(f: Formulation, spec: ConicSolverSpec, claim: Status, verdict: Verdict,
+                 raw: Any, data: Any, chain: Any, *, tol: float, accuracy: float,
+                 time_limit: float | None, second_opinion: bool
+                 ) -> tuple[Status, bool, str]:
+    """``(status, proven, why)`` for a solver's "no solution" word.
+
+    ``infeasible`` stands when the solver's Farkas ray proves it; ``unbounded`` when its
+    improving ray proves there is no optimum and a point proves the problem feasible
+    (without that point: ``infeasible_or_unbounded``, which the ray does prove).  A claim
+    its own ray cannot prove is put to another solver once (``_SECOND_OPINION``): its
+    proven claim is adopted, its certified optimum refutes the first.  Otherwise the
+    claim is unproven (``why`` says so) and ``outcome.judged`` reports an error."""
+    said = f"{spec.name} said '{claim.value}' (its status: {verdict.word})"
+    proof = _ray_proof(spec, claim, raw, data, chain)
+    if proof[0] is not None:
+        return proof[0], True, f"{said}; {proof[1]}"
+    why = f"{said}, but its certificate does not prove it ({proof[1]})"
+    other = next((CONIC[n] for n in _SECOND_OPINION if n != spec.name and CONIC[n].installed
+                  and f.cone_class in CONIC[n].cones), None) if second_opinion else None
+    if other is not None and (time_limit is None or time_limit > 0):
+        r = _solve_at(f, other, tol=tol, accuracy=accuracy, max_iter=None,
+                      time_limit=time_limit, verbose=False, options={}, second=False)
+        if r.status in _NO_SOLUTION_MESSAGE and r.solver_stats.get("claim_proven"):
+            return r.status, True, f"{why}; {other.name}'s does: {r.solver_stats['claim_proof']}"
+        if r.status is Status.OPTIMAL:
+            lo, up = sorted((r.primal_value, r.dual_value))
+            why += (f"; {other.name} certified an optimum in [{lo:.10g}, {up:.10g}]: the "
+                    "claim is false")
+        else:
+            why += f"; {other.name} proved nothing either ({r.status.value})"
+    if not verdict.proven:
+        why += "; the solver itself marked the word inaccurate"
+    return claim, False, why + ". Not a property of the problem: try another solver, " \
+        "tighter settings or rescaled data"
+
+
+def _ray_proof(spec: ConicSolverSpec, claim: Status, raw: Any, data: Any, chain: Any
+               ) -> tuple[Status | None, str]:
+    """The status the solver's own ray proves (``None``: nothing) and what it shows."""
+    if claim not in (Status.INFEASIBLE, Status.UNBOUNDED):
+        return None, "the solver gives no ray for this word"
+    try:
+        cd, reason = conic_data(data, getattr(chain, "solver", None))
+    except (KeyError, ValueError, TypeError, AttributeError) as exc:
+        return None, f"its conic form could not be read ({exc})"
+    if reason:
+        return None, reason
+    ray = spec.certificate(raw, claim)
+    if ray is None:
+        return None, "the solver gives no ray"
+    if claim is Status.INFEASIBLE:
+        val, why = farkas_proof(cd, ray)
+        if val > 0:
+            return Status.INFEASIBLE, (f"its Farkas ray proves it (certified lower bound "
+                                       f"{val:.3g} > 0 on the feasibility problem)")
+        return None, why or f"its Farkas ray bounds the feasibility problem by {val:.3g} <= 0"
+    val, why = improving_ray_proof(cd, ray)
+    if not val < 0:
+        return None, why or f"its improving ray's certified objective {val:.3g} is not < 0"
+    n = cd.c.size
+    found = feasible_point_proof(cd, np.zeros(n)) or feasible_point_proof(
+        cd, interior_point(cd)[0])
+    if found:
+        return Status.UNBOUNDED, (f"its improving ray proves it (certified c'd <= {val:.3g} "
+                                  "< 0, and a point proves the problem feasible)")
+    return Status.INFEASIBLE_OR_UNBOUNDED, (
+        f"its improving ray proves there is no optimum (certified c'd <= {val:.3g} < 0); "
+        "no feasible point was found, so the problem is unbounded only if it is feasible")
 
 
 def _no_solution_message(f: Formulation, status: Status) -> str:

@@ -199,10 +199,11 @@ _CONTRADICTS = {
 def judged(f: Formulation, report: SolveReport) -> SolveReport:
     """A solver's "no solution" claim judged: never reported as a property of the problem
     when the formulation's facts refute it (:attr:`Formulation.facts`, a proof that it is
-    feasible or bounded) or when the solver itself marks the claim as not reaching its
-    tolerances (``solver_stats["claim_proven"]`` False: SCS's "infeasible (inaccurate)",
-    Clarabel's ``AlmostDualInfeasible``).  Either becomes ``error``, with the solver's words
-    and the reason.  Any other report is returned unchanged."""
+    feasible or bounded) or, unless a fact proves it (``facts["infeasible"]``...), when
+    its ray does not prove it (``solver_stats["claim_proven"]``
+    False, set by the conic path after checking the solver's Farkas or improving ray, and
+    another solver's, :mod:`convexkern.math.conic_rays`).  Either becomes ``error``, with
+    the solver's words and the reason.  Any other report is returned unchanged."""
     keys = _CONTRADICTS.get(report.status, ())
     if not keys:
         return report
@@ -217,10 +218,12 @@ def judged(f: Formulation, report: SolveReport) -> SolveReport:
                         "numerical trouble, not a property of the problem; try another "
                         f"solver or rescale the data{words}")
     if report.solver_stats.get("claim_proven") is False:
-        native = report.solver_stats.get("native_status", "")
-        return replace(
-            report, status=Status.ERROR, primal_value=math.nan,
-            message=f"{said} without reaching its own tolerances (its status: {native}): "
-                    "not a proof, the problem may well have an optimum; tighter settings, "
-                    f"rescaled data or another solver may tell{words}")
+        fact = f.facts.get(report.status.value)
+        proof = (fact() if callable(fact) else fact) if fact is not None else ""
+        if proof:  # the formulation proves what the solver's ray could not
+            return replace(report, solver_stats={**report.solver_stats, "claim_proven": True},
+                           message=f"the problem is {report.status.value}: {proof} [{said}; "
+                                   "its ray proved nothing, the formulation proves it]")
+        return replace(report, status=Status.ERROR, primal_value=math.nan,
+                       message=report.message or f"{said}: not proven")
     return report

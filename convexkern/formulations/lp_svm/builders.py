@@ -116,6 +116,15 @@ def _theorem2_bounded(C_rho: Any, M: int) -> str:
             "(the margin rows summed)")
 
 
+def _theorem2_no_solution(C_rho: Any, M: int, word: str) -> str:
+    """Why (7) is unbounded and (14)-(17) infeasible when ``C_rho < 1/M`` (exactly, in
+    rational arithmetic: Abe 2012, Theorem 2); "" (not proven) otherwise."""
+    if C_rho is None or not Fraction(float(C_rho)) * M < 1:
+        return ""
+    return (f"C_rho = {float(C_rho)!r} < 1/M = 1/{M}: {word} by Abe's Theorem 2; "
+            "raise C_rho")
+
+
 def _theorem2_feasible(C_rho: Any, M: int) -> str:
     """Why (14)-(17) is feasible when ``C_rho >= 1/M``: ``delta = e/M``; "" otherwise."""
     if C_rho is None or Fraction(float(C_rho)) * M < 1:
@@ -182,7 +191,8 @@ def nu_lp(A: Any, C_rho: float = 1.0, *, rho_min: float | None = 0.0) -> Formula
         hints={"unbounded": _theorem2_hint(A.shape[0])},
         facts={"feasible": "R = e_1, rho = max(rho_min, 0), xi = max(0, rho - A R) is "
                            "feasible",
-               "bounded": lambda: _theorem2_bounded(Cp.value, M)},
+               "bounded": lambda: _theorem2_bounded(Cp.value, M),
+               "unbounded": lambda: _theorem2_no_solution(Cp.value, M, "unbounded")},
     )
 
 
@@ -229,7 +239,8 @@ def nu_lp_dual(A: Any, C_rho: float = 1.0, *, rho_min: float | None = 0.0) -> Fo
         default_solver="linprog",
         hints={"infeasible": _theorem2_hint(A.shape[0])},
         facts={"feasible": lambda: _theorem2_feasible(Cp.value, M),
-               "bounded": "0 <= delta <= C_rho bounds A'delta, hence z from below"},
+               "bounded": "0 <= delta <= C_rho bounds A'delta, hence z from below",
+               "infeasible": lambda: _theorem2_no_solution(Cp.value, M, "infeasible")},
     )
 
 

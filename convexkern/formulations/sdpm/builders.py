@@ -22,7 +22,7 @@ from ._common import (
     _margin_terms,
 )
 from .certificate import certify_point
-from .witness import separable_fact
+from .witness import clash_fact, separable_fact
 
 
 def primal(
@@ -135,7 +135,8 @@ def primal(
                              "margin); use a soft margin, C > 0"} if hard else {},
         facts={"bounded": "the objective is >= 0",
                "feasible": separable_fact(X, y, seg, bias) if hard
-               else "w = 0, b = 0, xi = 1 is feasible"},
+               else "w = 0, b = 0, xi = 1 is feasible",
+               **({"infeasible": clash_fact(X, y)} if hard else {})},
     )
 
 
@@ -279,6 +280,7 @@ def dual(
                             "soft margin, C > 0"} if hard else {},
         facts={"feasible": "mu = 0 is feasible",
                "bounded": separable_fact(X, y, seg, bias) if hard and X is not None
-               else ("0 <= mu_i0 <= C bounds the objective" if not hard else "")},
+               else ("0 <= mu_i0 <= C bounds the objective" if not hard else ""),
+               **({"unbounded": clash_fact(X, y)} if hard and X is not None else {})},
     )
 

@@ -108,6 +108,25 @@ def separability(X: np.ndarray, y: np.ndarray, segment: float | None,
     return "unknown", "no separating (w, b) passed the rigorous check", None, 0.0
 
 
+def clash_fact(X: np.ndarray, y: np.ndarray):
+    """The hard-margin builders' lazy proof of infeasibility from the data alone: two
+    trajectories that are equal entry for entry (exact comparison) with opposite labels
+    ask ``y w'x(theta) >= 1`` and ``-y w'x(theta) >= 1`` of one number; ``""`` when no
+    such pair exists (which proves nothing either way)."""
+
+    def fact() -> str:
+        flat = np.ascontiguousarray(np.asarray(X, dtype=float).reshape(len(y), -1))
+        seen: dict[bytes, int] = {}
+        for i, row in enumerate(flat):
+            j = seen.setdefault(row.tobytes(), i)
+            if j != i and y[j] != y[i]:
+                return (f"trajectories {j} and {i} are equal with opposite labels: no w "
+                        "meets both margin constraints")
+        return ""
+
+    return fact
+
+
 def separable_fact(X: np.ndarray, y: np.ndarray, segment: float | None, bias: bool):
     """The hard-margin builders' lazy fact (:attr:`convexkern.Formulation.facts`): the
     reason the primal is feasible (its dual bounded), or ``""`` when not proven."""

@@ -25,7 +25,7 @@ __all__ = ["ConicSolverSpec", "Verdict", "CLASSES_QP", "CLASSES_SOCP", "CLASSES_
 
 CLASSES_QP = frozenset({"LP", "QP"})
 CLASSES_SOCP = CLASSES_QP | {"SOCP"}
-CLASSES_ALL = CLASSES_SOCP | {"EXP", "SDP"}
+CLASSES_ALL = CLASSES_SOCP | {"EXP", "SDP", "POW"}
 
 
 class Verdict(NamedTuple):
@@ -117,6 +117,14 @@ class ConicSolverSpec:
         ``(None, None)`` when not read."""
         del raw
         return None, None
+
+    def certificate(self, raw: Any, claim: Status) -> np.ndarray | None:
+        """The ray behind a "no solution" word, in the conic form of :meth:`pair`: for
+        ``INFEASIBLE`` a Farkas ray ``y`` (rows), for ``UNBOUNDED`` an improving ray ``d``
+        (columns); ``None`` when the solver gives none.  It is checked, never trusted
+        (:mod:`convexkern.math.conic_rays`)."""
+        del raw, claim
+        return None
 
     def last_iterate(self, raw: Any) -> Any | None:
         """A raw answer cvxpy can unpack into the variables, for a stop on a limit that

@@ -50,6 +50,10 @@ class Clarabel(ConicSolverSpec):
     def pair(self, raw: Any) -> tuple[Any, Any]:
         return as_vector(getattr(raw, "x", None)), as_vector(getattr(raw, "z", None))
 
+    def certificate(self, raw: Any, claim: Status) -> Any:
+        x, z = self.pair(raw)
+        return z if claim is Status.INFEASIBLE else x if claim is Status.UNBOUNDED else None
+
 
 SOLVER = Clarabel(
     name="clarabel", cvxpy_name="CLARABEL", module="clarabel", cones=CLASSES_ALL,

@@ -54,6 +54,10 @@ class Ecos(ConicSolverSpec):
         ys = None if z is None else np.concatenate([y if y is not None else [], z])
         return as_vector(raw.get("x")), ys
 
+    def certificate(self, raw: Any, claim: Status) -> Any:
+        x, y = self.pair(raw)
+        return y if claim is Status.INFEASIBLE else x if claim is Status.UNBOUNDED else None
+
 
 # ECOS solves the SVM dual through cvxpy's second-order-cone form of quad_form, and its
 # certified gap levels off at 1e-7..6e-6 relative (USPS, Pima subsets) once its own

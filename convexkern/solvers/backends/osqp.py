@@ -49,6 +49,12 @@ class Osqp(ConicSolverSpec):
     def pair(self, raw: Any) -> tuple[Any, Any]:
         return as_vector(getattr(raw, "x", None)), as_vector(getattr(raw, "y", None))
 
+    def certificate(self, raw: Any, claim: Status) -> Any:
+        """OSQP keeps its certificates apart: ``prim_inf_cert`` (rows ``[A; F]`` of
+        cvxpy's QP form) and ``dual_inf_cert`` (columns)."""
+        name = {Status.INFEASIBLE: "prim_inf_cert", Status.UNBOUNDED: "dual_inf_cert"}
+        return as_vector(getattr(raw, name[claim], None)) if claim in name else None
+
 
 SOLVER = Osqp(name="osqp", cvxpy_name="OSQP", module="osqp", cones=CLASSES_QP,
               default_tol=1e-3, install="pip install osqp")

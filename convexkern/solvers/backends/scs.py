@@ -65,6 +65,10 @@ class Scs(ConicSolverSpec):
             return None, None
         return as_vector(raw.get("x")), as_vector(raw.get("y"))
 
+    def certificate(self, raw: Any, claim: Status) -> Any:
+        x, y = self.pair(raw)
+        return y if claim is Status.INFEASIBLE else x if claim is Status.UNBOUNDED else None
+
     def last_iterate(self, raw: Any) -> Any | None:
         """SCS at a limit with status "failed" or "indeterminate" keeps a finite last
         iterate that cvxpy refuses to unpack: the same answer labelled "solved

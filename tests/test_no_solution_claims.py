@@ -1,0 +1,215 @@
+"""Every "infeasible"/"unbounded" word a conic solver says is checked before it reaches the
+user: its Farkas or improving ray must prove it (convexkern.math.conic_rays), or another
+solver's must, or the formulation's facts; otherwise the report is an error that says why.
+
+Known answers are built by hand (an infeasible system, an unbounded LP, a QP unbounded
+along the null space of its quadratic, problems infeasible on both sides), the hostile
+cases are those a 971-case run found reaching users unchecked (scales of 1e-12 and 1e12),
+and a property test draws feasible, bounded problems at scales 1e-12 to 1e12 and checks
+that no solver's "no solution" word survives on any of them.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cvxpy as cp
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import convexkern as ck
+from convexkern.math.conic_data import ConicData
+from convexkern.math.conic_rays import farkas_proof, feasible_point_proof, improving_ray_proof
+from convexkern.report import Status
+from convexkern.solvers.table import CONIC
+
+CLAIMS = (Status.INFEASIBLE, Status.UNBOUNDED, Status.INFEASIBLE_OR_UNBOUNDED)
+
+
+def _conic_solvers(f):
+    return [s for s in ck.available_solvers(f) if s in CONIC]
+
+
+def _solve_all(problem, name):
+    f = ck.from_cvxpy(problem, name)
+    return {s: ck.solve(f, s) for s in _conic_solvers(f)}
+
+
+# ---------------------------------------------------------------- the proofs themselves
+def test_farkas_proof_on_a_hand_made_system():
+    """x1 >= 1, x2 >= 1, x1 + x2 <= 1 (rows of ``Ax + s = b``, s >= 0): y = (1, 1, 1) gives
+    A'y = 0 and b'y = -1 < 0; a y in K* with b'y >= 0 proves nothing."""
+    A = np.array([[-1.0, 0.0], [0.0, -1.0], [1.0, 1.0]])
+    data = ConicData(c=np.zeros(2), A=A, b=np.array([-1.0, -1.0, 1.0]), nonneg=3)
+    val, why = farkas_proof(data, np.array([1.0, 1.0, 1.0]))
+    assert val > 0 and not why
+    val, _ = farkas_proof(data, np.array([1.0, 1.0, 3.0]))  # A'y != 0 on free columns
+    assert not val > 0
+    feasible = ConicData(c=np.zeros(2), A=A, b=np.array([-1.0, -1.0, 3.0]), nonneg=3)
+    assert not farkas_proof(feasible, np.array([1.0, 1.0, 1.0]))[0] > 0
+    assert feasible_point_proof(feasible, np.array([1.0, 1.0]))
+    assert not feasible_point_proof(data, np.array([1.0, 1.0]))
+
+
+def test_improving_ray_proof_on_a_hand_made_lp():
+    """min -x1 s.t. x >= 0, x2 <= 1: d = (1, 0) has -Ad in K and c'd = -1; d = (0, 1) leaves
+    the cone (x2 <= 1 bounds it) and d = (1, 0) on c = (1, 0) does not improve."""
+    A = np.array([[-1.0, 0.0], [0.0, -1.0], [0.0, 1.0]])
+    data = ConicData(c=np.array([-1.0, 0.0]), A=A, b=np.array([0.0, 0.0, 1.0]), nonneg=3)
+    val, why = improving_ray_proof(data, np.array([1.0, 0.0]))
+    assert val < 0 and not why
+    assert not improving_ray_proof(data, np.array([0.0, 1.0]))[0] < 0
+    other = ConicData(c=np.array([1.0, 0.0]), A=A, b=np.array([0.0, 0.0, 1.0]), nonneg=3)
+    assert not improving_ray_proof(other, np.array([1.0, 0.0]))[0] < 0
+
+
+def test_a_quadratic_ray_must_lie_in_the_null_space_of_P():
+    """min x1^2/2 + x1 + x2 over all of R^2: the ray (0, -1) has Pd = 0 and improves the
+    objective; the ray (-1, 0) improves its linear part but the quadratic term grows along
+    it: no proof."""
+    P = np.diag([1.0, 0.0])
+    data = ConicData(c=np.array([1.0, 1.0]), A=np.zeros((0, 2)), b=np.zeros(0), P=P)
+    assert improving_ray_proof(data, np.array([0.0, -1.0]))[0] < 0
+    assert not improving_ray_proof(data, np.array([-1.0, 0.0]))[0] < 0
+
+
+# ---------------------------------------------------------------- solvers' words, checked
+def _x():
+    return cp.Variable(3, name="x")
+
+
+def test_infeasible_is_proven_by_the_solvers_ray():
+    x = _x()
+    reports = _solve_all(cp.Problem(cp.Minimize(cp.sum(x)), [x >= 1, cp.sum(x) <= 2]), "inf")
+    for name, r in reports.items():
+        if name == "qoco":  # no infeasibility detection: never a claim
+            assert r.status not in CLAIMS
+            continue
+        assert r.status is Status.INFEASIBLE, (name, r.status, r.message)
+        assert r.solver_stats["claim_proven"] is True
+        assert "Farkas ray proves it" in r.message, (name, r.message)
+
+
+def test_unbounded_is_proven_by_the_ray_and_a_feasible_point():
+    x = _x()
+    reports = _solve_all(cp.Problem(cp.Minimize(-x[0]), [x >= 1, x[1] + x[2] == 3]), "unb")
+    for name, r in reports.items():
+        if name == "qoco":
+            assert r.status not in CLAIMS
+            continue
+        assert r.status is Status.UNBOUNDED and r.primal_value == -math.inf, (name, r.message)
+        assert "improving ray proves it" in r.message
+
+
+def test_a_qp_unbounded_along_the_null_space_of_its_quadratic():
+    x = _x()
+    reports = _solve_all(cp.Problem(cp.Minimize(cp.sum_squares(x[:2]) - x[2]), [x[2] >= 0]),
+                         "qp_unb")
+    assert reports["clarabel"].status is Status.UNBOUNDED
+    for name, r in reports.items():
+        assert r.status in (Status.UNBOUNDED, Status.ERROR, Status.OPTIMAL_INACCURATE), name
+
+
+def test_rank_deficient_equalities_infeasible():
+    """x1 - x2 = 1 and x1 - x2 = 2 (identical rows): the ray (1, -1) is exact only after
+    rounding the solver's (0.2952..., -0.2952...)."""
+    x = _x()
+    reports = _solve_all(cp.Problem(cp.Minimize(-x[0] - x[1]),
+                                    [x[0] - x[1] == 1, x[0] - x[1] == 2]), "both")
+    for name in ("clarabel", "scs", "ecos"):
+        assert reports[name].status is Status.INFEASIBLE, (name, reports[name].message)
+
+
+def test_infeasible_on_both_sides_is_never_called_unbounded():
+    """x2 >= 1 and x2 <= 0 with min -x1 over x1 >= 0: the primal is infeasible and the dual
+    too; a solver's "unbounded" becomes "infeasible_or_unbounded" (its ray proves that no
+    optimum exists, no point proves the problem feasible)."""
+    x = _x()
+    reports = _solve_all(cp.Problem(cp.Minimize(-x[0]), [x[0] >= 0, x[1] >= 1, x[1] <= 0]),
+                         "both2")
+    for name, r in reports.items():
+        assert r.status is not Status.UNBOUNDED, (name, r.message)
+    assert reports["clarabel"].status is Status.INFEASIBLE
+
+
+# ---------------------------------------------------------------- the hostile run's findings
+def test_tiny_scale_lp_false_unbounded_is_an_error():
+    """``min sum(x) s.t. 1e-12 x >= 1e-12`` (optimum 3): SCS, ECOS, HiGHS and OSQP said
+    unbounded; none of their rays proves it and Clarabel certifies the optimum."""
+    x = _x()
+    reports = _solve_all(cp.Problem(cp.Minimize(cp.sum(x)), [1e-12 * x >= 1e-12]), "tiny")
+    assert reports["clarabel"].status is Status.OPTIMAL
+    for name, r in reports.items():
+        assert r.status not in CLAIMS, (name, r.message)
+        if r.status is Status.ERROR and "said" in r.message:
+            assert "clarabel certified an optimum in [3, 3]" in r.message, (name, r.message)
+
+
+def test_norm_times_1e12_false_infeasible_is_an_error():
+    """``min ||1e12 (x - c)|| s.t. sum x = 0`` (feasible, bounded): SCS said infeasible."""
+    c = np.random.default_rng(0).standard_normal(5)
+    x = cp.Variable(5, name="x")
+    reports = _solve_all(cp.Problem(cp.Minimize(cp.norm(1e12 * (x - c))), [cp.sum(x) == 0]),
+                         "norm1e12")
+    assert reports["clarabel"].status is Status.OPTIMAL
+    for name, r in reports.items():
+        assert r.status not in CLAIMS, (name, r.message)
+
+
+def test_costs_times_1e12_false_unbounded_is_an_error():
+    """An LP in a box with costs x 1e12: Clarabel said unbounded (infeasible, in the run
+    that found it); a box is never unbounded."""
+    c = np.random.default_rng(0).standard_normal(5)
+    x = cp.Variable(5, name="x")
+    reports = _solve_all(cp.Problem(cp.Minimize(1e12 * (c @ x)), [x >= -1, x <= 1]), "cost")
+    for name, r in reports.items():
+        assert r.status not in CLAIMS, (name, r.message)
+    assert reports["highs"].status is Status.OPTIMAL if "highs" in reports else True
+
+
+# ---------------------------------------------------------------- the property
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), log_scale=st.sampled_from([-12, -6, 0, 6, 12]),
+       kind=st.sampled_from(["lp", "qp", "socp", "exp"]), where=st.sampled_from(["obj", "rows"]))
+def test_no_claim_survives_on_a_feasible_bounded_problem(seed, log_scale, kind, where):
+    """A feasible, bounded problem (a point x0 inside a box, rows that x0 meets with slack)
+    scaled by 10^k in its objective or its rows: whatever a solver says, no report is
+    infeasible, unbounded or infeasible_or_unbounded."""
+    rng = np.random.default_rng(seed)
+    n, m = 4, 3
+    scale = 10.0 ** log_scale
+    x = cp.Variable(n, name="x")
+    x0 = rng.uniform(-0.5, 0.5, n)
+    A = rng.standard_normal((m, n))
+    b = A @ x0 + rng.uniform(0.1, 1.0, m)
+    rs = scale if where == "rows" else 1.0
+    os_ = scale if where == "obj" else 1.0
+    cons = [rs * (A @ x) <= rs * b, x >= -1, x <= 1]
+    c = rng.standard_normal(n)
+    if kind == "lp":
+        obj = c @ x
+    elif kind == "qp":
+        obj = c @ x + cp.sum_squares(x[:2])
+    elif kind == "socp":
+        obj = c @ x + cp.norm(x - x0)
+    else:
+        obj = c @ x + cp.sum(cp.exp(x[:2]))
+    f = ck.from_cvxpy(cp.Problem(cp.Minimize(os_ * obj), cons), f"fuzz_{kind}")
+    for s in _conic_solvers(f):
+        r = ck.solve(f, s)
+        assert r.status not in CLAIMS, (s, kind, log_scale, where, r.status, r.message)
+
+
+@pytest.mark.parametrize("solver", ["clarabel", "scs"])
+def test_a_claim_a_fact_proves_stands_without_a_ray(solver):
+    """Abe's Theorem 2 proves the nu-LP dual infeasible for C_rho < 1/M: the report is
+    'infeasible' with the theorem as its proof, whatever the solver's ray shows."""
+    from convexkern.formulations import lp_svm
+
+    A = np.abs(np.random.default_rng(1).standard_normal((40, 5)))
+    f = lp_svm.nu_lp_dual(A, 0.5 / 40)
+    r = ck.solve(f, solver)
+    assert r.status is Status.INFEASIBLE, (r.status, r.message)
+    assert "Theorem 2" in r.message
