@@ -353,7 +353,7 @@ def check_same_length(a: np.ndarray, b: np.ndarray, name_a: str, name_b: str) ->
 def check_choice(value: Any, name: str, choices: tuple[str, ...]) -> str:
     """Return ``value`` if it is one of the strings ``choices``, or raise naming ``name``
     (a solver option such as ``method`` or ``form``: a plain ``ValueError`` from deep
-    inside a solver used to reach users, issue 12)."""
+    inside a solver used to reach users)."""
     if not isinstance(value, str):
         raise InvalidTypeError(name, f"expected one of {list(choices)}, got {value!r}")
     if value not in choices:

@@ -159,6 +159,9 @@ class SolveReport:
     wall_time : float
         Seconds for the whole ``solve`` call, including cvxpy compilation and the
         certificate.
+    certify_time : float
+        Seconds the certificate took (part of ``wall_time``; NaN when no point was
+        certified).
     iterations : int or None
     x : dict of str to ndarray
         Named variable values at the certified point (paper names, e.g. ``"alpha"``).
@@ -186,6 +189,7 @@ class SolveReport:
     rel_gap: float = _NAN
     solve_time: float = _NAN
     wall_time: float = _NAN
+    certify_time: float = _NAN
     iterations: int | None = None
     x: Mapping[str, np.ndarray] = field(default_factory=dict)
     history: tuple[tuple[float, ...], ...] = ()
@@ -224,6 +228,7 @@ class SolveReport:
             "rel_gap": _num(self.rel_gap),
             "solve_time": _num(self.solve_time),
             "wall_time": _num(self.wall_time),
+            "certify_time": _num(self.certify_time),
             "iterations": self.iterations,
             "tol": self.tol,
         }

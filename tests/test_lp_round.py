@@ -4,7 +4,7 @@ Every certified value is checked against exact rational arithmetic (``fractions`
 enclosure of ``A x``, the four closed-form values at arbitrary points (is the point the
 value belongs to exactly feasible, and is the value on the right side of its exact
 objective?), and every solver's bracket against the exact optimum of small LPs
-(``tests/test_lp_round_exact.py``: HiGHS proposes a basis, verified in rationals).  No tolerance is
+(``tests/lp_exact_oracle.py``: HiGHS proposes a basis, verified in rationals).  No tolerance is
 involved: a bound is valid or not.  The instances are the classes where the float
 certificates used to miss (``A`` with large mixed-sign columns whose ``A R`` cancels,
 columns scaled by 1e±12, huge entries, triplets of offset features); before the fix a
@@ -31,7 +31,7 @@ from convexkern.math.lp_svm import (
     nu_lp_dual_value,
     nu_lp_value,
 )
-from tests.test_lp_round_exact import exact_optimum
+from tests.lp_exact_oracle import exact_optimum
 
 Q = Fraction
 
@@ -249,3 +249,17 @@ def test_lattice_data_certificate_is_tight_and_contains_the_exact_optimum():
     r = ck.solve(lp_svm.lp(A, 2000.0), "linprog")
     assert r.status.value == "optimal" and r.rel_gap <= 1e-9, r
     assert Q(r.dual_value) <= ex <= Q(r.primal_value)
+
+
+def test_the_exact_oracle_on_known_answers():
+    """The oracle on the docstring example, by hand: ``R = (3, 2)`` gives ``AR = (1, 1,
+X
+    feasible for ``C_M = 10``, so 5 is the LP SVM optimum; the ν-LP (``C_rho = 1``) has
+    ``R = (0.6, 0.4)``, margins ``(0.2, 0.2, 0.5)``, ``rho = 0.2``, and ``delta = (0.6, 0.4,
+    0)`` gives ``A'delta = (0.2, 0.2)``, so 1/5 exactly."""
+    A = np.array([[1.0, -1.0], [-1.0, 2.0], [0.5, 0.5]])
+    assert exact_optimum("lp_svm.lp", A, 10.0) == 5
+    assert exact_optimum("lp_svm.lp_dual", A, 10.0) == 5
+    assert exact_optimum("lp_svm.nu_lp", A, 1.0) == Fraction(1, 5)
+    assert exact_optimum("lp_svm.nu_lp_dual", A, 1.0) == Fraction(1, 5)
+    assert exact_optimum("lp_svm.nu_lp", A, 1.0, rho_min=None) == Fraction(1, 5)

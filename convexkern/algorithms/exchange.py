@@ -23,7 +23,7 @@ picks, when a leading coefficient is nearly zero, :math:`\theta^\star \sim 10^{1
 rows of size :math:`\theta^{\star 2}`: the master QP then fails, or with normalised rows the
 method crawls, each cut barely differing from the one at infinity.)
 
-The master (issue 14) is by default the dense primal-dual interior-point method of
+The master is by default the dense primal-dual interior-point method of
 :mod:`convexkern.math.exchange` (``master="ipm"``): one ``(n+1) x (n+1)`` Cholesky factor
 per step, the per-trajectory slacks eliminated block by block.  Three things make the
 exchange method cheap with it, each measured on the benchmark (USPS, m = 1000, C = 1):

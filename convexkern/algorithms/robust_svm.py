@@ -29,7 +29,7 @@ recorded in the history; the methods stop when the relative gap of the *current*
 own bounds is at most ``tol``, with status ``"stalled"`` when that gap is within the
 rounding floor of the certificate (a ``tol`` that double precision cannot certify at the
 point, :func:`~convexkern.math.robust_indefinite.rounding_floor`) or has stopped
-decreasing, and on ``max_iter`` / ``time_limit`` (issue 12: no run goes on for minutes
+decreasing, and on ``max_iter`` / ``time_limit`` (no run goes on for minutes
 chasing a gap it cannot prove).  These are floating-point estimates (cancellation-free, but
 without rounding terms, and valid only as far as the eigenpairs are exact); the final
 report is certified again from the data by
@@ -618,7 +618,7 @@ def accpm(
 
 # --------------------------------------------------------------------------- adapters
 #: Seconds given to the paper's slow baselines (projected gradient, ACCPM) when the caller
-#: sets neither ``time_limit`` nor ``max_iter`` (issue 12: ``ck.compare`` with default
+#: sets neither ``time_limit`` nor ``max_iter`` (``ck.compare`` with default
 #: solvers must end; at n = 150 they need minutes where the default ``robust_apg`` needs 1 s).
 BASELINE_BUDGET = 60.0
 

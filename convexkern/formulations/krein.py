@@ -280,7 +280,7 @@ def _as_eval_kernel(K_eval: Any) -> np.ndarray:
         nd = 2
     return check_matrix(K_eval, "K_eval", ndim=1 if nd == 1 else 2)
 
-#: names that moved to another layer in the one-house layout (issue 10); the error names
+#: names that moved to another layer in the one-house layout; the error names
 #: the new home without importing it
 __getattr__ = moved(__name__, {
     "KreinSVC": "convexkern.estimators.KreinSVC",

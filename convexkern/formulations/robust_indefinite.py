@@ -346,7 +346,7 @@ def dual(K0: Any, y: Any, C: float = 1.0, rho: float = 1.0) -> Formulation:
                "bounded": "the objective is >= 0 (t >= 0 in the PSD block, mu >= 0)"},
     )
 
-#: names that moved to another layer in the one-house layout (issue 10); the error names
+#: names that moved to another layer in the one-house layout; the error names
 #: the new home without importing it
 __getattr__ = moved(__name__, {
     "RobustSVMClassifier": "convexkern.estimators.RobustSVMClassifier",

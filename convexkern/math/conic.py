@@ -40,6 +40,7 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
 
+from .budget import time_left
 from .conic_boxes import _dual_box, _primal_box, _psd_P_exact
 from .conic_cones import _cone_moves, _into_cone, _smat, interior_point, psd_shift
 from .conic_data import (
@@ -443,18 +444,29 @@ def _equality_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
     try:
         R = np.linalg.inv(M)
     except np.linalg.LinAlgError:
-        return *none, "the equality rows are rank deficient"
+        return *none, _singular_reason(AE, z)
     RM = R @ M
     err_rm = _gamma(z + 2) * (np.abs(R) @ np.abs(M))
     beta = float(np.max(np.sum(np.abs(np.eye(z) - RM) + err_rm, axis=1)) * (1 + 4 * _U))
     if not beta < 0.5:
         return *none, (f"the equality rows are too ill-conditioned to correct exactly "
-                       f"(||I - RM|| = {beta:.2g})")
+                       f"(||I - RM|| = {beta:.2g}; {_singular_reason(AE, z)})")
     data._equality_cache = ("dense", B, R, beta)  # type: ignore[attr-defined]
     r = s[:z]
     rr = np.abs(R) @ (np.abs(r) + es[:z])
     d = float(np.max(rr)) * (1 + float(_gamma(z + 3))) / (1.0 - beta)
     return B, np.full(B.size, _up(d) + _TINY), ""
+
+
+def _singular_reason(AE: sp.csr_matrix, z: int) -> str:
+    """Which matrix is singular when the equality correction fails: the rows themselves
+    (numerical rank below their count: redundant rows) or only the basis of columns the
+    correction chose near the point's active bounds (a degenerate point)."""
+    rank = int(np.linalg.matrix_rank(AE.toarray())) if AE.shape[1] <= 20000 else z
+    if rank < z:
+        return f"the {z} equality rows are rank deficient (numerical rank {rank}: redundant rows)"
+    return (f"the {z} equality rows have full rank, but the columns with room to move at "
+            "this point do not span them (a degenerate point)")
 
 
 def _upper(data: ConicData, x: np.ndarray, ylo: np.ndarray, yhi: np.ndarray,
@@ -614,6 +626,9 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
                     tried_inner, progress = True, True
                     inner, margin = interior_point(data)
                     res["phase_one_margin"] = margin
+                    left = time_left()
+                    if inner is None and left is not None and left <= 0:
+                        why_up += " (no time was left for a phase-one point)"
         if y is not None and x is not None and math.isfinite(shift) and lower == -math.inf:
             yk, _ = _into_cone(y, data, dual=True)
             lo, hi = _primal_box(data, upper, x, yk)

@@ -9,6 +9,7 @@ import math
 import numpy as np
 import scipy.linalg
 
+from .budget import time_left
 from .conic_data import _U, ConicData, _gamma, _up
 
 __all__ = ["psd_shift", "interior_point"]
@@ -219,11 +220,16 @@ def interior_point(data: ConicData) -> tuple[np.ndarray | None, float]:
 
     if data.exp or data.p3d:
         return None, 0.0
+    left = time_left()
+    if left is not None and left <= 0:
+        return None, 0.0
     cached = getattr(data, "_interior_cache", None)
     if cached is not None:
         return cached
     out = _phase_one(data, cp)
-    data._interior_cache = out  # type: ignore[attr-defined]
+    spent = (left := time_left()) is not None and left <= 0
+    if out[0] is not None or not spent:  # a skip for want of time is not the answer
+        data._interior_cache = out  # type: ignore[attr-defined]
     return out
 
 
@@ -260,11 +266,15 @@ def _phase_one(data: ConicData, cp) -> tuple[np.ndarray | None, float]:
         if fin.any():
             cons.append(x[fin] <= data.ub[fin] - t)
     prob = cp.Problem(cp.Maximize(t), cons)
+    limit = {"CLARABEL": "time_limit", "SCS": "time_limit_secs"}
     for solver in ("CLARABEL", "SCS"):
         if solver not in cp.installed_solvers():
             continue
+        left = time_left()
+        if left is not None and left <= 0:
+            return None, 0.0  # the caller's budget is spent: no phase one
         try:
-            prob.solve(solver=solver)
+            prob.solve(solver=solver, **({} if left is None else {limit[solver]: left}))
         except (cp.error.SolverError, ValueError, ArithmeticError):
             continue
         if x.value is not None and t.value is not None and float(t.value) > 0:

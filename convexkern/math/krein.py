@@ -140,7 +140,7 @@ def _n_flips(w: np.ndarray, max_pairs: int, ratio: float) -> int:
 
 def dominant_negative_pairs(K: np.ndarray, *, max_pairs: int = 8, ratio: float = 0.5,
                             seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    r"""The most negative eigenpairs of ``K`` worth flipping before a shift (issue 14).
+    r"""The most negative eigenpairs of ``K`` worth flipping before a shift.
 
     With eigenvalues :math:`d_1 \le d_2 \le \dots`, pair :math:`j` is returned while
     :math:`d_j < 0` and :math:`|\min(d_{j+1}, 0)| \le` ``ratio`` :math:`|d_j|` for it and

@@ -27,7 +27,7 @@ The multipliers the certificates need are read from the conic solver's constrain
 
 **Rounding.**  Each value is a bound on the exact LP built from the float ``A`` and ``C``,
 not a float evaluation of it: a float ``A R`` of entries with large mixed signs can cancel
-to a value off by far more than the gap (issue 12: an LP SVM certified ``optimal`` with a
+to a value off by far more than the gap (an LP SVM certified ``optimal`` with a
 bracket 1.4e-7 relative below the exact optimum, ``A`` with two columns ``B ± 1e10 u``).
 Every product ``A x`` is enclosed by a compensated dot product (error-free products and
 sums, Ogita, Rump & Oishi, SIAM J. Sci. Comput. 26 (2005)), whose error bound is about

@@ -124,7 +124,7 @@ _BLOCK = 64
 
 #: bytes of one (roots x poles) block buffer: the rows per block are chosen so that a
 #: buffer stays near 512 KiB (two of them are in use), e.g. 21 rows at k = 3000 poles, 8
-#: (the minimum) from k = 8192 on (issue 14: at k = 3000, 64 rows per block took about
+#: (the minimum) from k = 8192 on (at k = 3000, 64 rows per block took about
 #: 1.4x as long per sweep as 16-32; measured under load, ratios in one run)
 _BLOCK_BYTES = 1 << 19
 

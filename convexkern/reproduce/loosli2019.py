@@ -14,7 +14,7 @@ Kreĭn spaces" (ESANN 2019): TrIK (shift) vs KSVM (flip).
   the flipped kernel + the transition ``P``.  Every method runs with one BLAS thread.
   The table also reads the Hilbert-check optimum as ``alpha = alpha~`` (the shift
   decomposition's Kreĭn function off the training set, ``KreinSVC``'s default since
-  issue 14; see docs/krein.md).
+  see docs/krein.md).
 * **Figure 1 (left)**: the lambda sweep (``lam`` from ``lambda_min`` to ``20 lambda_min``):
   ``alpha~`` scales, the RKKS ``alpha`` does not
   (:func:`convexkern.verify.krein.lambda_invariance`).
@@ -306,7 +306,7 @@ def _plot_sweep(vec: dict[str, Any], path: Any) -> None:
 
 
 def _delta_clause(rows: list[dict[str, Any]], ks: np.ndarray) -> str:
-    """The shift optimum read as ``alpha = alpha~`` (``KreinSVC``'s default, issue 14)
+    """The shift optimum read as ``alpha = alpha~`` (``KreinSVC``'s default)
     against KSVM, when the rows have it."""
     if not rows or "delta_test" not in rows[0]:
         return ""
@@ -423,7 +423,7 @@ def reproduce(ctx: Context) -> ReproductionResult:
         "",
         "TrIK-H: the QP optimum mapped back by eq. 6; shift a=a~: the same optimum read as "
         "the shift decomposition's Kreĭn function off the training set (alpha = alpha~, "
-        "KreinSVC's default; docs/krein.md, issue 14).",
+        "KreinSVC's default; docs/krein.md).",
         "",
         f"Mean test accuracy: TrIK {tr_acc.mean():.4f}, KSVM {ks_acc.mean():.4f}; TrIK "
         f"better on {int(np.sum(tr_acc > ks_acc))}, tied on {int(np.sum(tr_acc == ks_acc))}, "

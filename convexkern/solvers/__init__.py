@@ -57,7 +57,7 @@ __all__ = [
     "solver_info",
 ]
 
-#: names that moved to another layer in the one-house layout (issue 10); the error names
+#: names that moved to another layer in the one-house layout; the error names
 #: the new home without importing it
 __getattr__ = moved(__name__, {
     "CustomSolverSpec": "convexkern.solvers.AlgorithmSpec (adapters by formulation kind)",

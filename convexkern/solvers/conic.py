@@ -23,6 +23,7 @@ import numpy as np
 from ..errors import InvalidInputError
 from ..formulation import Formulation
 from ..generic import CONIC_KEY, ConicPoint, conic_data
+from ..math.budget import deadline, time_left
 from ..math.conic import interior_point
 from ..math.conic_rays import farkas_proof, feasible_point_proof, improving_ray_proof
 from ..report import SolveReport, Status
@@ -136,6 +137,17 @@ def _solve_at(f: Formulation, spec: ConicSolverSpec, *, tol: float, accuracy: fl
     (``second``: a "no solution" word this solver cannot prove may ask another)."""
     settings = {**spec.settings(accuracy, max_iter, time_limit), **options}
     t0 = time.perf_counter()
+    with deadline(None if time_limit is None else t0 + time_limit):
+        return _solve_within(f, spec, settings, t0=t0, tol=tol, accuracy=accuracy,
+                             max_iter=max_iter, time_limit=time_limit, verbose=verbose,
+                             second=second)
+
+
+def _solve_within(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any], *,
+                  t0: float, tol: float, accuracy: float, max_iter: int | None,
+                  time_limit: float | None, verbose: bool, second: bool) -> SolveReport:
+    """:func:`_solve_at` under the caller's deadline (the certificate's own solves see
+    what is left of ``time_limit``: :mod:`convexkern.math.budget`)."""
     try:
         data, chain, inverse, raw = _run(f, spec, settings, verbose)
     except (cp.error.SolverError, ValueError, ArithmeticError) as exc:
@@ -180,7 +192,7 @@ def _solve_at(f: Formulation, spec: ConicSolverSpec, *, tol: float, accuracy: fl
         # formulation's facts (claim_proven False: never reported as a property)
         status, proven, why = _prove_claim(f, spec, status, verdict, raw, data, chain,
                                            tol=tol, accuracy=accuracy,
-                                           time_limit=time_limit, second_opinion=second)
+                                           time_limit=time_left(), second_opinion=second)
         solver_stats.update(claim_proven=proven, claim_proof=why)
         message = f"{_no_solution_message(f, status)}; {why}" if proven else why
         return pointless_report(f, status=status, **common, message=message)

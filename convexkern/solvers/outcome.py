@@ -17,6 +17,7 @@ absolute) is one table, :data:`TOLERANCE`.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -86,7 +87,16 @@ def certified_report(
     (:meth:`Formulation.certificate`), which may use it to skip refinements it does not
     need.
     """
-    cert = f.certificate(point, tol=tol)
+    t0 = time.perf_counter()
+    try:
+        cert = f.certificate(point, tol=tol)
+    except MemoryError as exc:  # an allocation the machine refuses: said, not raised
+        return pointless_report(
+            f, solver=solver, status=Status.ERROR, tol=tol, solve_time=solve_time,
+            iterations=iterations, solver_stats=solver_stats,
+            message="; ".join(m for m in (message, f"the certificate ran out of memory "
+                                                   f"({type(exc).__name__}: {exc})") if m))
+    certify_time = time.perf_counter() - t0
     wrong = _refuse(f, cert)
     if wrong:
         return SolveReport(
@@ -118,6 +128,7 @@ def certified_report(
         gap=float(cert.gap),
         rel_gap=float(rel),
         solve_time=float(solve_time),
+        certify_time=certify_time,
         iterations=iterations,
         x={k: np.asarray(v) for k, v in cert.point.items()},
         history=tuple(tuple(float(v) for v in h) for h in history),

@@ -97,7 +97,7 @@ __all__ = [
     "TIE_RTOL",
 ]
 
-#: names that moved to another layer in the one-house layout (issue 10); the error names
+#: names that moved to another layer in the one-house layout; the error names
 #: the new home without importing it
 __getattr__ = moved(__name__, {
     "check_theorem_1": "convexkern.verify.lp_svm.check_theorem_1",

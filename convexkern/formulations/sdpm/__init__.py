@@ -76,7 +76,7 @@ __all__ = [
     "check_trajectories",
 ]
 
-#: names that moved to another layer in the one-house layout (issue 10); the error names
+#: names that moved to another layer in the one-house layout; the error names
 #: the new home without importing it
 __getattr__ = moved(__name__, {
     "SDPMClassifier": "convexkern.estimators.SDPMClassifier",

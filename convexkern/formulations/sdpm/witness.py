@@ -1,6 +1,6 @@
 r"""A separability witness for trajectories: a proof that the hard-margin SDPM is feasible.
 
-Issue 12: SCS said ``infeasible`` on the hard-margin primal (6) at :math:`\tau = 10^6` rad on
+SCS said ``infeasible`` on the hard-margin primal (6) at :math:`\tau = 10^6` rad on
 trajectories that a margin separates.  A claim of infeasibility is refuted by one point
 (:math:`w, b`) with :math:`y_i(w^\top\tilde x_i(\theta) + b) > 0` for every
 :math:`\theta\in[-\tau,\tau]` and every ``i`` (then :math:`(w, b)/\gamma`, :math:`\gamma`

@@ -1,5 +1,5 @@
 """An exact (rational) optimum of Abe's four LPs for small instances (the oracle of
-``tests/test_lp_round.py``; tests only).
+``tests/test_lp_round.py``; a helper of the tests, not a test).
 
 HiGHS solves the LP in floating point; its answer only proposes a basis.  The basis is
 then verified in :class:`fractions.Fraction` arithmetic: the vertex ``x_B`` solves the
@@ -142,17 +142,3 @@ def exact_optimum(kind, A, C, rho_min=0.0, tries=6, seed=0):
         val = sum(ci * xi for ci, xi in zip(cq, xq)) + Fraction(float(const))
         return int(sign) * val
     return None
-
-
-def test_exact_optimum_known_answers():
-    """The oracle on the docstring example, by hand: ``R = (3, 2)`` gives ``AR = (1, 1,
-X
-    feasible for ``C_M = 10``, so 5 is the LP SVM optimum; the ν-LP (``C_rho = 1``) has
-    ``R = (0.6, 0.4)``, margins ``(0.2, 0.2, 0.5)``, ``rho = 0.2``, and ``delta = (0.6, 0.4,
-    0)`` gives ``A'delta = (0.2, 0.2)``, so 1/5 exactly."""
-    A = np.array([[1.0, -1.0], [-1.0, 2.0], [0.5, 0.5]])
-    assert exact_optimum("lp_svm.lp", A, 10.0) == 5
-    assert exact_optimum("lp_svm.lp_dual", A, 10.0) == 5
-    assert exact_optimum("lp_svm.nu_lp", A, 1.0) == Fraction(1, 5)
-    assert exact_optimum("lp_svm.nu_lp_dual", A, 1.0) == Fraction(1, 5)
-    assert exact_optimum("lp_svm.nu_lp", A, 1.0, rho_min=None) == Fraction(1, 5)

@@ -1,5 +1,5 @@
-"""Regression tests for what the issue-12 audit (benchmarks/issue12_audit.py) found still
-failing: each was a foreign exception or a misleading name on an input the issue lists."""
+"""Bad options and arguments are library errors that name them: each case here was once a
+foreign exception or a misleading name (found by the audit of benchmarks/issue12_audit.py)."""
 
 from __future__ import annotations
 

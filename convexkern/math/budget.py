@@ -1,0 +1,36 @@
+"""The caller's time budget, seen by the certificate's own solves.
+
+A certificate may solve a small problem of its own (the phase-one point of
+:func:`convexkern.math.conic.interior_point`); under ``ck.solve(..., time_limit=T)`` it has
+only what is left of ``T``.  The solve path sets the deadline around the certificate
+(:func:`deadline`); the math reads what is left (:func:`time_left`).  A context variable,
+so threads and nested solves each keep their own.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+__all__ = ["deadline", "time_left"]
+
+_DEADLINE: ContextVar[float | None] = ContextVar("convexkern_deadline", default=None)
+
+
+@contextmanager
+def deadline(at: float | None) -> Iterator[None]:
+    """Within the block, :func:`time_left` counts down to ``at`` (a
+    :func:`time.perf_counter` value; ``None``: no deadline)."""
+    token = _DEADLINE.set(at)
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def time_left() -> float | None:
+    """Seconds left before the deadline in force (``None``: none)."""
+    at = _DEADLINE.get()
+    return None if at is None else at - time.perf_counter()
