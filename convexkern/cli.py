@@ -275,7 +275,7 @@ def _cmd_solve(args: argparse.Namespace, progress: _Progress, err: TextIO) -> in
         if report.message:
             text += f"\nnote: {report.message}"
     _emit(text, args, progress, err)
-    return 0
+    return _failed(err, [report])
 
 
 def _cmd_compare(args: argparse.Namespace, progress: _Progress, err: TextIO) -> int:
@@ -336,6 +336,17 @@ def _cmd_compare(args: argparse.Namespace, progress: _Progress, err: TextIO) -> 
         if notes:
             text += "\n" + "\n".join(f"note: {m}" for m in notes)
     _emit(text, args, progress, err)
+    return _failed(err, reports)
+
+
+def _failed(err: TextIO, reports: Sequence[Any]) -> int:
+    """The exit status of a solve or a comparison: 1 (with a line on stderr) when a
+    requested solve ended in ``error``, else 0.  Infeasible, unbounded and limit statuses
+    are answers, not failures."""
+    bad = [r.solver for r in reports if r.status.value == "error"]
+    if bad:
+        err.write(f"{PROG}: error: {', '.join(bad)} ended in status 'error' (see the notes)\n")
+        return 1
     return 0
 
 
@@ -369,8 +380,16 @@ def _checked(text: str, parse: Any, check: Any, option: str, what: str) -> Any:
 
 def _tol(text: str) -> float:
     """``--tol``: a number in (0, 1), by the one open-unit check
-    (:func:`convexkern._validation.check_open_unit`)."""
-    return _checked(text, float, check_open_unit, "--tol", "a number")
+    (:func:`convexkern._validation.check_open_unit`), and not below the tolerance
+    policy's floor (:data:`convexkern.solvers.TOLERANCE`)."""
+    from .solvers.outcome import TOLERANCE
+
+    v = _checked(text, float, check_open_unit, "--tol", "a number")
+    if v < TOLERANCE.tol_floor:
+        raise argparse.ArgumentTypeError(
+            f"must be >= {TOLERANCE.tol_floor:g}: a relative gap of {text} is below what a "
+            "certificate computed in double precision can prove")
+    return v
 
 
 def _positive_int(text: str) -> int:
@@ -397,10 +416,11 @@ def _cmd_reproduce(args: argparse.Namespace, progress: _Progress, err: TextIO) -
         rows = [[k, v] for k, v in names.items()]
         _emit(text_table(["paper", "reproduction"], rows), args, progress, err)
         return 0
-    result = run(args.paper, quick=args.quick, out_dir=args.out_dir, seed=args.seed,
-                 n_jobs=args.jobs, verbose=not args.quiet,
-                 datasets=args.datasets.split(",") if args.datasets else None,
-                 backend=args.backend, scheduler=args.scheduler)
+    with _solver_output_to_stderr():  # a solver's banner is not part of the report
+        result = run(args.paper, quick=args.quick, out_dir=args.out_dir, seed=args.seed,
+                     n_jobs=args.jobs, verbose=not args.quiet,
+                     datasets=args.datasets.split(",") if args.datasets else None,
+                     backend=args.backend, scheduler=args.scheduler)
     _emit(result.markdown, args, progress, err)
     return 0
 
@@ -416,11 +436,20 @@ def _cmd_bench(args: argparse.Namespace, progress: _Progress, err: TextIO) -> in
     if args.solvers is not None:
         solvers = _parse_solvers(args.solvers)
         _check_names(solvers)
-    result = run_suite(args.suite, solvers=solvers, tol=args.tol, time_limit=args.time_limit,
-                       out_dir=args.out_dir, n_jobs=args.jobs, backend=args.backend,
-                       scheduler=args.scheduler, use_cache=not args.no_cache,
-                       progress=progress.stage)
+    with _solver_output_to_stderr():
+        result = run_suite(args.suite, solvers=solvers, tol=args.tol,
+                           time_limit=args.time_limit, out_dir=args.out_dir, n_jobs=args.jobs,
+                           backend=args.backend, scheduler=args.scheduler,
+                           use_cache=not args.no_cache, progress=progress.stage)
     _emit(result.files["report"].read_text(encoding="utf-8"), args, progress, err)
+    ran = [r for r in result.rows if r["status"] != "skipped"]
+    if not ran:
+        err.write(f"{PROG}: error: no (problem, solver) pair ran: the requested solvers "
+                  "apply to none of the suite's problems\n")
+        return 1
+    if all(r["status"] == "error" for r in ran):
+        err.write(f"{PROG}: error: every pair ended in status 'error' (see the report)\n")
+        return 1
     return 0
 
 
@@ -523,7 +552,9 @@ def _add_bench(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0 ok, 2 bad input, 1 solver crash)."""
+    """Run the command line; returns the exit status: 0 every requested solve ended with an
+    answer (optimal, inaccurate, a limit, a proven infeasible/unbounded), 1 a solve ended
+    in ``error``, a solver crashed or nothing ran, 2 bad input or a refused setting."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

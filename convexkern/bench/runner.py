@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import time
+import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,6 +62,12 @@ def code_version() -> str:
     return h.hexdigest()[:12]
 
 
+#: what every cached pair result and problem plan has (anything else is a corrupt entry,
+#: recomputed)
+_RESULT_KEYS = frozenset({"status", "time"})
+_PLAN_KEYS = frozenset({"solvers", "skipped", "kind", "n"})
+
+
 class _Cache:
     """One JSON file per key under ``out_dir/.cache`` (written atomically)."""
 
@@ -71,13 +78,20 @@ class _Cache:
     def _path(self, key: str) -> Path:
         return self.root / f"{key}.json"
 
-    def get(self, key: str) -> dict[str, Any] | None:
+    def get(self, key: str, required: frozenset[str]) -> dict[str, Any] | None:
+        """The cached value of ``key`` when it is a dict with every ``required`` key; a
+        corrupt entry (torn, or JSON that is not such a value) warns and is run again."""
         if not self.enabled or not self._path(key).is_file():
             return None
         try:
-            return json.loads(self._path(key).read_text(encoding="utf-8"))
+            value = json.loads(self._path(key).read_text(encoding="utf-8"))
         except (OSError, ValueError):  # a torn file from an interrupted run: run it again
+            value = None
+        if not (isinstance(value, dict) and required <= set(value)):
+            warnings.warn(f"cache entry {self._path(key)} is not a result: run again",
+                          RuntimeWarning, stacklevel=2)
             return None
+        return value
 
     def put(self, key: str, value: Mapping[str, Any]) -> None:
         tmp = self._path(key).with_suffix(f".tmp{os.getpid()}")
@@ -183,7 +197,7 @@ def run_suite(
                 if name in plan["skipped"]:
                     row.update(empty_row(key, "skipped", message=plan["skipped"][name]),
                                cached=False)
-                elif (hit := cache.get(key)) is not None:
+                elif (hit := cache.get(key, _RESULT_KEYS)) is not None:
                     row.update(hit, cached=True)
                 else:
                     pending.append({"key": key, "problem": p, "solver": name, "tol": tol,
@@ -232,7 +246,7 @@ def _plans(s: Suite, solvers: Sequence[str] | None, cache: _Cache, code: str, se
     for p in s.problems:
         wanted = tuple(solvers) if solvers else (p.solvers or s.solvers)
         key = _digest("plan", p.key(), wanted, code, installed)
-        hit = cache.get(key)
+        hit = cache.get(key, _PLAN_KEYS)
         if hit is not None:
             plans[p.id] = hit
         else:

@@ -139,6 +139,18 @@ def _suite_path(name_or_path: str | os.PathLike[str]) -> Path:
                              f"of that name; shipped suites: {', '.join(available_suites())}")
 
 
+def _safe_name(name: str) -> str:
+    """A suite's name becomes a folder under ``--out-dir``: letters, digits, ``-``, ``_``
+    and ``.`` only, not starting with a dot (no separators, no ``..``, not absolute)."""
+    import re
+
+    if not re.fullmatch(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*", name):
+        raise SpecError("name", f"{name!r} must be a plain folder name (letters, digits, "
+                                "'-', '_', '.'; no path separators, not starting with '.'): "
+                                "the report is written to <out-dir>/<name>")
+    return name
+
+
 def load_suite(suite: str | os.PathLike[str] | Mapping[str, Any]) -> Suite:
     """Read and validate a suite: a shipped name, a TOML path, or the parsed dict.
 
@@ -158,7 +170,7 @@ def load_suite(suite: str | os.PathLike[str] | Mapping[str, Any]) -> Suite:
     else:
         raise SpecError("suite", f"expected a name, a path or a dict, got {type(suite).__name__}")
     _keys(raw, _TOP_KEYS, "")
-    name = _text(raw.get("name", path.stem if path else ""), "name")
+    name = _safe_name(_text(raw.get("name", path.stem if path else ""), "name"))
     tol = _unit(raw.get("tol", 1e-6), "tol")
     time_limit = _pos(raw.get("time_limit", 60.0), "time_limit")
     seed = _int(raw.get("seed", 0), "seed", 0)

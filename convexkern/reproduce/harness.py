@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from .._tables import markdown_table
-from ..errors import InvalidInputError
+from ..errors import ConvexkernError, InvalidInputError
 from ..splits import seeded_splits
 from .table import REPRODUCTIONS, register
 
@@ -142,16 +142,25 @@ def run(
     if scheduler is not None and backend != "dask":
         raise InvalidInputError("scheduler", "applies to backend='dask' only")
     entry = REPRODUCTIONS[name]
+    if datasets and not entry.takes_datasets:
+        takers = [k for k, v in REPRODUCTIONS.items() if v.takes_datasets]
+        raise InvalidInputError("datasets", f"'{name}' runs its own data sets; --datasets "
+                                            f"applies to {takers} only")
     fn, title = entry.function(), entry.title
+    created = [p for p in (Path(out_dir), Path(out_dir) / name) if not p.exists()]
     ctx = Context(name=name, quick=quick, out_dir=Path(out_dir) / name, seed=seed,
                   n_jobs=n_jobs, verbose=verbose,
                   datasets=list(datasets) if datasets else None, backend=backend)
     ctx.progress(f"{title} ({'quick' if quick else 'full'} run)")
-    if backend == "dask":
-        with dask_client(scheduler, n_jobs):
+    try:
+        if backend == "dask":
+            with dask_client(scheduler, n_jobs):
+                result = fn(ctx)
+        else:
             result = fn(ctx)
-    else:
-        result = fn(ctx)
+    except ConvexkernError:
+        _remove_if_empty(created)  # a refused run leaves nothing behind (its cache stays)
+        raise
     head = f"# {title}\n\n_{'Quick' if quick else 'Full'} run, seed {seed}._\n\n"
     (ctx.out_dir / "report.md").write_text(head + result.markdown + "\n", encoding="utf-8")
     (ctx.out_dir / "results.json").write_text(
@@ -159,6 +168,18 @@ def run(
     )
     ctx.progress(f"report written to {ctx.out_dir / 'report.md'}")
     return result
+
+
+def _remove_if_empty(folders: Sequence[Path]) -> None:
+    """Remove the folders this run created, deepest first, where nothing is inside but
+    folders and the cache's own ``.gitignore`` (a cache of finished work is kept)."""
+    for top in sorted(folders, key=lambda p: len(p.parts), reverse=True):
+        if not top.is_dir() or any(p.is_file() and p.name != ".gitignore"
+                                   for p in top.rglob("*")):
+            continue
+        for item in sorted(top.rglob("*"), key=lambda p: len(p.parts), reverse=True):
+            item.unlink() if item.is_file() else item.rmdir()
+        top.rmdir()
 
 
 @contextlib.contextmanager

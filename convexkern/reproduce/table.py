@@ -32,6 +32,8 @@ class ReproductionSpec:
     title: str
     #: ``"module:function"`` (imported when run) or, for a user's registration, the function
     target: str | Runner
+    #: whether ``datasets=`` (``--datasets``) narrows it; refused otherwise
+    takes_datasets: bool = False
 
     def function(self) -> Runner:
         """The function that runs the reproduction, importing its module if needed."""
@@ -53,6 +55,7 @@ _ENTRIES = (
         name="abe2012",
         title="Abe (ICANN 2012): LP-trained Mahalanobis kernels, Table 1",
         target=f"{_PKG}.abe2012:reproduce",
+        takes_datasets=True,
     ),
     ReproductionSpec(
         name="graepel2003",
