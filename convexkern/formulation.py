@@ -85,6 +85,13 @@ class Formulation:
         What to tell the user when a solve ends without a solution, by status value
         (``{"infeasible": "use a soft margin (C > 0)"}``); every solver appends it to
         the report's message.
+    decision : str, optional
+        How a solution classifies a point, for a spec's test accuracy (one of
+        :data:`DECISION_RULES`): ``"dual_expansion"`` (``sum_i alpha_i y_i k(x_i, x) +
+        b``, the SVM dual's), ``"expansion"`` (``sum_i alpha_i k(x_i, x) + b``: a
+        representer expansion such as kernel logistic regression's), ``"linear"``
+        (``w'x + b``), or ``None``: no rule, and no accuracy is reported (a spec never
+        guesses one from variable names).
     """
 
     name: str
@@ -102,11 +109,15 @@ class Formulation:
     hints: dict[str, str] = field(default_factory=dict)
     facts: dict[str, str | Callable[[], str]] = field(default_factory=dict)
     variant: str = ""
+    decision: str | None = None
     _dual: Formulation | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.certify is None:
             self.certify = generic_certify
+        if self.decision is not None and self.decision not in DECISION_RULES:
+            raise InvalidInputError("decision", f"must be one of {list(DECISION_RULES)} or "
+                                                f"None, got {self.decision!r}")
 
     @property
     def generic(self) -> bool:
@@ -322,10 +333,15 @@ def cone_class(problem: cp.Problem) -> str:
     return "SOCP"
 
 
+#: the decision rules a formulation may declare (:attr:`Formulation.decision`)
+DECISION_RULES = ("dual_expansion", "expansion", "linear")
+
+
 def from_cvxpy(problem: cp.Problem, name: str | None = None, *,
                parameters: Mapping[str, cp.Parameter] | None = None,
                data: Mapping[str, Any] | None = None, source: str = "",
-               kind: str | None = None, default_solver: str = "clarabel") -> Formulation:
+               kind: str | None = None, default_solver: str = "clarabel",
+               decision: str | None = None) -> Formulation:
     """A :class:`Formulation` for any DCP ``cvxpy.Problem``, certified by the generic
     certificate (:mod:`convexkern.generic`).
 
@@ -366,5 +382,5 @@ def from_cvxpy(problem: cp.Problem, name: str | None = None, *,
     return Formulation(
         name=name, problem=problem, variables=variables, parameters=params,
         source=source, kind=kind or name, data=dict(data or {}), certify=None,
-        default_solver=default_solver,
+        default_solver=default_solver, decision=decision,
     )

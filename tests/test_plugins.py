@@ -23,6 +23,7 @@ import sys
 import uuid
 from pathlib import Path
 
+import cvxpy as cp
 import numpy as np
 import pytest
 
@@ -68,7 +69,8 @@ def svm_dual(K, y, C=1.0):
     return ck.Formulation(name="user.svm_dual." + TAG, problem=problem,
                           variables={{"alpha": a}}, parameters={{"C": Cp}},
                           source="test builder", kind="{kind}", data={{"K": K, "y": y}},
-                          certify=certify, default_solver="clarabel")
+                          certify=certify, default_solver="clarabel",
+                          decision="dual_expansion")
 
 
 def not_a_formulation(K, y, C=1.0):
@@ -705,3 +707,49 @@ def test_cli_certifies_a_user_builder_without_a_certificate(tmp_path, reference_
     s_lo = min(rows["scs"]["primal_value"], rows["scs"]["dual_value"])
     s_up = max(rows["scs"]["primal_value"], rows["scs"]["dual_value"])
     assert s_lo <= reference_optimum * (1 + 1e-8) and s_up >= reference_optimum * (1 - 1e-8)
+
+
+KLR_BUILDER = '''
+import cvxpy as cp
+import numpy as np
+import convexkern as ck
+
+
+def klr(K, y, C=1.0, decision=None):
+    """Kernel logistic regression, f(x) = sum_i alpha_i k(x_i, x) + b (no labels in it)."""
+    n = y.size
+    a = cp.Variable(n, name="alpha")
+    b = cp.Variable(name="b")
+    lam = 1.0 / (C * n)
+    loss = cp.sum(cp.logistic(-cp.multiply(y, K @ a + b))) / n
+    problem = cp.Problem(cp.Minimize(loss + lam / 2 * cp.quad_form(a, cp.psd_wrap(K))))
+    return ck.from_cvxpy(problem, "user.klr", data={"K": K, "y": y}, decision=decision)
+
+
+def klr_declared(K, y, C=1.0):
+    return klr(K, y, C, decision="expansion")
+'''
+
+
+def test_a_spec_never_applies_the_svm_rule_to_another_model(tmp_path):
+    """A user's kernel logistic regression names its variables alpha and b, like the SVM
+    dual: undeclared, the spec reports no accuracy (it once printed the SVM rule's 0.35
+    against a true 0.75); declared as an expansion, its accuracy is the one computed here
+    from the report's own alpha and b on the test kernel."""
+    (tmp_path / "my_klr.py").write_text(KLR_BUILDER)
+    undeclared = load_spec(write_spec(tmp_path, name="my_klr:klr")).build()
+    r = ck.solve(undeclared.formulation, "clarabel")
+    assert r.x and undeclared.accuracy(r) is None
+    declared = load_spec(write_spec(tmp_path, name="my_klr:klr_declared",
+                                    file="declared.toml")).build()
+    r = ck.solve(declared.formulation, "clarabel")
+    alpha, b = np.asarray(r.x["alpha"]), float(np.asarray(r.x["b"]))
+    truth = float(np.mean(np.where(declared.K_test @ alpha + b >= 0, 1.0, -1.0)
+                          == declared.y_test))
+    assert declared.accuracy(r) == truth and truth >= 0.8  # two well-separated blobs
+
+
+def test_an_unknown_decision_rule_is_refused():
+    x = cp.Variable(2, name="x")
+    with pytest.raises(ck.InvalidInputError, match="^decision: "):
+        ck.from_cvxpy(cp.Problem(cp.Minimize(cp.sum(x)), [x >= 0]), "d", decision="svm")

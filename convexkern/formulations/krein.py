@@ -145,6 +145,7 @@ def stabilization(
         certify=_certify,
         default_solver="trik" if decomposition == "shift" else "smo",
         variant=dec.kind,
+        decision="dual_expansion",  # in the Krein space, with the coefficients mapped back
         facts=dict(base.facts),
         notes=f"Hilbert-space SVM dual with the {decomposition} kernel K~; "
               "alpha is alpha~ (unlabelled); map back with krein.to_krein",

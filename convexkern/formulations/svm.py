@@ -276,6 +276,7 @@ def dual(K: Any, y: Any, C: float | np.ndarray | None = 1.0, *,
         data={"K": K, "y": y, "hard": hard, "psd_eps": psd_eps, "checked": bool(check_input)},
         certify=certify,
         default_solver="smo",
+        decision="dual_expansion",
         facts={"feasible": "alpha = 0 is feasible",
                "bounded": _separable_fact(K, y) if hard
                else "0 <= alpha <= C bounds the objective",
@@ -392,6 +393,7 @@ def primal(X: Any, y: Any, C: float | None = 1.0) -> Formulation:
         extract=extract,
         dual_builder=lambda: dual(X @ X.T, y, None if hard else Cv, psd_check=False),
         default_solver="clarabel",
+        decision="linear",
         facts={"bounded": "the objective is >= 0",
                "feasible": _separable_fact(X @ X.T, y) if hard
                else "w = 0, b = 0, xi = 1 is feasible",

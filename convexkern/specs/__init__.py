@@ -91,13 +91,14 @@ docs/plugins.md).  It is fed and checked exactly as a built-in builder; anything
 raises becomes a :class:`SpecError` naming ``formulation.name`` (``formulation`` for a
 ``ValueError``), with its exception chained.
 
-Prediction follows a convention rather than a table (:meth:`Instance.decision_function`):
-a formulation that keeps the spec's training kernel as ``data["K"]`` (and labels as
-``data["y"]``) and whose reports carry ``x["alpha"]`` and ``x["b"]`` predicts with
-``f(x) = sum_i alpha_i y_i k(x_i, x) + b`` (the SVM dual); one that keeps the features as
-``data["X"]`` and reports ``x["w"]`` and ``x["b"]`` predicts with ``f(x) = w'x + b``.
-Formulations that transform the kernel (a learned proxy, a stabilised ``K~``) get no
-accuracy from the spec: their classifier needs their own mapping back.
+Prediction follows the rule the formulation declares (:attr:`Formulation.decision`,
+:meth:`Instance.decision_function`), never one guessed from variable names: with
+``"dual_expansion"`` a formulation that keeps the spec's training kernel as ``data["K"]``
+(and labels as ``data["y"]``) predicts with ``f(x) = sum_i alpha_i y_i k(x_i, x) + b`` (the
+SVM dual), with ``"expansion"`` with ``sum_i alpha_i k(x_i, x) + b`` (kernel logistic
+regression), and with ``"linear"`` one that keeps the features as ``data["X"]`` predicts
+with ``f(x) = w'x + b``.  A formulation that declares no rule, or that transforms the
+kernel (a learned proxy, a stabilised ``K~``), gets no accuracy from the spec.
 
 Shipped specs
 -------------

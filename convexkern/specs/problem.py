@@ -125,19 +125,20 @@ class Instance:
     def decision_function(self, report: Any, X: np.ndarray | None = None) -> np.ndarray | None:
         """Decision values of the solution in ``report`` on the test set (or on ``X``).
 
-        Returns None when the formulation does not support prediction by the convention
-        of the module docstring (``alpha`` and ``b`` on the spec's own ``K``, or ``w``
-        and ``b`` on its own ``X``) or the report has no solution.
+        Returns None when the formulation declares no decision rule
+        (:attr:`convexkern.Formulation.decision`), when its data are not the spec's own
+        (``K`` and ``y``, or ``X``), or when the report has no solution.
         """
         xs = getattr(report, "x", None) or {}
-        if "b" not in xs:
-            return None
+        rule = getattr(self.formulation, "decision", None)
+        if rule is None or "b" not in xs:
+            return None  # no declared rule: never guessed from the variables' names
         b = float(np.asarray(xs["b"]).reshape(-1)[0])
         data = self.formulation.data
         if not _same(data.get("y"), self.y_train):
             return None
-        if (self.K_train is not None and "alpha" in xs and "K_krein" in data
-                and _same(data["K_krein"], self.K_train)):
+        if (rule == "dual_expansion" and self.K_train is not None and "alpha" in xs
+                and "K_krein" in data and _same(data["K_krein"], self.K_train)):
             # Krein stabilization: predict with the Krein coefficients and the original
             # kernel (Loosli 2019), read from the report or projected back from alpha~
             if "alpha_krein" in xs:
@@ -154,7 +155,8 @@ class Instance:
                 alpha, b = sol.alpha, sol.b
             K_eval = self.K_test if X is None else self.kernel(self._preprocess(X), self.X_train)
             return None if K_eval is None else K_eval @ (self.y_train * alpha) + b
-        if self.K_train is not None and "alpha" in xs and _same(data.get("K"), self.K_train):
+        if (rule in ("dual_expansion", "expansion") and self.K_train is not None
+                and "alpha" in xs and _same(data.get("K"), self.K_train)):
             alpha = np.asarray(xs["alpha"], dtype=float).reshape(-1)
             if alpha.size != self.n_train:
                 return None
@@ -164,8 +166,10 @@ class Instance:
                 K_eval = self.kernel(self._preprocess(X), self.X_train)
             if K_eval is None:
                 return None
-            return K_eval @ (self.y_train * alpha) + b
-        if self.K_train is None and "w" in xs and _same(data.get("X"), self.X_train):
+            coef = self.y_train * alpha if rule == "dual_expansion" else alpha
+            return K_eval @ coef + b
+        if (rule == "linear" and self.K_train is None and "w" in xs
+                and _same(data.get("X"), self.X_train)):
             w = np.asarray(xs["w"], dtype=float).reshape(-1)
             Xe = self.X_test if X is None else self._preprocess(X)
             if Xe is None or w.size != Xe.shape[1]:
