@@ -94,14 +94,27 @@ def conic_data(data: Mapping[str, Any], solver: Any = None) -> tuple[ConicData, 
         psd_lower = str(getattr(kind, "value", kind)).lower() == "lower"
     if list(dims.psd) and not getattr(solver, "PSD_SQRT2_SCALING", True):
         reason = reason or "the solver's PSD vectorisation is not scaled by sqrt(2)"
+    solver_rows = None
     if dims.exp and not _exp_order_ok(solver):
-        reason = reason or "the solver orders exponential cones its own way"
+        order = list(getattr(solver, "EXP_CONE_ORDER", []))
+        if sorted(order) != [0, 1, 2]:
+            reason = reason or "the solver orders exponential cones its own way"
+        else:  # the solver's triple holds component order[j] at place j: put them back
+            first = int(dims.zero) + int(dims.nonneg) + int(sum(dims.soc)) + int(
+                sum(k * (k + 1) // 2 for k in dims.psd))
+            solver_rows = np.arange(A.shape[0])
+            back = np.array([order.index(c) for c in range(3)])
+            for blk in range(int(dims.exp)):
+                at = first + 3 * blk
+                solver_rows[at: at + 3] = at + back
+            A = sp.csr_matrix(A)[solver_rows]
+            b = np.asarray(b, dtype=float)[solver_rows]
     if list(getattr(dims, "pnd", []) or []):
         reason = reason or "n-dimensional power cones are not certified"
     return ConicData(c=data["c"], A=A, b=b, P=data.get("P"), offset=offset,
                      zero=int(dims.zero), nonneg=int(dims.nonneg), soc=list(dims.soc),
                      psd=list(dims.psd), exp=int(dims.exp), p3d=list(dims.p3d),
-                     psd_lower=psd_lower, lb=lb, ub=ub), reason
+                     psd_lower=psd_lower, lb=lb, ub=ub, solver_rows=solver_rows), reason
 
 
 def _pair_bounds(cd: ConicData, x: Any, y: Any, signs: tuple[float, ...]) -> ConicBounds:

@@ -204,6 +204,11 @@ def _cone_box(lo: np.ndarray, hi: np.ndarray, data: ConicData, start: int, dual:
                 hi[i] = min(hi[i], 0.0)
             else:
                 lo[i + 1] = max(lo[i + 1], 0.0)
+                # y exp(x/y) <= z gives x <= y log(z/y) <= z/e for every y > 0 (the
+                # maximum over y of y log(z/y)), and x <= 0 <= z/e when y = 0
+                if math.isfinite(hi[i + 2]):
+                    cap = max(hi[i + 2], 0.0) / 2.718281828459045 * (1.0 + 1e-12)
+                    hi[i] = min(hi[i], _up(cap))
             lo[i + 2] = max(lo[i + 2], 0.0)
         elif kind == "pow":
             lo[i] = max(lo[i], 0.0)
@@ -212,13 +217,14 @@ def _cone_box(lo: np.ndarray, hi: np.ndarray, data: ConicData, start: int, dual:
 
 def interior_point(data: ConicData) -> tuple[np.ndarray | None, float]:
     """A point deep inside the cone rows (phase one): ``max t`` subject to the equality
-    rows and ``b - Ax - t e`` in the cone (``e``: 1, the SOC head, the identity), with
+    rows and ``b - Ax - t e`` in the cone (``e``: 1, the SOC head, the identity, the
+    exponential cone's interior point ``(-1, 1, 1)``), with
     ``t <= 1``, solved once by cvxpy; returns ``(x, t)`` (``None`` if it failed or
-    exponential/power cones are present).  Only a direction for the upper bound's step
+    power cones are present).  Only a direction for the upper bound's step
     toward the interior: nothing about it is trusted without being re-checked."""
     import cvxpy as cp
 
-    if data.exp or data.p3d:
+    if data.p3d:
         return None, 0.0
     left = time_left()
     if left is not None and left <= 0:
@@ -241,6 +247,7 @@ def _phase_one(data: ConicData, cp) -> tuple[np.ndarray | None, float]:
     s = data.b - data.A @ x
     z, nn = data.zero, data.nonneg
     cons = [t <= 1.0]
+    exp_starts: list[int] = []
     if z:
         cons.append(s[:z] == 0)
     if nn:
@@ -257,6 +264,11 @@ def _phase_one(data: ConicData, cp) -> tuple[np.ndarray | None, float]:
             Msel[c * k + r, np.arange(size)] = scale
             S = cp.reshape(Msel @ s[i: i + size], (k, k), order="C")
             cons.append(0.5 * (S + S.T) - t * np.eye(k) >> 0)
+        elif kind == "exp":
+            exp_starts.append(i)
+    if exp_starts:  # s - t (-1, 1, 1) in K_exp, all blocks in one vector constraint
+        e0 = np.asarray(exp_starts)
+        cons.append(cp.constraints.ExpCone(s[e0] + t, s[e0 + 1] - t, s[e0 + 2] - t))
     if data.lb is not None:
         fin = np.isfinite(data.lb)
         if fin.any():

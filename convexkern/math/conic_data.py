@@ -116,6 +116,16 @@ class ConicData:
     psd_lower: bool = True
     lb: np.ndarray | None = None
     ub: np.ndarray | None = None
+    #: where each row here sits in the solver's own row order (``None``: the same); a
+    #: solver's row vector ``v`` reads here as ``v[solver_rows]`` (:meth:`rows_of`)
+    solver_rows: np.ndarray | None = None
+
+    def rows_of(self, v: np.ndarray | None) -> np.ndarray | None:
+        """A row vector of the solver (its dual ``y``, a Farkas ray) in this form's order."""
+        if v is None or self.solver_rows is None:
+            return v
+        v = np.asarray(v, dtype=float)
+        return v[self.solver_rows] if v.size == self.solver_rows.size else v
 
     def __post_init__(self) -> None:
         self.c = np.asarray(self.c, dtype=float).ravel()

@@ -274,6 +274,8 @@ def _ray_proof(spec: ConicSolverSpec, claim: Status, raw: Any, data: Any, chain:
     if ray is None:
         return None, "the solver gives no ray"
     if claim is Status.INFEASIBLE:
+        ray = cd.rows_of(ray)
+    if claim is Status.INFEASIBLE:
         val, why = farkas_proof(cd, ray)
         if val > 0:
             return Status.INFEASIBLE, (f"its Farkas ray proves it (certified lower bound "
@@ -312,6 +314,7 @@ def _conic_point(spec: ConicSolverSpec, data: Any, chain: Any, raw: Any
     except (KeyError, ValueError, TypeError, AttributeError):
         return None  # the certificate then falls back to the point by variable names
     x, y = spec.pair(raw)
+    y = cd.rows_of(y)  # the solver's row order (ECOS's exponential cones) -> the form's
     # x None (a solver whose raw answer is not read): the certificate falls back to the
     # variables' values, bounding the primal side only
     return ConicPoint(data=cd, x=x, y=y, solver=spec.cvxpy_name, note=reason,
