@@ -1,4 +1,4 @@
-"""Abe (2012) Table 1 reproduction: the paper's numbers beside ours (issue 13).
+"""Abe (2012) Table 1 reproduction: the paper's numbers beside ours.
 
 The paper's values below are typed in from the printed Table 1 (Abe, ICANN 2012,
 accepted manuscript), independently of ``PAPER_TABLE1``.

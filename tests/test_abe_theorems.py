@@ -243,7 +243,7 @@ def test_theorem_1_converse_C_M_bad_input(A_balance):
         theorems.check_theorem_1(A_balance, 0.01, C_M=-1.0)
 
 
-# ---------------------------------------------------------------- issue 12: foreign exceptions
+# ---------------------------------------------------------------- foreign exceptions
 @pytest.mark.parametrize("bad, exc_type, start", [
     ((), ValueError, "C_values: is empty"),
     ([], ValueError, "C_values: is empty"),
@@ -262,7 +262,7 @@ def test_theorem_3_bad_C_values_name_the_argument(bad, exc_type, start):
     assert str(exc.value).startswith(start)
 
 
-# ------------------------------------------------------------ issue 13: printed statements
+# ------------------------------------------------------------ printed statements
 # Fragments typed in from the paper's printed theorems (Abe 2012, Sections 2-3), not from
 # the code: the errata and hypotheses the verdicts turn on.
 _PRINTED_FRAGMENTS = {

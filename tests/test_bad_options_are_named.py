@@ -75,7 +75,7 @@ def test_dispatcher_names_only_an_option_the_message_starts_with(monkeypatch):
 
 
 def test_robust_functions_name_a_wrong_length_alpha_and_a_bad_n_train():
-    """Issue 12, foreign exceptions: ``ri.objective/gradient/inner_kernel`` with alpha of
+    """Foreign exceptions: ``ri.objective/gradient/inner_kernel`` with alpha of
     the wrong length raised numpy's broadcast error; ``predict_kernel(K0, 'a', ...)`` an
     ``int()`` error."""
     from convexkern.errors import InvalidInputError as _Bad
@@ -95,7 +95,7 @@ def test_robust_functions_name_a_wrong_length_alpha_and_a_bad_n_train():
 
 
 def test_slow_robust_baselines_get_a_default_budget_through_solve(monkeypatch):
-    """Issue 12, runs that do not end: ``ck.compare`` with default solvers on a robust
+    """Runs that do not end: ``ck.compare`` with default solvers on a robust
     problem ran robust_pg/robust_accpm for many minutes.  Without ``time_limit`` and
     ``max_iter`` they get ``BASELINE_BUDGET`` seconds (shrunk here to keep the test short)
     and the message says so; an explicit ``max_iter`` is the caller's budget."""

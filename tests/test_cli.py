@@ -318,7 +318,7 @@ def test_reproduce_abe2012_quick_on_one_dataset(capsys, tmp_path):
     assert "**Theorem 4** (printed)" in out and "C_\\rho = C_M\\hat{J}$." in out
 
 
-# ---------------------------------------------------------------- issue 12: foreign exceptions
+# ---------------------------------------------------------------- foreign exceptions
 @pytest.mark.parametrize("seed", ["-1", "4294967296", "1099511627776"])
 def test_reproduce_seed_outside_the_numpy_range_is_a_usage_error(capsys, seed):
     code, out, err = run(capsys, "reproduce", "luss2007", "--quick", "--seed", seed)

@@ -335,7 +335,7 @@ def test_load_csv_reads_a_shipped_file(tmp_path):
     assert mine.feature_names == shipped.feature_names
 
 
-# ---------------------------------------------------------------- issue 12: foreign exceptions
+# ---------------------------------------------------------------- foreign exceptions
 def _csv(tmp_path, name, raw: bytes):
     p = tmp_path / name
     p.write_bytes(raw)

@@ -425,7 +425,7 @@ def test_pickle_round_trip(usps):
     assert again.report_.status is ck.Status.OPTIMAL
 
 
-# ---------------------------------------------------------------- issue 12: foreign exceptions
+# ---------------------------------------------------------------- foreign exceptions
 def _issue12_estimators():
     return [SVMClassifier(), KreinSVC(), SDPMClassifier(), RobustSVMClassifier(),
             LPMahalanobis()]

@@ -1,4 +1,4 @@
-"""The exchange method's default master (issue 14): the dense interior-point method of
+"""The exchange method's default master: the dense interior-point method of
 ``convexkern.math.exchange`` on a working set of cuts, inexact while the certified gap is
 large, warm-started from the previous master.
 

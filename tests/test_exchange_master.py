@@ -1,4 +1,4 @@
-"""The exchange method's master QP through Clarabel's own API (issue 14) against the cvxpy
+"""The exchange method's master QP through Clarabel's own API against the cvxpy
 master it replaced: the same certified optimum.  Both are run to a certified relative gap
 of 1e-7 (the certificate recomputes both bounds from the data), so their optima must agree
 within the sum of the two certified gaps.

@@ -1,4 +1,4 @@
-"""Fuzzing the public API at extreme scales (issue 12, "keep it caught").
+"""Fuzzing the public API at extreme scales: whatever was once caught stays caught.
 
 Every case must end in a library error (``ConvexkernError``) or an honest report:
 
@@ -240,7 +240,7 @@ def test_sdpm_reports_are_honest(usps_rotations, log_scale, log_C, tau, solver):
 @given(seed=st.integers(0, 10_000), n=st.integers(4, 16), log_scale=st.integers(-5, 5),
        log_C=st.integers(-4, 9), solver=st.sampled_from(["clarabel", "scs", "ecos"]))
 def test_generic_certificate_is_honest_at_extreme_scales(seed, n, log_scale, log_C, solver):
-    """The generic certificate (issue 11) on the SVM dual at extreme kernel scales and C:
+    """The generic certificate on the SVM dual at extreme kernel scales and C:
     its bracket meets the hand certificate's tight bracket."""
     from dataclasses import replace
 

@@ -1,4 +1,4 @@
-"""The generic certificate (issue 11): rigorous brackets for any cvxpy problem.
+"""The generic certificate: rigorous brackets for any cvxpy problem.
 
 Optima are known by construction (planted KKT points), so a bracket is checked against a
 number that does not come from the code under test.  The only tolerance is the rounding
@@ -149,7 +149,7 @@ def test_planted_sdp_bracket_holds(seed, m, k, scale):
 
 
 def test_clarabel_certifies_each_cone_class_at_its_default_tol():
-    """The examples' promise (issue 11, "Done when"): Clarabel at its default tol is
+    """The examples' promise: Clarabel at its default tol is
     certified optimal on an LP, a QP, an SOCP and an SDP."""
     for build, args in ((_lp, (3, 3, 8, 1.0)), (_qp, (4, 5, 6, 1.0)),
                         (_socp, (5, 2, 6, 1.0)), (_sdp, (6, 2, 4, 1.0))):

@@ -201,7 +201,7 @@ def test_hard_margin_active_set_matches_conic(usps_simpson):
 
 def test_trik_krein_is_listed_for_shift_only(usps_simpson):
     """trik-krein checks optimality through eq. 6, the shift transition: the solver table
-    lists it for the shift variant only (issue 12: a listed solver must apply), and asking
+    lists it for the shift variant only (a listed solver must apply), and asking
     for it on flip is refused before anything runs, naming the solvers that apply."""
     K, y = usps_simpson
     shift, flip = (krein.stabilization(K, y, 1.0, d) for d in ("shift", "flip"))
@@ -391,7 +391,7 @@ def test_loosli_report_prints_the_paper_beside_ours():
     assert "KreinSVC's default): better / tied / worse than KSVM on 3 / 0 / 0" in out[1][2]
 
 
-# ---------------------------------------------------------------- issue 12: foreign exceptions
+# ---------------------------------------------------------------- foreign exceptions
 def _small_krein():
     X = np.random.default_rng(6).normal(size=(10, 2))
     y = np.array([1.0, -1.0] * 5)

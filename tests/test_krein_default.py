@@ -1,8 +1,8 @@
-"""``KreinSVC()``'s default (issue 14): the shift decomposition, SMO on ``K - 2 lam I`` and
+"""``KreinSVC()``'s default: the shift decomposition, SMO on ``K - 2 lam I`` and
 ``alpha = alpha~`` off the training set, against KSVM on the paper's blobs, and the cause
 of TrIK's collapse from n = 1000 on (eq. 6 through an indefinite, near-singular ``K_WW``).
 
-Tolerances: accuracy "within 1 point of KSVM" is issue 14's target; the agreement of two
+Tolerances: accuracy "within 1 point of KSVM" is the target; the agreement of two
 certified solutions follows from strong concavity of the Hilbert dual (the modulus is
 ``lambda_min(K~) = lambda_min(K) - 2 lam = |lam|`` for ``lam = lambda_min(K)``), see
 :func:`test_default_is_certified_and_matches_trik`.

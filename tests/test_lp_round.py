@@ -1,4 +1,4 @@
-"""Rounding in the certificates of Abe (ICANN 2012)'s four LPs (issue 12).
+"""Rounding in the certificates of Abe (ICANN 2012)'s four LPs.
 
 Every certified value is checked against exact rational arithmetic (``fractions``): the
 enclosure of ``A x``, the four closed-form values at arbitrary points (is the point the

@@ -525,7 +525,7 @@ def test_sklearn_estimator_checks(estimator, check):
         check(estimator)
 
 
-# ---------------------------------------------------------------- issue 12: foreign exceptions
+# ---------------------------------------------------------------- foreign exceptions
 def test_triplets_extreme_scale_exact_or_refused():
     """X * 2^700 (exact) gives the triplets of X (distances computed on an exactly rescaled
     copy instead of overflowing to inf/nan); its coefficients overflow float64, and

@@ -1,4 +1,4 @@
-"""User formulations and solvers as plugins (issue 11, item 4; docs/plugins.md).
+"""User formulations and solvers as plugins (docs/plugins.md).
 
 * ``formulation.name = "module:function"``: a builder in a module next to the spec, in
   the current directory, or installed; solved from Python and through the CLI; every
@@ -690,7 +690,7 @@ def svm_dual(K, y, C=1.0):
 
 
 def test_cli_certifies_a_user_builder_without_a_certificate(tmp_path, reference_optimum):
-    """Issue 11, "Done when": an outside module's builder with no certificate runs from a
+    """An outside module's builder with no certificate runs from a
     spec and the CLI, certified optimal by Clarabel (generic certificate) at the built-in
     formulation's optimum."""
     folder = tmp_path / "specs"

@@ -136,7 +136,7 @@ def test_bad_input():
 @pytest.mark.parametrize("side", ["positive", "negative", "auto"])
 def test_negative_part_without_cancellation(side):
     """||M_-||^2, v'M_-v and v'K0v come from the negative eigenvalues themselves on either
-    side (issue 12): with eigenvalues of K0 up to 1e8 and five between -5 and -1,
+    side: with eigenvalues of K0 up to 1e8 and five between -5 and -1,
     ||M||^2 - ||M_+||^2 loses u ||M||^2 ~ 1 (measured: 32 for 51.76).
 
     Tolerances from backward stability: every eigenvalue of either method is within

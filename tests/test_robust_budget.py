@@ -1,4 +1,4 @@
-"""Issue 12, "runs that do not end": the robust methods stop at the rounding floor of the
+"""Runs that do not end: the robust methods stop at the rounding floor of the
 certificate (a tol below what double precision can certify at the point), on a stall, or
 on their time budget -- with an honest status and a bracket that holds the optimum.
 
@@ -86,7 +86,7 @@ def test_solve_below_the_floor_is_optimal_inaccurate_and_says_why():
 
 def test_rounding_floor_estimates_the_certificates_rounding_terms():
     """The floor the methods stop on is within a small factor of the rounding terms the
-    certificate then adds (measured 1.1-1.7x on the fuzz family and issue 12's scales):
+    certificate then adds (measured 1.1-1.7x on the fuzz family and the audit's scales):
     too low would let a method run on below what can be certified, too high would stop it
     early."""
     for scale, rho in [(1.0, 1.0), (1e-4, 1e-2), (100.0, 1e6), (1.0, 1e-3)]:
@@ -191,7 +191,7 @@ def test_pg_on_a_slowly_converging_instance_is_bounded(monkeypatch):
 
 
 def test_single_precision_eigenvectors_keep_the_bracket_valid(usps100, monkeypatch):
-    """Issue 14: at a loose tol the certificate forms V = QW in single precision.  The
+    """At a loose tol the certificate forms V = QW in single precision.  The
     bounds do not trust V, so the bracket must still hold the optimum (reference: the
     accelerated method at tol = 1e-10 in double precision), and meet tol."""
     import convexkern.formulations.robust_indefinite as rif

@@ -1,4 +1,4 @@
-"""One eigendecomposition per robust-SVM solve (issue 14): the certificate reuses the
+"""One eigendecomposition per robust-SVM solve: the certificate reuses the
 solver's decomposition of K0 (convexkern.math.robust_indefinite.K0Spectrum) through the
 rank-one update (convexkern.math.rank_one.RankOneUpdate.eigh) instead of a second eigh.
 
@@ -80,7 +80,7 @@ def test_fast_certificate_matches_the_eigh_certificate(usps_digits, rho):
 
 
 def test_fast_certificate_on_a_large_scale_kernel():
-    """Issue 12's cancellation case (K0 = 100 (XX' + 1)^3, rho = 1e6) through the fast
+    """The cancellation case (K0 = 100 (XX' + 1)^3, rho = 1e6) through the fast
     path: the bracket still holds the optimum 0.0126822 (the issue's 50-digit reference,
     quoted to six digits: the truth lies in [0.01268215, 0.01268225])."""
     rng = np.random.default_rng(2)

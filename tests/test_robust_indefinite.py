@@ -159,7 +159,7 @@ def test_bounds_bracket_the_optimum_everywhere(usps30_opt, usps30):
 
 
 def test_certified_lower_bound_on_an_indefinite_kernel(usps30):
-    """The certified lower bound (issue 12) on a strongly indefinite kernel: its Z-term
+    """The certified lower bound on a strongly indefinite kernel: its Z-term
     -2t<M, Z> - t^2 ||Z||^2, evaluated on the data with Z = BB' from the computed negative
     eigenpairs, equals rho ||M_-||^2 up to second order in eigh's errors ((n u ||M||)^2,
     1e-26 relative) and the rounding of sums of n^2 terms (n^2 u ~ 1e-13): 1e-10.  The
@@ -186,7 +186,7 @@ def test_certified_lower_bound_on_an_indefinite_kernel(usps30):
 
 @pytest.mark.parametrize("noise", [1e-6, 1e-2])
 def test_certified_bounds_do_not_trust_the_eigenpairs(usps30_opt, usps30, noise):
-    """The certified bounds hold with corrupted eigenpairs (issue 12): B and P are built
+    """The certified bounds hold with corrupted eigenpairs: B and P are built
     from whatever (w, V) they are given, so Z = BB' and K = PP' stay PSD, and every number
     is evaluated on the data.  The lower bound at the optimal alpha stays below the exact
     (rational) g(alpha, PP') of the accurate eigenpairs, an upper bound on f(alpha); the
@@ -625,8 +625,8 @@ def test_paper_fixed_step_projected_gradient(usps30_opt):
         ck.solve(f, "robust_pg", step="bogus")
 
 
-# ------------------------------------------------------------------ issue 12: large scales
-# The reproducers of issue 12 (item 1): y alternating +-1, n = 40, X = N(0, 1)^3 + 0.8 y,
+# ------------------------------------------------------------------ large scales
+# The reproducers of the audit: y alternating +-1, n = 40, X = N(0, 1)^3 + 0.8 y,
 # PSD kernels at scales where ||K0||_F^2 rho is 1e15 and more.  f(alpha) was evaluated as
 # e'alpha + rho(||K0||^2 - ||M_+||^2), which cancels catastrophically there: robust_apg
 # reported "optimal" on [-1220.678, -1220.677] where OPT = 0.0126822.

@@ -643,7 +643,7 @@ def test_C_must_stay_positive_after_the_build(usps19):
             f.param("C")
 
 
-# ---------------------------------------------------------------- issue 12: foreign exceptions
+# ---------------------------------------------------------------- foreign exceptions
 def _small_traj():
     rng = np.random.default_rng(3)
     return rng.normal(size=(10, 3, 2)), np.array([1.0, -1.0] * 5)

@@ -1,4 +1,4 @@
-"""The structured SDPM solvers (issue 14): the barrier method ``sdpm-ipm`` (the default for
+"""The structured SDPM solvers: the barrier method ``sdpm-ipm`` (the default for
 soft margins on a segment) and dual coordinate descent ``sdpm-dcd``, with the block solver
 they share, cross-checked against Clarabel, SCS and the exchange method on real USPS
 rotation trajectories.
@@ -258,7 +258,7 @@ def test_memory_stays_linear_in_m():
 
 @pytest.mark.parametrize("degree", [0, 2])
 def test_barrier_keeps_its_best_bounds_at_extreme_scale(degree):
-    """Issue 12 item 3: at data x 1e4 and C = 1e4 (C ||x||^2 ~ 1e9) late centrings lost
+    """at data x 1e4 and C = 1e4 (C ||x||^2 ~ 1e9) late centrings lost
     digits of the primal point w = B mu (the certified upper bound of the last iterate was
     worse than an earlier one's: relative gap 1.0 at the stop) and the Woodbury solve of
     the Newton system was singular in floating point.  Now the best w and mu seen are
@@ -280,7 +280,7 @@ def test_barrier_keeps_its_best_bounds_at_extreme_scale(degree):
 
 @pytest.mark.parametrize("tau", [0.02, 0.35])
 def test_barrier_at_large_C_times_data_scale(usps19, tau):
-    """Issue 12 item 3: USPS rotations x 1000 with C = 1e4 (equivalently C = 1e10 on the
+    """USPS rotations x 1000 with C = 1e4 (equivalently C = 1e10 on the
     unscaled digits: the method's iterates depend on C ||x||^2 only).  The start's dual
     mass C/2 is ~1e10 times the optimum's, and the Woodbury matrix I/t + sum X'D^-1 X (rank
     <= 60 < 256 weights, entries ~ the squared mass) was singular: the Newton steps stalled

@@ -1,4 +1,4 @@
-"""Issue 12, item 5: the SDPM on huge segments (tau = 1e6 and 1e12 rad).
+"""the SDPM on huge segments (tau = 1e6 and 1e12 rad).
 
 The rotation trajectories are polynomials (second-order Taylor expansions of the
 rotation), not periodic functions of the angle: a segment longer than 2 pi is still a
@@ -70,7 +70,7 @@ def test_huge_segment_brackets_hold_the_optimum(pinned, tau, solver, opts):
 @pytest.mark.parametrize("kind", ["primal", "dual"])
 @pytest.mark.slow
 def test_scs_false_infeasibility_refuted_at_tau_1e6(usps12, kind):
-    """Issue 12: SCS said ``infeasible`` (primal) / ``unbounded`` (dual) on this separable
+    """SCS said ``infeasible`` (primal) / ``unbounded`` (dual) on this separable
     hard-margin instance at tau = 1e6.  The builder's separability witness (checked with
     rigorous rounding; in exact arithmetic by tests/test_sdpm_rigorous.py) refutes it:
     never a no-solution status, and a reported solution's bracket still holds the optimum."""

@@ -1,4 +1,4 @@
-"""Issue 12: the SDPM upper bound is rigorous at any segment length (item 2), checked
+"""the SDPM upper bound is rigorous at any segment length (item 2), checked
 against exact rational arithmetic (``fractions``: every float is a rational, so the
 coefficients ``x_ik' w`` and the minimum of a quadratic on ``[-tau, tau]`` are computed
 without rounding), and the separability witness that refutes a false ``infeasible``

@@ -1,5 +1,5 @@
 """SMO stopping on the duality gap (``gap_tol``), the one certificate of the ``smo`` solver,
-the one-pass kernel check and the explicit no-check path (issue 14, SMO row).
+the one-pass kernel check and the explicit no-check path (SMO row).
 
 What is checked, and against what:
 

@@ -103,7 +103,7 @@ def test_tol_is_checked_once_for_every_solver():
 
 
 def test_bad_arguments_to_dispatch_are_library_errors_naming_them():
-    """Issue 12's foreign exceptions: each becomes a library error naming the argument."""
+    """Foreign exceptions once: each becomes a library error naming the argument."""
     f = svm.dual(X @ X.T + 0.1 * np.eye(4), Y, C=1.0)
     with pytest.raises(ck.InvalidTypeError, match="^solvers:"):
         ck.compare(f, 5)
@@ -141,7 +141,7 @@ def test_smo_stopped_before_its_first_step_certifies_alpha_zero():
 
 
 def test_a_claim_the_formulation_refutes_is_never_a_status(clean_table):
-    """Issue 12, item 2: 'infeasible'/'unbounded' from a solver on a problem the builder
+    """'infeasible'/'unbounded' from a solver on a problem the builder
     proves feasible and bounded is reported as an error with both reasons; a claim the
     facts do not refute (the hard-margin dual may be unbounded) stands."""
     for status in (ck.Status.INFEASIBLE, ck.Status.UNBOUNDED, ck.Status.INFEASIBLE_OR_UNBOUNDED):
@@ -164,7 +164,7 @@ def test_a_claim_the_formulation_refutes_is_never_a_status(clean_table):
 
 
 def test_hard_margin_claims_at_extreme_scales_are_checked():
-    """Issue 12, item 2, found by tests/test_fuzz.py: on separable data scaled by 1e-6
+    """item 2, found by tests/test_fuzz.py: on separable data scaled by 1e-6
     (or 1e6) conic solvers called the hard-margin dual 'unbounded' and its primal
     'infeasible'; the checked separating witness refutes both."""
     rng = np.random.default_rng(0)
@@ -196,7 +196,7 @@ def test_feasible_bounded_svm_at_huge_C_is_never_infeasible_or_unbounded(C):
 
 
 def test_clarabel_refines_once_when_a_small_objective_misses_tol():
-    """Issue 12, item 6: Clarabel's tolerances are absolute, so at |opt| ~ 5e-5 its
+    """Clarabel's tolerances are absolute, so at |opt| ~ 5e-5 its
     'optimal' at settings tol/10 certifies only ~1e-6 relative; it is re-solved once at
     settings 1000 times tighter and the report says so (and is certified optimal)."""
     rng = np.random.default_rng(0)
@@ -245,7 +245,7 @@ def test_cvxpy_inaccuracy_warning_stays_inside_the_report():
 
 
 def test_default_compare_skips_a_psd_cone_beyond_a_solvers_reach(monkeypatch):
-    """Issue 12: ck.compare(f) on a robust problem ran Clarabel on its (n+1)-PSD cone for
+    """ck.compare(f) on a robust problem ran Clarabel on its (n+1)-PSD cone for
     minutes at n = 150.  By default a conic solver is tried only up to its
     max_psd_side (Clarabel: 90); the skipped row says why, and naming it runs it."""
     from dataclasses import replace

@@ -388,7 +388,7 @@ def test_krein_spec_predicts_with_the_krein_coefficients():
         assert acc == float(np.mean(np.where(got >= 0, 1.0, -1.0) == inst.y_test))
 
 
-# ---------------------------------------------------------------- issue 12: foreign exceptions
+# ---------------------------------------------------------------- foreign exceptions
 @pytest.mark.parametrize("changes, field", [
     ({"data": {"seed": 2**40}}, "data.seed"),
     ({"data": {"seed": -1}}, "data.seed"),

@@ -523,7 +523,7 @@ def test_bad_inputs_name_the_argument():
 
 
 def test_large_C_on_separable_data_takes_the_hard_margin_bound():
-    """Issue 12, item 4: at C = 1e4 on data separable in feature space, a solver's
+    """at C = 1e4 on data separable in feature space, a solver's
     slightly inexact alpha makes the soft-margin bound loose (C times a small hinge sum),
     while the hard-margin bound of the same alpha is tight; the certificate keeps the best
     valid bound, and the bracket still holds the optimum."""

@@ -110,7 +110,7 @@ def test_weighted_bounds_equal_their_definitions_and_contain_the_optimum(n, seed
     assert cert.lower == pytest.approx(lower, rel=1e-12, abs=1e-12)
     assert cert.upper == pytest.approx(upper, rel=1e-12, abs=1e-12)
     assert "bound_inversion" not in cert.residuals
-    # the optimum bracketed independently: the generic certificate (issue 11) on the first
+    # the optimum bracketed independently: the generic certificate on the first
     # conic solver that answers (Clarabel fails outright on some boxes with a C_i = 0)
     gen = replace(svm.dual(K, y, C, psd_check=False), certify=None)
     ref = None
