@@ -362,6 +362,18 @@ def from_cvxpy(problem: cp.Problem, name: str | None = None, *,
     if not problem.is_dcp():
         raise InvalidInputError("problem", "is not DCP (cvxpy's disciplined convex "
                                 "programming rules): no convex solver can take it")
+    if not problem.variables():
+        raise InvalidInputError("problem", "has no variables: there is nothing to solve")
+    discrete = [v.name() for v in problem.variables()
+                if v.attributes.get("integer") or v.attributes.get("boolean")]
+    if discrete:
+        raise InvalidInputError("problem", f"has integer or boolean variables {discrete}: "
+                                "convexkern certifies continuous conic problems only")
+    if parameters is not None and not isinstance(parameters, Mapping):
+        raise InvalidTypeError("parameters", "expected a dict of name -> cvxpy.Parameter, "
+                                             f"got {type(parameters).__name__}")
+    if data is not None and not isinstance(data, Mapping):
+        raise InvalidTypeError("data", f"expected a dict, got {type(data).__name__}")
     name = "cvxpy" if name is None else str(name)
 
     def by_name(items: list[Any], what: str) -> dict[str, Any]:

@@ -276,3 +276,24 @@ def test_generic_bracket_meets_the_hand_certificates(name, usps35_small):
         assert lo <= r_up and r_lo <= up, (name, s, (lo, up), (r_lo, r_up), r.message)
         if s == "clarabel":
             assert math.isfinite(r.gap), (name, r.message)
+
+
+@pytest.mark.parametrize("build, arg, words", [
+    (lambda: cp.Problem(cp.Minimize(0)), "problem", "has no variables"),
+    (lambda: cp.Problem(cp.Minimize(cp.sum(cp.Variable(2, integer=True, name="k"))),
+                        [cp.Variable(2, integer=True, name="k") >= 0]), "problem",
+     "integer or boolean"),
+    (lambda: cp.Problem(cp.Minimize(cp.Variable(boolean=True, name="z"))), "problem",
+     "integer or boolean"),
+])
+def test_what_is_not_a_continuous_conic_problem_is_refused(build, arg, words):
+    with pytest.raises(ck.InvalidInputError, match=f"^{arg}: .*{words}"):
+        ck.from_cvxpy(build(), "bad")
+
+
+@pytest.mark.parametrize("kwargs, arg", [({"parameters": "abc"}, "parameters"),
+                                         ({"data": 5}, "data")])
+def test_bad_from_cvxpy_arguments_are_named(kwargs, arg):
+    x = cp.Variable(2, name="x")
+    with pytest.raises(ck.InvalidTypeError, match=f"^{arg}: "):
+        ck.from_cvxpy(cp.Problem(cp.Minimize(cp.sum(x)), [x >= 0]), "p", **kwargs)

@@ -120,6 +120,9 @@ def _dual_fix(data: ConicData, y: np.ndarray, r: np.ndarray, err: np.ndarray,
     none = np.zeros(0, dtype=int)
     if J.size > 2000:
         return none, none, 0.0, f"{J.size} unbounded variables are too many to correct"
+    left = time_left()
+    if left is not None and left <= 0:
+        return none, none, 0.0, "no time was left for the dual correction (time_limit)"
     room_y = _dual_room(data, y)
     rows = np.flatnonzero(room_y > 0)
     AtJ = data.A[rows][:, J].T.toarray()  # |J| x |rows|
@@ -434,6 +437,9 @@ def _equality_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
         rr = np.abs(R) @ (np.abs(r) + es[:z])
         d = float(np.max(rr)) * (1 + float(_gamma(z + 3))) / (1.0 - beta)
         return B, np.full(B.size, _up(d) + _TINY), ""
+    left = time_left()
+    if left is not None and left <= 0:
+        return *none, "no time was left for the equality correction (time_limit)"
     dense = (AE @ sp.diags(room)).toarray()
     try:
         _, _, piv = scipy.linalg.qr(dense, mode="economic", pivoting=True)
