@@ -362,3 +362,17 @@ def test_a_conic_solver_is_one_module_and_one_table_line():
         assert isinstance(solver, ConicSolverSpec) and solver.name == name
         assert table.CONIC[name] is solver
     assert list(table.CONIC) == list(table.CONIC_MODULES)
+
+
+def test_pyproject_lists_every_package_and_ships_the_problem_specs():
+    """pyproject.toml names the packages one by one (the top-level ``problems/`` is mapped
+    to ``convexkern.problems``): the list is the package tree, nothing more or less."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib
+    cfg = tomllib.loads((PKG.parent / "pyproject.toml").read_text())["tool"]["setuptools"]
+    tree = {_module_name(p.parent / "__init__.py") for p in PKG.rglob("__init__.py")}
+    assert set(cfg["packages"]) == tree | {"convexkern.problems"}
+    assert cfg["package-dir"] == {"convexkern.problems": "problems"}
+    assert sorted(p.name for p in (PKG.parent / "problems").glob("*.toml"))

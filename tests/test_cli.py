@@ -15,7 +15,7 @@ import convexkern as ck
 from convexkern.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
-PROBLEMS = ROOT / "convexkern" / "problems"
+PROBLEMS = ROOT / "problems"
 BLOBS = str(PROBLEMS / "svm_blobs_small.toml")
 REPORT_FIELDS = {"spec", "formulation", "solver", "status", "primal_value", "dual_value",
                  "gap", "rel_gap", "solve_time", "iterations", "tol", "n_train", "n_test",

@@ -16,7 +16,7 @@ from convexkern.cli import main
 from convexkern.errors import SpecError
 
 ROOT = Path(__file__).resolve().parents[1]
-BLOBS = str(ROOT / "convexkern" / "problems" / "svm_blobs_small.toml")
+BLOBS = str(ROOT / "problems" / "svm_blobs_small.toml")
 
 TINY = {
     "name": "tiny",

@@ -608,7 +608,7 @@ def test_luss_paper_values_match_the_paper_text():
 def test_problem_spec_builds():
     from convexkern.specs import load_spec
 
-    inst = load_spec("robust_usps_3v5_simpson").build()  # shipped: convexkern/problems/
+    inst = load_spec("robust_usps_3v5_simpson").build()  # shipped: problems/
     f = inst.formulation
     assert f.name == "robust_indefinite.dual"
     assert f.param_values() == {"C": 1.0, "rho": 1.0}

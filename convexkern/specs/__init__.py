@@ -102,7 +102,8 @@ kernel (a learned proxy, a stabilised ``K~``), gets no accuracy from the spec.
 
 Shipped specs
 -------------
-The specs of ``convexkern/problems/*.toml`` (kept there only) are package data, read through
+The specs of the top-level ``problems/*.toml`` (kept there only, installed as the data
+package ``convexkern.problems``) are package data, read through
 :mod:`importlib.resources`, so an installed package has them: :func:`available_specs` lists
 them, and :func:`load_spec` (like ``convexkern compare``) accepts a bare name
 (``load_spec("svm_usps_3v5_rbf")``) as well as a path, a dict or TOML text already parsed.

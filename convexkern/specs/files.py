@@ -20,7 +20,9 @@ from .validate import _parse
 
 
 def _shipped_dir() -> Any:
-    return resources.files("convexkern").joinpath("problems")
+    """The shipped specs: the repository's top-level ``problems/``, installed as the data
+    package ``convexkern.problems`` (pyproject's ``package-dir`` maps one to the other)."""
+    return resources.files("convexkern.problems")
 
 
 def available_specs() -> list[str]:
