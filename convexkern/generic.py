@@ -14,6 +14,7 @@ variables and honestly uncertified on the dual side.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +33,79 @@ CONIC_KEY = "__conic__"
 
 
 @dataclass(frozen=True)
+class ConicNames:
+    """What each column and row of cvxpy's conic form is, in the user's terms: ``(start,
+    size, label, shape)`` spans, in the form's order."""
+
+    columns: tuple[tuple[int, int, str, tuple[int, ...]], ...]
+    rows: tuple[tuple[int, int, str, tuple[int, ...]], ...]
+    solver_rows: np.ndarray | None = None
+
+    @staticmethod
+    def _find(spans: tuple, i: int, fallback: str) -> str:
+        for start, size, label, shape in spans:
+            if start <= i < start + size:
+                k = i - start
+                if size == 1:
+                    return label
+                where = np.unravel_index(k, shape, order="F") if shape else (k,)
+                return f"{label}[{', '.join(str(int(w)) for w in where)}]"
+        return fallback
+
+    def column(self, j: int) -> str:
+        return self._find(self.columns, j, f"column {j} of the conic form")
+
+    def row(self, i: int) -> str:
+        r = int(self.solver_rows[i]) if self.solver_rows is not None else i
+        return self._find(self.rows, r, f"row {i} of the conic form")
+
+    def rename(self, text: str) -> str:
+        """``text`` with "conic variable j" and "conic row i" named."""
+        text = re.sub(r"conic variable (\d+)", lambda m: self.column(int(m.group(1))), text)
+        return re.sub(r"conic row (\d+)", lambda m: self.row(int(m.group(1))), text)
+
+
+def conic_names(problem: cp.Problem, inverse: Any,
+                solver_rows: np.ndarray | None = None) -> ConicNames | None:
+    """The :class:`ConicNames` of ``problem``'s conic form from cvxpy's inverse data (the
+    third value of ``get_problem_data``); ``None`` when it does not say."""
+    try:
+        stuffing = next(d for d in reversed(list(inverse)) if hasattr(d, "var_offsets")
+                        and hasattr(d, "id2var"))
+        solver_inv = inverse[-1]
+        solver_inv = getattr(solver_inv, "inverse_data", solver_inv)
+    except (StopIteration, TypeError, IndexError):
+        return None
+    user_vars = {v.id for v in problem.variables()}
+    cols = []
+    for vid, off in stuffing.var_offsets.items():
+        shape = tuple(stuffing.var_shapes.get(vid, ()))
+        size = int(np.prod(shape)) if shape else 1
+        var = stuffing.id2var.get(vid)
+        label = (f"variable '{var.name()}'" if vid in user_vars and var is not None
+                 else "an auxiliary variable of cvxpy's canonical form")
+        cols.append((int(off), size, label, shape))
+    user_cons = {c.id: k for k, c in enumerate(problem.constraints)}
+    rows, at = [], 0
+    cons = []
+    if isinstance(solver_inv, Mapping):
+        cons = list(solver_inv.get("eq_constr", [])) + list(solver_inv.get("other_constr", []))
+    for c in cons:
+        size = int(getattr(c, "size", 0))
+        if c.id in user_cons:
+            text = str(c)
+            text = text if len(text) <= 40 else text[:37] + "..."
+            label = f"constraint {user_cons[c.id]} ({text})"
+            shape = tuple(c.shape) if size == int(np.prod(c.shape or (1,))) else ()
+        else:
+            label = f"a {type(c).__name__} row cvxpy added for its canonical form"
+            shape = ()
+        rows.append((at, size, label, shape))
+        at += size
+    return ConicNames(columns=tuple(cols), rows=tuple(rows), solver_rows=solver_rows)
+
+
+@dataclass(frozen=True)
 class ConicPoint:
     """A solver's raw answer in the conic form it was given: ``x`` (primal), ``y`` (dual,
     ``None`` if the solver gave none), with the form itself."""
@@ -41,6 +115,9 @@ class ConicPoint:
     y: np.ndarray | None
     solver: str = ""
     note: str = ""
+    #: the names of the conic form's columns and rows in the user's terms (``None``: the
+    #: messages keep the conic indices)
+    names: ConicNames | None = None
     #: the signs ``y`` may carry against the convention ``c + A'y = 0`` (the solver's
     #: class says: :attr:`convexkern.solvers.backends.base.ConicSolverSpec.dual_signs`)
     dual_signs: tuple[float, ...] = (1.0,)
@@ -169,6 +246,9 @@ def generic_certify(f: Any, point: Mapping[str, Any]) -> Certificate:
         notes.append(f"no certified lower bound: {why_lower}")
     if why_upper:
         notes.append(f"no certified upper bound: {why_upper}")
+    names = cp_point.names if isinstance(cp_point, ConicPoint) else None
+    if names is not None:
+        notes = [names.rename(n) for n in notes]
     primal, dual = (upper, lower) if sense == "minimize" else (lower, upper)
     return Certificate(
         primal_value=primal, dual_value=dual, sense=sense,

@@ -297,3 +297,27 @@ def test_bad_from_cvxpy_arguments_are_named(kwargs, arg):
     x = cp.Variable(2, name="x")
     with pytest.raises(ck.InvalidTypeError, match=f"^{arg}: "):
         ck.from_cvxpy(cp.Problem(cp.Minimize(cp.sum(x)), [x >= 0]), "p", **kwargs)
+
+
+def test_messages_name_the_users_variables_and_constraints():
+    """A conic column or row is named as the user wrote it: ``variable 'X'[1, 0]`` (entries
+    in cvxpy's column-major order), ``constraint 1 (...)``, or an auxiliary of cvxpy's
+    canonical form."""
+    from convexkern.generic import conic_names
+
+    X = cp.Variable((2, 2), name="X")
+    b = cp.Variable(name="b")
+    cons = [X >= -1, cp.sum(X) + b == 1]
+    problem = cp.Problem(cp.Minimize(cp.sum(cp.abs(X)) + b), cons)
+    data, _, inverse = problem.get_problem_data("CLARABEL")
+    names = conic_names(problem, inverse)
+    stuffing = next(d for d in reversed(inverse) if hasattr(d, "var_offsets"))
+    x0 = stuffing.var_offsets[X.id]
+    assert names.column(x0 + 1) == "variable 'X'[1, 0]"
+    assert names.column(stuffing.var_offsets[b.id]) == "variable 'b'"
+    aux = [j for j in range(data["c"].size)
+           if "auxiliary" in names.column(j)]
+    assert aux  # |X| needs cvxpy's epigraph variables
+    labels = {names.row(i).split(" (")[0] for i in range(data["A"].shape[0])}
+    assert {"constraint 0", "constraint 1"} <= {lab.split("[")[0] for lab in labels}
+    assert names.rename("conic variable 3 carries") == f"{names.column(3)} carries"

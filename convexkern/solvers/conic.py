@@ -22,7 +22,7 @@ import numpy as np
 
 from ..errors import InvalidInputError
 from ..formulation import Formulation
-from ..generic import CONIC_KEY, ConicPoint, conic_data
+from ..generic import CONIC_KEY, ConicPoint, conic_data, conic_names
 from ..math.budget import deadline, time_left
 from ..math.conic import interior_point
 from ..math.conic_rays import farkas_proof, feasible_point_proof, improving_ray_proof
@@ -215,7 +215,7 @@ def _solve_within(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any
             message=f"{spec.name} reported '{verdict.word}' but returned no usable point "
                     f"({exc})")
     if f.generic:
-        point[CONIC_KEY] = _conic_point(spec, data, chain, raw)
+        point[CONIC_KEY] = _conic_point(spec, data, chain, raw, f.problem, inverse)
     return certified_report(f, point, status=status, **common)
 
 
@@ -306,8 +306,8 @@ def _no_solution_message(f: Formulation, status: Status) -> str:
     return f"{message}: {hint}" if hint else message
 
 
-def _conic_point(spec: ConicSolverSpec, data: Any, chain: Any, raw: Any
-                 ) -> ConicPoint | None:
+def _conic_point(spec: ConicSolverSpec, data: Any, chain: Any, raw: Any,
+                 problem: Any = None, inverse: Any = None) -> ConicPoint | None:
     """The solver's raw pair in its conic form, for the generic certificate (``None``
     when the form cannot be read)."""
     try:
@@ -318,5 +318,6 @@ def _conic_point(spec: ConicSolverSpec, data: Any, chain: Any, raw: Any
     y = cd.rows_of(y)  # the solver's row order (ECOS's exponential cones) -> the form's
     # x None (a solver whose raw answer is not read): the certificate falls back to the
     # variables' values, bounding the primal side only
-    return ConicPoint(data=cd, x=x, y=y, solver=spec.cvxpy_name, note=reason,
+    names = None if problem is None else conic_names(problem, inverse, cd.solver_rows)
+    return ConicPoint(data=cd, x=x, y=y, solver=spec.cvxpy_name, note=reason, names=names,
                       dual_signs=spec.dual_signs)
