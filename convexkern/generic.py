@@ -251,7 +251,7 @@ def generic_certify(f: Any, point: Mapping[str, Any]) -> Certificate:
         notes = [names.rename(n) for n in notes]
     primal, dual = (upper, lower) if sense == "minimize" else (lower, upper)
     return Certificate(
-        primal_value=primal, dual_value=dual, sense=sense,
+        primal_value=primal, dual_value=dual, sense=sense, scale=_term_scale(cd, x),
         point={k: np.asarray(v, dtype=float) for k, v in values.items()},
         residuals=dict(bounds.residuals), note="generic certificate"
         + ("; " + "; ".join(notes) if notes else ""),
@@ -259,6 +259,21 @@ def generic_certify(f: Any, point: Mapping[str, Any]) -> Certificate:
 
 
 generic_certify.generic = True  # type: ignore[attr-defined]
+
+
+def _term_scale(cd: Any, x: Any) -> float | None:
+    """The size of the objective's terms at ``x`` before any cancellation,
+    ``sum |c_j x_j| + 1/2 sum |x_i P_ij x_j| + |d|`` (:func:`convexkern.report.relative_gap`);
+    ``None`` without a point."""
+    if cd is None or x is None:
+        return None
+    x = np.asarray(x, dtype=float).ravel()
+    if x.size != cd.c.size or not np.all(np.isfinite(x)):
+        return None
+    total = float(np.sum(np.abs(cd.c * x))) + abs(float(cd.offset))
+    if cd.P is not None:
+        total += 0.5 * float(np.abs(x) @ (abs(cd.P) @ np.abs(x)))
+    return total if math.isfinite(total) else None
 
 
 def _primal_only(problem: cp.Problem, values: Mapping[str, Any]

@@ -64,18 +64,27 @@ class Status(str, Enum):
 ABSOLUTE_GAP_BELOW = 1e-9
 
 
-def relative_gap(primal_value: float, dual_value: float) -> float:
-    """``|d - p| / max(|p|, |d|)``; the absolute gap when both values are below 1e-9.
+def relative_gap(primal_value: float, dual_value: float,
+                 scale: float | None = None) -> float:
+    """``|d - p| / max(|p|, |d|)``, the convention of interior-point codes (scale-free for
+    large objectives).
 
-    The convention is the one of interior-point codes (scale-free for large objectives),
-    falling back to the absolute gap for objectives at zero, where a relative figure has no
-    meaning.
+    When both values are below 1e-9 a relative figure has no meaning: the gap is then
+    taken relative to ``scale``, the size of the objective's terms at the certified point
+    (their absolute values summed, before any cancellation) where the certificate knows
+    it, so an optimum that is tiny because the data are tiny is not called optimal by an
+    absolute gap, and an optimum at 0 reached by cancelling terms is judged against them;
+    without ``scale`` the absolute gap is returned.
     """
     if not (math.isfinite(primal_value) and math.isfinite(dual_value)):
         return math.inf
     gap = abs(dual_value - primal_value)
-    scale = max(abs(primal_value), abs(dual_value))
-    return gap if scale < ABSOLUTE_GAP_BELOW else gap / scale
+    size = max(abs(primal_value), abs(dual_value))
+    if size >= ABSOLUTE_GAP_BELOW:
+        return gap / size
+    if scale is not None and math.isfinite(scale) and scale > 0:
+        return gap / max(size, scale)
+    return gap
 
 
 @dataclass(frozen=True)
@@ -111,6 +120,9 @@ class Certificate:
     residuals: Mapping[str, float] = field(default_factory=dict)
     note: str = ""
     proven: Status | None = None
+    #: the size of the objective's terms at the point (see :func:`relative_gap`), when the
+    #: certificate knows it
+    scale: float | None = None
 
     @property
     def lower(self) -> float:
@@ -131,8 +143,8 @@ class Certificate:
 
     @property
     def rel_gap(self) -> float:
-        """The gap relative to the objective, see :func:`relative_gap`."""
-        return relative_gap(self.primal_value, self.dual_value)
+        """The gap relative to the objective (or to ``scale``), see :func:`relative_gap`."""
+        return relative_gap(self.primal_value, self.dual_value, self.scale)
 
 
 _NAN = float("nan")

@@ -321,3 +321,18 @@ def test_messages_name_the_users_variables_and_constraints():
     labels = {names.row(i).split(" (")[0] for i in range(data["A"].shape[0])}
     assert {"constraint 0", "constraint 1"} <= {lab.split("[")[0] for lab in labels}
     assert names.rename("conic variable 3 carries") == f"{names.column(3)} carries"
+
+
+def test_a_tiny_optimum_is_judged_against_its_own_size():
+    """``min 1e-12 sum(x) s.t. x >= 1`` has the optimum 3e-12: below 1e-9 the gap is taken
+    relative to the objective's terms at the point (3e-12 here), never as an absolute
+    number that any bracket of width < tol meets; whoever is called optimal has a bracket
+    within tol of 3e-12 relative, and holds it."""
+    x = cp.Variable(3, name="x")
+    f = ck.from_cvxpy(cp.Problem(cp.Minimize(1e-12 * cp.sum(x)), [x >= 1]), "tiny")
+    for solver in SOLVERS:
+        r = ck.solve(f, solver)
+        lo, up = sorted((r.primal_value, r.dual_value))
+        assert lo <= 3e-12 * (1 + 1e-12) and up >= 3e-12 * (1 - 1e-12), (solver, lo, up)
+        if r.status is ck.Status.OPTIMAL:
+            assert up - lo <= r.tol * 3e-12 * 1.01, (solver, up - lo, r.tol)

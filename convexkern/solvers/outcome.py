@@ -112,7 +112,7 @@ def certified_report(
         notes.append(f"{solver} said {status.value}; the certificate proves {cert.proven.value}")
         status = cert.proven
     scale = max(abs(cert.primal_value), abs(cert.dual_value))
-    if math.isfinite(scale) and scale < TOLERANCE.absolute_below:
+    if cert.scale is None and math.isfinite(scale) and scale < TOLERANCE.absolute_below:
         notes.append(f"both values are below {TOLERANCE.absolute_below:g} in magnitude: "
                      f"the gap {cert.gap:.3g} is compared with tol as an absolute gap (a "
                      "relative one has no meaning at zero)")
