@@ -93,8 +93,9 @@ def conic_names(problem: cp.Problem, inverse: Any,
     for c in cons:
         size = int(getattr(c, "size", 0))
         if c.id in user_cons:
-            text = str(c)
-            text = text if len(text) <= 40 else text[:37] + "..."
+            text = str(c)  # the expression as written, when short and free of data dumps
+            if len(text) > 40 or "np." in text or "[" in text:
+                text = f"{type(c).__name__}, shape {tuple(c.shape)}"
             label = f"constraint {user_cons[c.id]} ({text})"
             shape = tuple(c.shape) if size == int(np.prod(c.shape or (1,))) else ()
         else:

@@ -1,0 +1,361 @@
+"""Readers for the public LP / QP test sets of ``benchmarks/public_sets`` (written here).
+
+:func:`read_mps` reads a free-format MPS file (Netlib LPs) or its QPS extension
+(Maros-Meszaros QPs) into an :class:`MPSData`; :func:`build_problem` turns that into a
+``cvxpy.Problem``.  Fields are split on white space, so names must not contain blanks (true
+of every file in ``data/``; fixed-format files whose names have no blanks read the same).
+
+Format as read here
+-------------------
+``NAME``
+    the problem name (rest of the line; may be empty or contain blanks).
+``OBJSENSE``
+    ``MIN`` / ``MAX``, inline or on the next line (default ``MIN``).
+``ROWS``
+    ``N`` / ``E`` / ``L`` / ``G`` and the row name.  The first ``N`` row is the objective;
+    other ``N`` rows are free rows and are dropped (as the Netlib readme does).
+``COLUMNS``
+    ``column row value [row value]``.  ``MARKER`` lines (``'INTORG'`` / ``'INTEND'``) are
+    ignored: integer columns are read as continuous.  Repeated (column, row) entries add up.
+``RHS``
+    ``[set] row value [row value]``: a line with an odd number of fields names its set, an
+    even one has no set name (fixed-format files with a blank set field, e.g. Netlib BLEND).
+    Only the first set is read.  **Objective constant:** a right-hand side ``r`` given for
+    the objective row enters the objective as ``-r`` (the objective row is read as
+    ``c'x - r``).  This is the convention of the Maros-Meszaros files (HS21 has ``RHS
+    OBJ.FUNC 100`` and the published optimum ``0.01 * 2**2 - 100 = -99.96``), of CPLEX
+    and of HiGHS.
+``RANGES``
+    ``[set] row value ...`` (first set only).  With ``R = value``: an ``L`` row with
+    right-hand side ``b`` becomes ``b - |R| <= a'x <= b``, a ``G`` row
+    ``b <= a'x <= b + |R|``, an ``E`` row ``b <= a'x <= b + R`` for ``R > 0`` and
+    ``b + R <= a'x <= b`` for ``R < 0``.
+``BOUNDS``
+    ``type [set] column [value]`` (first set only); default bounds ``0 <= x < inf``.
+    ``UP`` (upper; an upper bound ``< 0`` on a column whose lower bound was not given also
+    sets the lower bound to ``-inf``, the old MPS rule), ``LO``, ``FX`` (both),
+    ``FR`` (free), ``MI`` (lower ``-inf``, upper kept), ``PL`` (upper ``+inf``),
+    ``BV`` (``[0, 1]``, read as continuous), ``LI`` / ``UI`` (as ``LO`` / ``UP``, continuous).
+``QUADOBJ`` / ``QSECTION``
+    ``column column value``: the lower (or upper) triangle of the symmetric ``Q``; an
+    off-diagonal entry stands for both ``Q[i, j]`` and ``Q[j, i]``.
+``QMATRIX``
+    ``column column value``: every nonzero of ``Q``, both triangles listed.
+
+The objective is ``c'x + 1/2 x'Qx + constant`` (the Maros-Meszaros ``min c_0 + c'x +
+1/2 x'Qx``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cvxpy as cp
+import numpy as np
+import scipy.sparse as sp
+
+SECTIONS = {"NAME", "OBJSENSE", "ROWS", "COLUMNS", "RHS", "RANGES", "BOUNDS", "QUADOBJ",
+            "QSECTION", "QMATRIX", "ENDATA"}
+
+
+class MPSError(ValueError):
+    """A file this reader does not understand."""
+
+
+@dataclass
+class MPSData:
+    """An LP / QP read from an MPS / QPS file: minimise (or maximise)
+    ``c'x + 1/2 x'Qx + constant`` s.t. ``row_lower <= A x <= row_upper`` and
+    ``col_lower <= x <= col_upper``."""
+
+    name: str
+    objective_row: str
+    sense: str                      # "min" or "max"
+    col_names: list[str]
+    row_names: list[str]            # constraint rows (free rows dropped)
+    row_types: list[str]            # "E", "L" or "G"
+    c: np.ndarray
+    constant: float
+    A: sp.csr_matrix
+    row_lower: np.ndarray
+    row_upper: np.ndarray
+    col_lower: np.ndarray
+    col_upper: np.ndarray
+    Q: sp.csr_matrix | None         # symmetric, None for an LP
+    dropped_free_rows: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def n(self) -> int:
+        return len(self.col_names)
+
+    @property
+    def m(self) -> int:
+        return len(self.row_names)
+
+    def size(self) -> str:
+        q = "" if self.Q is None else f", Q nnz {self.Q.nnz}"
+        return f"{self.m} rows x {self.n} cols, A nnz {self.A.nnz}{q}"
+
+
+def _num(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        try:
+            return float(text.upper().replace("D", "E"))
+        except ValueError as exc:
+            raise MPSError(f"not a number: {text!r}") from exc
+
+
+def read_mps(path: str | Path) -> MPSData:
+    """Read a free-format MPS / QPS file (see the module docstring for the rules)."""
+    path = Path(path)
+    name = path.stem
+    sense = "min"
+    section = ""
+    obj_row = ""
+    row_type: dict[str, str] = {}          # constraint rows, in order
+    free_rows: list[str] = []
+    cols: dict[str, int] = {}
+    c_entries: dict[int, float] = {}
+    a_entries: dict[tuple[str, int], float] = {}
+    rhs: dict[str, float] = {}
+    ranges: dict[str, float] = {}
+    rhs_set = range_set = bound_set = None
+    lower: dict[int, float] = {}
+    upper: dict[int, float] = {}
+    lower_given: set[int] = set()
+    q_entries: dict[tuple[int, int], float] = {}
+    notes: list[str] = []
+
+    def col_index(cname: str) -> int:
+        if cname not in cols:
+            raise MPSError(f"{path.name}: unknown column {cname!r}")
+        return cols[cname]
+
+    with open(path, encoding="ascii", errors="replace") as fh:
+        for lineno, raw in enumerate(fh, 1):
+            line = raw.rstrip("\r\n")
+            if not line.strip() or line.lstrip().startswith("*"):
+                continue
+            tok = line.split()
+            if not line[0].isspace():          # a section header
+                head = tok[0].upper()
+                if head not in SECTIONS:
+                    raise MPSError(f"{path.name}:{lineno}: unknown section {tok[0]!r}")
+                section = head
+                if head == "NAME":
+                    name = line[4:].strip() or name
+                elif head == "OBJSENSE" and len(tok) > 1:
+                    sense = "max" if tok[1].upper().startswith("MAX") else "min"
+                elif head == "ENDATA":
+                    break
+                continue
+
+            if section == "OBJSENSE":
+                sense = "max" if tok[0].upper().startswith("MAX") else "min"
+            elif section == "ROWS":
+                kind, rname = tok[0].upper(), tok[1]
+                if kind == "N":
+                    if not obj_row:
+                        obj_row = rname
+                    else:
+                        free_rows.append(rname)
+                elif kind in ("E", "L", "G"):
+                    row_type[rname] = kind
+                else:
+                    raise MPSError(f"{path.name}:{lineno}: row type {tok[0]!r}")
+            elif section == "COLUMNS":
+                if len(tok) >= 3 and tok[1].strip("'\"").upper() == "MARKER":
+                    continue  # integer markers: read as continuous
+                cname = tok[0]
+                j = cols.setdefault(cname, len(cols))
+                if len(tok) not in (3, 5):
+                    raise MPSError(f"{path.name}:{lineno}: COLUMNS line with {len(tok)} fields")
+                for rname, val in zip(tok[1::2], tok[2::2]):
+                    v = _num(val)
+                    if rname == obj_row:
+                        c_entries[j] = c_entries.get(j, 0.0) + v
+                    elif rname in row_type:
+                        a_entries[(rname, j)] = a_entries.get((rname, j), 0.0) + v
+                    elif rname in free_rows:
+                        continue
+                    else:
+                        raise MPSError(f"{path.name}:{lineno}: unknown row {rname!r}")
+            elif section in ("RHS", "RANGES"):
+                if len(tok) % 2:                      # a set name is given
+                    set_name, pairs = tok[0], tok[1:]
+                else:
+                    set_name, pairs = "", tok
+                if section == "RHS":
+                    rhs_set = set_name if rhs_set is None else rhs_set
+                    if set_name != rhs_set:
+                        continue
+                    target = rhs
+                else:
+                    range_set = set_name if range_set is None else range_set
+                    if set_name != range_set:
+                        continue
+                    target = ranges
+                for rname, val in zip(pairs[0::2], pairs[1::2]):
+                    if rname in free_rows:
+                        continue
+                    if rname != obj_row and rname not in row_type:
+                        raise MPSError(f"{path.name}:{lineno}: unknown row {rname!r}")
+                    target[rname] = _num(val)
+            elif section == "BOUNDS":
+                kind = tok[0].upper()
+                needs_value = kind in ("UP", "LO", "FX", "LI", "UI")
+                if kind in ("FR", "MI", "PL"):
+                    rest = tok[1:]
+                    set_name, cname = (rest[0], rest[1]) if len(rest) == 2 else ("", rest[0])
+                    value = math.nan
+                elif kind == "BV":
+                    rest = tok[1:]
+                    if len(rest) == 3 or (len(rest) == 2 and rest[1] in cols):
+                        set_name, cname = rest[0], rest[1]
+                    else:
+                        set_name, cname = "", rest[0]
+                    value = math.nan
+                elif needs_value:
+                    rest = tok[1:]
+                    if len(rest) == 3:
+                        set_name, cname, value = rest[0], rest[1], _num(rest[2])
+                    elif len(rest) == 2:
+                        set_name, cname, value = "", rest[0], _num(rest[1])
+                    else:
+                        raise MPSError(f"{path.name}:{lineno}: BOUNDS line {line!r}")
+                else:
+                    raise MPSError(f"{path.name}:{lineno}: bound type {tok[0]!r}")
+                bound_set = set_name if bound_set is None else bound_set
+                if set_name != bound_set:
+                    continue
+                j = col_index(cname)
+                if kind in ("UP", "UI"):
+                    upper[j] = value
+                    if value < 0 and j not in lower_given and lower.get(j, 0.0) == 0.0:
+                        lower[j] = -math.inf
+                        notes.append(f"UP {cname} {value:g} < 0 without LO: lower set to -inf")
+                elif kind in ("LO", "LI"):
+                    lower[j] = value
+                    lower_given.add(j)
+                elif kind == "FX":
+                    lower[j] = upper[j] = value
+                    lower_given.add(j)
+                elif kind == "FR":
+                    lower[j], upper[j] = -math.inf, math.inf
+                    lower_given.add(j)
+                elif kind == "MI":
+                    lower[j] = -math.inf
+                    lower_given.add(j)
+                elif kind == "PL":
+                    upper[j] = math.inf
+                elif kind == "BV":
+                    lower[j], upper[j] = 0.0, 1.0
+                    lower_given.add(j)
+                    notes.append(f"BV {cname}: read as continuous [0, 1]")
+            elif section in ("QUADOBJ", "QSECTION", "QMATRIX"):
+                if len(tok) != 3:
+                    raise MPSError(f"{path.name}:{lineno}: {section} line {line!r}")
+                i, j, v = col_index(tok[0]), col_index(tok[1]), _num(tok[2])
+                q_entries[(i, j)] = q_entries.get((i, j), 0.0) + v
+                if section != "QMATRIX" and i != j:
+                    q_entries[(j, i)] = q_entries.get((j, i), 0.0) + v
+            elif section == "NAME":
+                continue
+            else:
+                raise MPSError(f"{path.name}:{lineno}: data outside a section: {line!r}")
+
+    if not obj_row:
+        raise MPSError(f"{path.name}: no objective (N) row")
+    n = len(cols)
+    row_names = list(row_type)
+    rindex = {r: i for i, r in enumerate(row_names)}
+    m = len(row_names)
+    if a_entries:
+        ri, ci, vals = zip(*((rindex[r], j, v) for (r, j), v in a_entries.items()))
+    else:
+        ri, ci, vals = (), (), ()
+    A = sp.csr_matrix((np.array(vals, float), (np.array(ri, int), np.array(ci, int))),
+                      shape=(m, n))
+    c = np.zeros(n)
+    for j, v in c_entries.items():
+        c[j] = v
+    row_lower = np.full(m, -math.inf)
+    row_upper = np.full(m, math.inf)
+    for r, i in rindex.items():
+        b = rhs.get(r, 0.0)
+        t = row_type[r]
+        rng = ranges.get(r)
+        if t == "E":
+            row_lower[i] = row_upper[i] = b
+            if rng is not None:
+                if rng > 0:
+                    row_upper[i] = b + rng
+                else:
+                    row_lower[i] = b + rng
+        elif t == "L":
+            row_upper[i] = b
+            if rng is not None:
+                row_lower[i] = b - abs(rng)
+        else:  # "G"
+            row_lower[i] = b
+            if rng is not None:
+                row_upper[i] = b + abs(rng)
+    col_lower = np.zeros(n)
+    col_upper = np.full(n, math.inf)
+    for j, v in lower.items():
+        col_lower[j] = v
+    for j, v in upper.items():
+        col_upper[j] = v
+    Q = None
+    if q_entries:
+        qi, qj, qv = zip(*((i, j, v) for (i, j), v in q_entries.items()))
+        Q = sp.csr_matrix((np.array(qv, float), (np.array(qi), np.array(qj))), shape=(n, n))
+        asym = abs(Q - Q.T).max() if Q.nnz else 0.0
+        if asym > 1e-12 * max(1.0, abs(Q).max()):
+            raise MPSError(f"{path.name}: Q not symmetric (max |Q - Q'| = {asym:g})")
+    return MPSData(name=name, objective_row=obj_row, sense=sense, col_names=list(cols),
+                   row_names=row_names, row_types=[row_type[r] for r in row_names], c=c,
+                   constant=-rhs.get(obj_row, 0.0), A=A, row_lower=row_lower,
+                   row_upper=row_upper, col_lower=col_lower, col_upper=col_upper, Q=Q,
+                   dropped_free_rows=free_rows, notes=notes)
+
+
+def build_problem(data: MPSData, var_name: str = "x") -> tuple[cp.Problem, cp.Variable]:
+    """The cvxpy problem ``min c'x + 1/2 x'Qx + constant`` s.t. the rows and bounds.
+
+    One vector variable named ``var_name`` holds the columns (``data.col_names[j]`` names
+    entry ``j``).  Constraints, in order: the equality rows ``A_E x == b``; the finite lower
+    sides ``A_G x >= l``; the finite upper sides ``A_L x <= u`` (a ranged row gives one of
+    each); then the finite column bounds ``x[J] >= l_J`` and ``x[K] <= u_K`` (a fixed column
+    gives both).  ``Q`` enters as ``0.5 * quad_form(x, psd_wrap(Q))``: the test sets are
+    convex, so no eigenvalue check is run.
+    """
+    x = cp.Variable(data.n, name=var_name)
+    expr = data.c @ x + data.constant
+    if data.Q is not None and data.Q.nnz:
+        expr = expr + 0.5 * cp.quad_form(x, cp.psd_wrap(data.Q.tocsc()))
+    cons: list[cp.Constraint] = []
+    lo, up = data.row_lower, data.row_upper
+    eq = np.flatnonzero(lo == up)
+    ge = np.flatnonzero(np.isfinite(lo) & (lo != up))
+    le = np.flatnonzero(np.isfinite(up) & (lo != up))
+    A = data.A.tocsr()
+    if eq.size:
+        cons.append(A[eq] @ x == lo[eq])
+    if ge.size:
+        cons.append(A[ge] @ x >= lo[ge])
+    if le.size:
+        cons.append(A[le] @ x <= up[le])
+    jl = np.flatnonzero(np.isfinite(data.col_lower))
+    ju = np.flatnonzero(np.isfinite(data.col_upper))
+    if jl.size:
+        cons.append(x[jl] >= data.col_lower[jl])
+    if ju.size:
+        cons.append(x[ju] <= data.col_upper[ju])
+    objective = cp.Minimize(expr) if data.sense == "min" else cp.Maximize(expr)
+    return cp.Problem(objective, cons), x
