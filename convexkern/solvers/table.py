@@ -111,7 +111,7 @@ _ALGORITHM_ENTRIES = (
         adapters={
             "svm.dual": "convexkern.algorithms.smo:solve",
             "svm.primal": "convexkern.algorithms.smo:solve",
-            "krein.stabilization": f"{_KREIN}:_solve_smo_krein",
+            "krein.stabilization": f"{_KREIN}:solve_smo_krein",
         },
     ),
     AlgorithmSpec(
@@ -161,14 +161,14 @@ _ALGORITHM_ENTRIES = (
         name="trik", default_tol=1e-6,
         description="TrIK active set (Loosli 2019, Alg. 1) with Hilbert-space optimality "
                     "checks",
-        adapters={"krein.stabilization": f"{_KREIN}:_solve_trik"},
+        adapters={"krein.stabilization": f"{_KREIN}:solve_trik"},
     ),
     AlgorithmSpec(
         name="trik-krein", default_tol=1e-6,
         description="TrIK active set (Loosli 2019, Alg. 1), primal optimality checked in "
                     "the Kreĭn space (may stop before the Hilbert QP optimum)",
         # its check is eq. 6's shift transition: it does not apply to the flip variant
-        adapters={"krein.stabilization[shift]": f"{_KREIN}:_solve_trik_krein"},
+        adapters={"krein.stabilization[shift]": f"{_KREIN}:solve_trik_krein"},
     ),
 )
 

@@ -25,10 +25,10 @@ from ...solvers.status import algorithm_status
 from .result import TrIKResult
 from .solver import trik
 
-__all__ = ["run_trik"]
+__all__ = ["run_trik", "solve_smo_krein", "solve_trik", "solve_trik_krein"]
 
 
-def _solve_smo_krein(f: Formulation, **kw: Any) -> SolveReport:
+def solve_smo_krein(f: Formulation, **kw: Any) -> SolveReport:
     """SMO on K~ through the svm.dual glue (the formulation is the svm dual on K~)."""
     from ...solvers import solve
 
@@ -130,9 +130,9 @@ def run_trik(f: Formulation, optimality: str, *, tol: float, max_iter: int | Non
     return res, report
 
 
-def _solve_trik(f: Formulation, **kw: Any) -> SolveReport:
+def solve_trik(f: Formulation, **kw: Any) -> SolveReport:
     return run_trik(f, "hilbert", **kw)[1]
 
 
-def _solve_trik_krein(f: Formulation, **kw: Any) -> SolveReport:
+def solve_trik_krein(f: Formulation, **kw: Any) -> SolveReport:
     return run_trik(f, "krein", **kw)[1]
