@@ -40,7 +40,7 @@ def test_no_phase_one_once_the_budget_is_spent():
         t0 = time.perf_counter()
         assert interior_point(data) == (None, 0.0)
         assert time.perf_counter() - t0 < 0.5
-    assert getattr(data, "_interior_cache", None) is None  # a skip is not remembered
+    assert "interior" not in data.cache  # a skip is not remembered
     point, margin = interior_point(data)  # with time, the phase one runs
     assert point is not None and margin > 0
 

@@ -422,12 +422,12 @@ def _equality_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
     if data.ub is not None:
         room = np.minimum(room, np.clip(data.ub - x, 0.0, 1.0))
     room = np.maximum(room, 1e-300)
-    cached = getattr(data, "_equality_cache", None)
+    cached = data.cache.get("equality")
     if cached is None:
         basis = _diagonal_basis(AE.tocsc(), np.maximum(room, 1e-300))
         if basis is not None:
             cached = ("diag", basis, np.asarray(AE[np.arange(z), basis]).ravel())
-            data._equality_cache = cached  # type: ignore[attr-defined]
+            data.cache["equality"] = cached
     if cached is not None and cached[0] == "diag":
         _, B, diag = cached
         return B, _diagonal_radius(diag, np.abs(s[:z]) + es[:z]), ""
@@ -457,7 +457,7 @@ def _equality_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
     if not beta < 0.5:
         return *none, (f"the equality rows are too ill-conditioned to correct exactly "
                        f"(||I - RM|| = {beta:.2g}; {_singular_reason(AE, z)})")
-    data._equality_cache = ("dense", B, R, beta)  # type: ignore[attr-defined]
+    data.cache["equality"] = ("dense", B, R, beta)
     r = s[:z]
     rr = np.abs(R) @ (np.abs(r) + es[:z])
     d = float(np.max(rr)) * (1 + float(_gamma(z + 3))) / (1.0 - beta)

@@ -229,13 +229,13 @@ def interior_point(data: ConicData) -> tuple[np.ndarray | None, float]:
     left = time_left()
     if left is not None and left <= 0:
         return None, 0.0
-    cached = getattr(data, "_interior_cache", None)
+    cached = data.cache.get("interior")
     if cached is not None:
         return cached
     out = _phase_one(data, cp)
     spent = (left := time_left()) is not None and left <= 0
     if out[0] is not None or not spent:  # a skip for want of time is not the answer
-        data._interior_cache = out  # type: ignore[attr-defined]
+        data.cache["interior"] = out
     return out
 
 

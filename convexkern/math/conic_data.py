@@ -119,6 +119,10 @@ class ConicData:
     #: where each row here sits in the solver's own row order (``None``: the same); a
     #: solver's row vector ``v`` reads here as ``v[solver_rows]`` (:meth:`rows_of`)
     solver_rows: np.ndarray | None = None
+    #: work the certificate keeps for this form across points (``"equality"``: the basis
+    #: of the equality correction; ``"interior"``: the phase-one point); a copy made with
+    #: :func:`dataclasses.replace` starts empty
+    cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def rows_of(self, v: np.ndarray | None) -> np.ndarray | None:
         """A row vector of the solver (its dual ``y``, a Farkas ray) in this form's order."""
