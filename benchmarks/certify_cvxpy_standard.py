@@ -239,6 +239,18 @@ def classify(row: Row) -> str:
     return "error"
 
 
+def record(row: Any, r: Any, sense: str) -> None:
+    """Fill ``row`` from the report ``r``: status, values, gap, the solver's own words,
+    the message and the bracket's two sides in the problem's sense."""
+    row.status = r.status.value
+    row.primal_value, row.dual_value = float(r.primal_value), float(r.dual_value)
+    row.rel_gap = float(r.rel_gap)
+    row.native_status = str(r.solver_stats.get("native_status", ""))
+    row.solver_status = str(r.solver_stats.get("status", ""))
+    row.message = short(r.message)
+    row.lower, row.upper = bounds_of(r, sense)
+
+
 def short(text: str, n: int = 200) -> str:
     text = " ".join(str(text).split())
     return text if len(text) <= n else text[: n - 3] + "..."
@@ -263,13 +275,7 @@ def run_pair(name: str, factory: Callable[[], Any], solver: str) -> Row:
         row.category = "exception"
         return row
     row.wall_s = time.perf_counter() - t0
-    row.status = r.status.value
-    row.primal_value, row.dual_value = float(r.primal_value), float(r.dual_value)
-    row.rel_gap = float(r.rel_gap)
-    row.native_status = str(r.solver_stats.get("native_status", ""))
-    row.solver_status = str(r.solver_stats.get("status", ""))
-    row.message = short(r.message)
-    row.lower, row.upper = bounds_of(r, f.sense)
+    record(row, r, f.sense)
     row.bracket_holds, row.miss = check_bracket(row.lower, row.upper, opt,
                                                 slack_for(name, opt))
     row.caught_claim = row.status == "error" and any(

@@ -68,10 +68,10 @@ import cvxpy as cp  # noqa: E402
 from certify_cvxpy_standard import (  # noqa: E402
     _NUMBER,
     NO_SOLUTION,
-    bounds_of,
     check_bracket,
     classify,
     fmt,
+    record,
     short,
 )
 from readers import build_problem, read_mps  # noqa: E402
@@ -251,13 +251,7 @@ def run_pair(set_name: str, name: str, solver: str) -> Row:
         row.category = "exception"
         return row
     row.wall_s = time.perf_counter() - t0
-    row.status = r.status.value
-    row.primal_value, row.dual_value = float(r.primal_value), float(r.dual_value)
-    row.rel_gap = float(r.rel_gap)
-    row.native_status = str(r.solver_stats.get("native_status", ""))
-    row.solver_status = str(r.solver_stats.get("status", ""))
-    row.message = short(r.message)
-    row.lower, row.upper = bounds_of(r, row.sense)
+    record(row, r, row.sense)
     row.bracket_holds, row.miss = check_bracket(row.lower, row.upper, reference, slack)
     if row.bracket_holds and reference != published:
         held, _ = check_bracket(row.lower, row.upper, published,
