@@ -297,8 +297,10 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
             break
     if bad.any():
         j = int(np.flatnonzero(bad)[0])
+        late = " (no time was left for the dual correction: time_limit)" if (
+            (left := time_left()) is not None and left <= 0) else ""
         return -math.inf, (f"conic variable {j} carries dual residual {r[j]:.2g} and has no "
-                           "finite bound from the constraints"), {"dual_residual": float(
+                           f"finite bound from the constraints{late}"), {"dual_residual": float(
                                np.max(np.abs(r)))}
     by, ebyv = _dot(data.b, yk)
     s_box, e_box = _fsum(term)

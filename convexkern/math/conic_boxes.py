@@ -10,6 +10,7 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
 
+from .budget import time_left
 from .conic_cones import _cone_box
 from .conic_data import _TINY, _U, ConicData, _gamma, _up
 
@@ -86,9 +87,14 @@ def _propagate(G: sp.csr_matrix, rlo: np.ndarray, rhi: np.ndarray, lo: np.ndarra
 def _tighten(G, rlo, rhi, lo, hi, cone_rule, extra_rule=None, rounds: int = 20) -> None:
     """Rounds of :func:`_propagate` and the cone rules until no bound becomes finite and
     none moves by more than 1e-3 of its size (a box only multiplies residuals of the order
-    of the solver's accuracy: a few per cent of looseness costs nothing, more rounds do)."""
+    of the solver's accuracy: a few per cent of looseness costs nothing, more rounds do).
+    Past the caller's deadline (:mod:`convexkern.math.budget`) no further round is run
+    after the first: every round's box is valid, later ones only tighter."""
     layout = _Layout(G)
-    for _ in range(rounds):
+    for k in range(rounds):
+        left = time_left()
+        if k > 0 and left is not None and left <= 0:
+            break
         before = np.concatenate([lo, hi])
         if extra_rule is not None:
             extra_rule(lo, hi)

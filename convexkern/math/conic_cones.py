@@ -285,8 +285,9 @@ def _phase_one(data: ConicData, cp) -> tuple[np.ndarray | None, float]:
         left = time_left()
         if left is not None and left <= 0:
             return None, 0.0  # the caller's budget is spent: no phase one
-        try:
-            prob.solve(solver=solver, **({} if left is None else {limit[solver]: left}))
+        try:  # half of what is left: the rest of the certificate needs time too
+            prob.solve(solver=solver,
+                       **({} if left is None else {limit[solver]: 0.5 * left}))
         except (cp.error.SolverError, ValueError, ArithmeticError):
             continue
         if x.value is not None and t.value is not None and float(t.value) > 0:
