@@ -1,4 +1,4 @@
-"""Helpers of benchmarks/issue12_audit.py: the library-error check, the exact rational
+"""Helpers of benchmarks/bad_input_audit.py: the library-error check, the exact rational
 oracles of the robust SVM objective, and running one audit item in a child process under
 a wall-clock budget."""
 

@@ -1,5 +1,5 @@
 """Abe (2012) Table 1 for one data set with the reduction used for USPS and Letter in the
-issue-13 run (docs/lp_svm.md): model selection on a stratified subsample of ``cv_max``
+full-protocol run (docs/lp_svm.md): model selection on a stratified subsample of ``cv_max``
 training samples and the stage-2 grid of ``C_M`` reduced to {2000} (the paper's stage-1
 value); the paper's full ``delta``/``C`` grids, 5-fold CV, final training and test on the
 full sets (Letter: 26 one-against-all LP SVMs of 16000 triplets), through the harness

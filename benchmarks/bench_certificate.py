@@ -1,4 +1,4 @@
-"""Cost of the generic certificate against the solve (issue 11, item 8), and what a
+"""Cost of the generic certificate against the solve, and what a
 hand-written certificate buys (docs/certificates.md).
 
 Part 1 runs the four examples of docs/extending.md (1-norm SVM LP, nu-SVM QP, norm-SVM

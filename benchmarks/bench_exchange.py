@@ -1,4 +1,4 @@
-"""The exchange method against the SOCP (issue 14), on the SDPM primal of
+"""The exchange method against the SOCP, on the SDPM primal of
 ``benchmarks/bench_sdpm.py``.
 
 m rotation trajectories of real USPS digits (task "digit < 5" vs ">= 5", 256 inputs),

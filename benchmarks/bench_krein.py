@@ -1,5 +1,5 @@
 """Benchmark: ``KreinSVC()`` (defaults) vs KSVM, and the TrIK variants, in one run
-(Loosli, ESANN 2019; issue 14).
+(Loosli, ESANN 2019).
 
 Problem: a ``make_blobs`` problem (dimension 5, four centres, two per class; train and
 test sets of size n) with the indefinite Epanechnikov kernel (sigma = 6), C = 0.1, as in
@@ -18,7 +18,7 @@ kernel matrix, same BLAS threads):
   algorithm; slow: ~n iterations), and **trik-hilbert** — the active set with the
   Hilbert-space check (block exchanges) and eq. 6.  Only with ``--methods``.
 
-Reports the times, the ratio default / KSVM (issue 14's target: <= 0.5 at n = 3000 with
+Reports the times, the ratio default / KSVM (the target: <= 0.5 at n = 3000 with
 a test accuracy within 1 point of KSVM's), the nonzero Kreĭn coefficients and the test
 accuracies.
 

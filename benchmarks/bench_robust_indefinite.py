@@ -17,13 +17,13 @@ on how many other processes share the machine's cores):
    ``scipy.linalg.eigh(driver="evd")`` at n = 767, along the accelerated method's own
    sequence of oracle points (recorded from a run, replayed in order); ``--quick`` uses
    120 images and 15 iterations (a smoke run, not a measurement);
-4. ``scale`` (issue 14): the default solver (``ck.solve(f, tol=1e-4)``, robust_apg) on
+4. ``scale``: the default solver (``ck.solve(f, tol=1e-4)``, robust_apg) on
    USPS digits 0-4 vs 5-9 (the first n training images, Simpson score, C = rho = 1), its
    wall and CPU time in units of one ``scipy.linalg.eigh(K0, driver="evd")`` timed in the
    same run, and the number of O(n^3) decompositions (``eigh``/``eigvalsh`` of an n x n
    matrix) the solve made, counted by a wrapper (target: <= 3 eigh of time, 1
    decomposition).  ``--n 3000 5000`` picks the sizes (default 3000);
-5. ``profile`` (issue 14): the same solve with its phases timed (the decomposition of K0,
+5. ``profile``: the same solve with its phases timed (the decomposition of K0,
    the oracle's secular solves and products with Q, the final certificate's parts), each
    in units of one ``eigh(K0)`` timed in the same run.
 """

@@ -7,7 +7,7 @@ time, solver time, certificate time, certified gap and peak memory (ru_maxrss) f
 and, for the smaller sizes, the exchange method on the same problem (the ratio of the two
 times is the benchmark's output, not an assertion).
 
-The structured solver (issue 14): ``sdpm-ipm``, the default solver of these formulations
+The structured solver: ``sdpm-ipm``, the default solver of these formulations
 (a barrier method on the dual whose Newton systems are n x n; see
 convexkern/algorithms/sdpm_ipm.py), against Clarabel in one run, and alone at scale:
 

@@ -36,7 +36,7 @@ training images.
 Run: ``python3 benchmarks/bench_svm.py [--C 1] [--tol 1e-6] [--repeat 3] [--conic-max-n 1300]``
 (about 2 minutes on 2 cores; BLAS threads are left as configured);
 ``python3 benchmarks/bench_svm.py --only 5000 --repeat 7`` runs the USPS 0-4 vs 5-9,
-n = 5000 instance alone (the issue-14 row, under a minute).
+n = 5000 instance alone (the target row, under a minute).
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def best_of(repeat: int, fn):
 
 
 def old_check_kernel(K: np.ndarray) -> None:
-    """The kernel check ``svm.dual`` ran before issue 14 (for the comparison only):
+    """The kernel check ``svm.dual`` ran before the blocked kernel pass (for the comparison only):
     ``isfinite`` over an ``n x n`` temporary, ``max``/``min`` for the scale, then
     ``max |A - A'|`` on 256-tiles with a temporary per tile."""
     if not np.all(np.isfinite(K)):
@@ -191,7 +191,7 @@ def main() -> None:
         lib = times["libsvm"]
         ratios.append((name, y.size, lib, times["smo eps"] / lib, times["smo"] / lib,
                        times["check K"] / lib, times["check K (old)"] / lib))
-    print("ratios to LIBSVM's fit (targets, issue 14: smo certified <= 2, check K <= 0.10)")
+    print("ratios to LIBSVM's fit (targets: smo certified <= 2, check K <= 0.10)")
     print(f"{'instance':<22} {'n':>5} {'libsvm s':>9} {'smo eps':>8} {'smo cert':>9} "
           f"{'check K':>8} {'old check':>9}")
     for name, n, lib, r_eps, r_cert, r_chk, r_old in ratios:

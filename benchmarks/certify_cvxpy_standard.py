@@ -142,13 +142,11 @@ NO_SOLUTION = ("infeasible", "unbounded", "infeasible_or_unbounded")
 LIMITS = ("optimal_inaccurate", "iteration_limit", "time_limit")
 
 
-@dataclass
-class Row:
-    problem: str
-    solver: str
-    expected_status: str
-    expected_value: float
-    reference: float = math.nan
+@dataclass(kw_only=True)
+class Outcome:
+    """What one ``ck.solve`` gave (filled by :func:`record`) and how it was judged: the
+    fields every benchmark row of the public sets shares."""
+
     sense: str = ""
     status: str = ""
     primal_value: float = math.nan
@@ -165,6 +163,15 @@ class Row:
     wall_s: float = math.nan
     reasons: list[str] = field(default_factory=list)
     caught_claim: bool = False
+
+
+@dataclass(kw_only=True)
+class Row(Outcome):
+    problem: str
+    solver: str
+    expected_status: str
+    expected_value: float
+    reference: float = math.nan
 
 
 def expected_status(helper: Any) -> str:

@@ -1,4 +1,4 @@
-"""Why TrIK falls to chance on the paper's blobs from n = 1000 on (issue 14): measurements.
+"""Why TrIK falls to chance on the paper's blobs from n = 1000 on: measurements.
 
 Problem: ``convexkern.reproduce.loosli2019`` blobs (dimension 5, four centres, train and
 test sets of size n, seed 0), Epanechnikov kernel sigma = 6 (indefinite), C = 0.1.  For

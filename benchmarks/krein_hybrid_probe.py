@@ -1,4 +1,4 @@
-"""Prototype probe (issue 14, docs/krein.md): flip the k most negative eigenpairs, shift
+"""Prototype probe (docs/krein.md): flip the k most negative eigenpairs, shift
 the rest by the next eigenvalue mu, SMO on ``K - 2 U_k D_k U_k' - 2 mu I``, and read
 ``Y alpha = (I - 2 U_k U_k') Y alpha~`` off the training set.  k = 0 is the shift
 (``KreinSVC()``'s default), k = all negatives is KSVM.  Test accuracy for k = 0, 1, 4, 16,

@@ -1,5 +1,5 @@
 """``KreinSVC()`` (defaults) vs KSVM on the 30 blobs problems of the Loosli (ESANN 2019)
-reproduction: test accuracy only (issue 14: "within 1 point of KSVM").
+reproduction: test accuracy only ("within 1 point of KSVM").
 
 Problems: sizes ``np.geomspace(100, 3000, 30)`` rounded, problem *i* with seed *i*, exactly
 those of ``convexkern reproduce loosli2019`` (Epanechnikov sigma = 6, C = 0.1).  KSVM =

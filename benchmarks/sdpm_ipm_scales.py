@@ -1,4 +1,4 @@
-"""sdpm-ipm on the extreme-scale SDPM cases of benchmarks/reliability.py (issue 12 item 3).
+"""sdpm-ipm on the extreme-scale SDPM cases of benchmarks/reliability.py.
 
 The 27 "sdpm soft" cases (16 USPS rotation trajectories, 1 against 7; data x 1e-3, 1, 1e3;
 C = 1e-3, 1, 1e4; segment 0.02, 0.35, 1.5 rad) plus a synthetic sweep (40 random

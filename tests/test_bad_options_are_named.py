@@ -1,6 +1,5 @@
 """Bad options and arguments are library errors that name them: each case here was once a
-foreign exception or a misleading name (found by the audit of benchmarks/issue12_audit.py,
-whose file name is kept: docs/reliability.md runs it by name)."""
+foreign exception or a misleading name (found by the audit of benchmarks/bad_input_audit.py)."""
 
 from __future__ import annotations
 

@@ -426,7 +426,7 @@ def test_pickle_round_trip(usps):
 
 
 # ---------------------------------------------------------------- foreign exceptions
-def _issue12_estimators():
+def _all_estimators():
     return [SVMClassifier(), KreinSVC(), SDPMClassifier(), RobustSVMClassifier(),
             LPMahalanobis()]
 
@@ -438,7 +438,7 @@ def _issue12_estimators():
 ])
 def test_bad_label_values_name_y(bad, words):
     X = np.random.default_rng(8).normal(size=(8, 2))
-    for est in _issue12_estimators():
+    for est in _all_estimators():
         with pytest.raises(InvalidInputError, match=rf"^y: {words}") as exc:
             est.fit(X, bad)
         assert exc.value.argument == "y"
@@ -451,7 +451,7 @@ def test_sparse_X_is_refused_naming_X():
 
     X = np.random.default_rng(9).normal(size=(10, 2))
     y = np.array([1, -1] * 5)
-    for est in _issue12_estimators():
+    for est in _all_estimators():
         with pytest.raises(InvalidTypeError, match=r"^X: sparse input is not supported") as exc:
             est.fit(sp.csr_matrix(X), y)
         assert exc.value.argument == "X"

@@ -150,7 +150,7 @@ def test_closed_form_values_are_exact_bounds_at_arbitrary_points(cls, rho_min):
     (1, 1.0, (10, 3), 1e7, 8.7213829123657),
     (41, 100.0, (12, 3), 1e10, 970.1415169720451),
 ])
-def test_issue12_cancelling_columns_bracket_contains_the_exact_optimum(seed, C_M, shape, L,
+def test_cancelling_columns_bracket_contains_the_exact_optimum(seed, C_M, shape, L,
                                                                        optimum):
     """The search's worst cases: ``A`` with columns ``B ± L u``.  Before, HiGHS
     (``linprog`` and ``highs``) said ``optimal`` for the LP SVM with the brackets

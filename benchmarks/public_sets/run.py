@@ -68,6 +68,7 @@ import cvxpy as cp  # noqa: E402
 from certify_cvxpy_standard import (  # noqa: E402
     _NUMBER,
     NO_SOLUTION,
+    Outcome,
     check_bracket,
     classify,
     fmt,
@@ -166,8 +167,8 @@ def half_unit(text: str) -> float:
     return 0.5 * 10.0 ** Decimal(text).as_tuple().exponent
 
 
-@dataclass
-class Row:
+@dataclass(kw_only=True)
+class Row(Outcome):
     set: str
     problem: str
     solver: str
@@ -176,22 +177,7 @@ class Row:
     slack: float
     expected_status: str = "optimal"
     sense: str = "minimize"
-    status: str = ""
-    primal_value: float = math.nan
-    dual_value: float = math.nan
-    rel_gap: float = math.nan
-    native_status: str = ""
-    solver_status: str = ""
-    message: str = ""
-    lower: float = math.nan
-    upper: float = math.nan
-    bracket_holds: bool | None = None
-    miss: float = 0.0
     misses_published_only: bool = False
-    category: str = ""
-    wall_s: float = math.nan
-    reasons: list[str] = field(default_factory=list)
-    caught_claim: bool = False
 
 
 @dataclass

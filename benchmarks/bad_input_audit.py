@@ -1,4 +1,4 @@
-"""Issue 12, audited item by item: every concrete example the issue names, re-run.
+"""The bad-input audit, item by item: every concrete example of the audit list, re-run.
 
 One line per item: ``PASS (what happened)`` or ``FAIL (what happened)``.  Each item runs in
 a forked child process under a wall-clock budget, so a run that does not end is a FAIL of
@@ -15,7 +15,7 @@ wherever the issue gives one:
 * the SDPM on huge segments (W5): the optimum at tau = 1e3 equals the real line's, which
   pins it for every larger tau (tests/test_sdpm_huge_segments.py).
 
-Run: ``OMP_NUM_THREADS=1 python benchmarks/issue12_audit.py [--only W1a,R2c] [--scale 1]``
+Run: ``OMP_NUM_THREADS=1 python benchmarks/bad_input_audit.py [--only W1a,R2c] [--scale 1]``
 (about 10-20 minutes on a quiet machine; ``--scale`` multiplies every budget).
 """
 
