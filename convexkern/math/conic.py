@@ -111,87 +111,107 @@ def _dual_room(data: ConicData, y: np.ndarray) -> np.ndarray:
 
 
 def _dual_fix(data: ConicData, y: np.ndarray, r: np.ndarray, err: np.ndarray,
-              J: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, str]:
+              J: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
     """Make the dual residual exactly zero on the columns ``J`` (which have no finite
     box): some ``(y*, w*) = (y, x) + delta`` with ``delta`` on a basis of multipliers
     (rows ``By``, within their room in ``K*``) and of ``w`` (columns ``Bw``, free) has
-    ``(c + A'y* + Pw*)_J = 0`` exactly, with ``|delta| <= d`` (enclosed as in
-    :func:`_equality_fix`).  Returns ``(By, Bw, d, reason)``."""
+    ``(c + A'y* + Pw*)_J = 0`` exactly, with ``|delta| <= dv`` componentwise (enclosed as
+    in :func:`_equality_fix`).  Returns ``(By, Bw, dv, reason)``; ``dv`` lists ``By``'s
+    radii, then ``Bw``'s."""
     none = np.zeros(0, dtype=int)
     if J.size > 2000:
-        return none, none, 0.0, f"{J.size} unbounded variables are too many to correct"
+        return none, none, np.zeros(0), f"{J.size} unbounded variables are too many to correct"
     left = time_left()
     if left is not None and left <= 0:
-        return none, none, 0.0, "no time was left for the dual correction (time_limit)"
-    room_y = _dual_room(data, y)
-    rows = np.flatnonzero(room_y > 0)
-    AtJ = data.A[rows][:, J].T.toarray()  # |J| x |rows|
-    parts, rooms = [AtJ], [room_y[rows]]
-    wcols = none
-    if data.P is not None:
-        wcols = np.flatnonzero(np.diff(data.P.tocsc().indptr) > 0)
-        parts.append(data.P[J][:, wcols].toarray())
-        rooms.append(np.ones(wcols.size))
-    room = np.concatenate(rooms)
-    Ns = sp.hstack([data.A[rows][:, J].T] + ([data.P[J][:, wcols]] if wcols.size else []),
-                   format="csc")
+        return none, none, np.zeros(0), "no time was left for the dual correction (time_limit)"
+    rows, wcols, Ns, room = _dual_candidates(data, y, J)
     basis = _diagonal_basis(Ns, room)
     if basis is not None:
         diag = np.asarray(Ns[np.arange(J.size), basis]).ravel()
         dv = _diagonal_radius(diag, np.abs(r[J]) + err[J])
-        d = float(np.max(dv)) if dv.size else 0.0
-        By = rows[basis[basis < rows.size]]
-        Bw = wcols[basis[basis >= rows.size] - rows.size]
-        if By.size and not _stays_in_dual(data, y, By, d):
-            return none, none, 0.0, "the dual correction would leave the dual cone"
-        return By, Bw, d, ""
-    N = np.hstack(parts)
-    if N.shape[1] < J.size:
-        return none, none, 0.0, "too few free multipliers to cancel the dual residual"
-    try:
-        _, _, piv = scipy.linalg.qr(N * room, mode="economic", pivoting=True)
-    except (ValueError, np.linalg.LinAlgError):
-        return none, none, 0.0, "the dual residual could not be factorised"
-    basis = np.sort(piv[: J.size])
-    M = N[:, basis]
+    else:
+        if Ns.shape[1] < J.size:
+            return none, none, np.zeros(0), "too few free multipliers to cancel the dual residual"
+        N = Ns.toarray()
+        try:
+            _, _, piv = scipy.linalg.qr(N * room, mode="economic", pivoting=True)
+        except (ValueError, np.linalg.LinAlgError):
+            return none, none, np.zeros(0), "the dual residual could not be factorised"
+        basis = np.sort(piv[: J.size])
+        dv, why = _enclose_solve(N[:, basis], np.abs(r[J]) + err[J])
+        if why:
+            return none, none, np.zeros(0), f"the unbounded variables' dual rows {why}"
+    order = np.argsort(basis >= rows.size, kind="stable")  # multipliers first, then w
+    basis, dv = basis[order], dv[order]
+    By = rows[basis[basis < rows.size]]
+    Bw = wcols[basis[basis >= rows.size] - rows.size]
+    # the moved multipliers must stay in K*: every point within dv of y on By
+    if By.size and not _stays_in_dual(data, y, By, dv[: By.size]):
+        return By, Bw, dv, "the dual correction would leave the dual cone"
+    return By, Bw, dv, ""
+
+
+def _dual_candidates(data: ConicData, y: np.ndarray, J: np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray, sp.csc_matrix, np.ndarray]:
+    """The unknowns that may cancel the dual residual on ``J``: the multipliers with room
+    in ``K*`` (rows) and the columns of ``w`` that ``P`` touches; their matrix
+    ``[A_rows' P_w]`` restricted to ``J`` and their room."""
+    room_y = _dual_room(data, y)
+    rows = np.flatnonzero(room_y > 0)
+    wcols = np.zeros(0, dtype=int)
+    if data.P is not None:
+        wcols = np.flatnonzero(np.diff(data.P.tocsc().indptr) > 0)
+    Ns = sp.hstack([data.A[rows][:, J].T] + ([data.P[J][:, wcols]] if wcols.size else []),
+                   format="csc")
+    room = np.concatenate([room_y[rows], np.ones(wcols.size)])
+    return rows, wcols, Ns, room
+
+
+def _enclose_solve(M: np.ndarray, v_abs: np.ndarray) -> tuple[np.ndarray, str]:
+    """A componentwise radius ``dv`` with ``|M^{-1} v| <= dv`` for every ``|v| <= v_abs``
+    (Rump's bound with an approximate inverse ``R``: ``|delta| <= |R||v| + |I - RM| |delta|``
+    and ``||delta|| <= || |R||v| || / (1 - ||I - RM||)``, every product with its rounding
+    term); a reason instead when ``M`` is singular or too ill-conditioned."""
+    k = M.shape[0]
+    if k == 0:
+        return np.zeros(0), ""
     try:
         R = np.linalg.inv(M)
     except np.linalg.LinAlgError:
-        return none, none, 0.0, "the unbounded variables' columns are rank deficient"
-    err_rm = _gamma(J.size + 2) * (np.abs(R) @ np.abs(M))
-    beta = float(np.max(np.sum(np.abs(np.eye(J.size) - R @ M) + err_rm, axis=1))) * (1 + 4 * _U)
+        return np.zeros(0), "are rank deficient"
+    if not np.all(np.isfinite(R)):
+        return np.zeros(0), "are rank deficient"
+    err_rm = _gamma(k + 2) * (np.abs(R) @ np.abs(M))
+    beta_i = np.sum(np.abs(np.eye(k) - R @ M) + err_rm, axis=1) * (1 + 4 * _U)
+    beta = float(np.max(beta_i))
     if not beta < 0.5:
-        return none, none, 0.0, (f"the unbounded variables' dual rows are too "
-                                 f"ill-conditioned to correct exactly ({beta:.2g})")
-    d = float(np.max(np.abs(R) @ (np.abs(r[J]) + err[J]))) * (1 + float(_gamma(J.size + 3)))
-    d = _up(d / (1.0 - beta)) + _TINY
-    By = rows[basis[basis < rows.size]]
-    Bw = wcols[basis[basis >= rows.size] - rows.size]
-    # the moved multipliers must stay in K*: every point within d of y on By
-    if By.size and not _stays_in_dual(data, y, By, d):
-        return none, none, 0.0, "the dual correction would leave the dual cone"
-    return By, Bw, d, ""
+        return np.zeros(0), f"are too ill-conditioned to correct exactly ({beta:.2g})"
+    base = (np.abs(R) @ v_abs) * (1 + float(_gamma(k + 3)))
+    dmax = _up(float(np.max(base)) / (1.0 - beta))
+    dv = np.nextafter((base + beta_i * dmax) * (1 + 4 * _U), np.inf) + _TINY
+    return dv, ""
 
 
-def _stays_in_dual(data: ConicData, y: np.ndarray, By: np.ndarray, d: float) -> bool:
-    """Whether ``y + delta`` is in ``K*`` for every ``delta`` on ``By`` with ``|delta| <= d``."""
-    mark = np.zeros(y.size, dtype=bool)
-    mark[By] = True
+def _stays_in_dual(data: ConicData, y: np.ndarray, By: np.ndarray, dv: np.ndarray) -> bool:
+    """Whether ``y + delta`` is in ``K*`` for every ``delta`` on ``By`` with
+    ``|delta| <= dv`` componentwise."""
+    d = np.zeros(y.size)
+    d[By] = dv
     nn = slice(data.zero, data.zero + data.nonneg)
-    if np.any(mark[nn] & (y[nn] - d < 0)):
+    if np.any(y[nn] - d[nn] < 0):
         return False
     for kind, i, k in data.blocks:
         size = k if kind != "psd" else k * (k + 1) // 2
-        hit = mark[i: i + size]
-        if not hit.any():
+        dd = d[i: i + size]
+        if not dd.any():
             continue
         if kind == "soc":
-            tail = np.abs(y[i + 1: i + k]) + d * hit[1:]
+            tail = np.abs(y[i + 1: i + k]) + dd[1:]
             need = float(np.linalg.norm(tail)) * (1.0 + float(_gamma(k + 4)))
-            if not y[i] - d * hit[0] >= need:
+            if not y[i] - dd[0] >= need:
                 return False
         elif kind == "psd":
-            frob = d * math.sqrt(float(np.sum(hit))) * (1 + 4 * _U)
+            frob = float(np.linalg.norm(dd)) * (1 + 4 * _U)
             if psd_shift(_smat(y[i: i + size], k, data.psd_lower), frob) != 0.0:
                 return False
         else:
@@ -237,48 +257,72 @@ def _toward_bounds(data: ConicData, y: np.ndarray, lo: np.ndarray, hi: np.ndarra
 def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np.ndarray,
            p_shift: float, allow_fix: bool = True) -> tuple[float, str, dict[str, float]]:
     """Weak duality with the box (module docstring); without ``d``.  Columns without a
-    finite box get an exactly zero residual by :func:`_dual_fix`."""
+    finite box get an exactly zero residual: the point is first polished in floating
+    point (:func:`_dual_polish`), then the rest is enclosed (:func:`_dual_fix`).  ``x``
+    serves as the dual's ``w`` (any ``w`` gives a valid bound when ``P`` is PSD)."""
     yk, reason = _into_cone(y, data, dual=True)
     if reason:
         return -math.inf, reason, {}
     n = data.c.size
     At = data.A.T.tocsr()
-    Px = np.zeros(n) if data.P is None else data.P @ x
+    w = x
 
-    def residual(yv: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def residual(yv: np.ndarray, wv: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         rr = data.c + At @ yv
         mag = np.abs(data.c) + _abs_mv(At, yv)
         kcol = np.diff(At.indptr) + 2
         if data.P is not None:
-            rr = rr + Px
-            mag = mag + _abs_mv(data.P, x)
+            rr = rr + data.P @ wv
+            mag = mag + _abs_mv(data.P, wv)
             kcol = kcol + np.diff(data.P.indptr) + 1
         return rr, np.where(mag > 0, _gamma(kcol) * mag + _TINY, 0.0)
 
-    r, err = residual(yk)
     yk = _toward_bounds(data, yk, lo, hi)
-    r, err = residual(yk)
+    r, err = residual(yk, w)
     r, err = _refine_undecided(data, At, yk, r, err)
     term = _min_product(r - err, r + err, lo, hi)
     bad = ~np.isfinite(term)
     fix_b = 0.0
     fix_q = 0.0
     res_fix: dict[str, float] = {}
+    why = ""
     if bad.any() and p_shift == 0.0 and allow_fix:
         # columns open on a side whose residual sign is not safely away from it join the
         # correction too: the correction moves every other column's residual a little
         open_side = ~np.isfinite(lo) | ~np.isfinite(hi)
-        unsafe = open_side & (np.abs(r) <= 1e3 * err + 1e-9 * float(np.max(np.abs(r))))
-        J = np.flatnonzero(bad | unsafe)
-        for _ in range(2):
-            By, Bw, d, why = _dual_fix(data, yk, r, err, J)
+        J = np.flatnonzero(bad | (open_side & (np.abs(r) <= 1e3 * err + 1e-9 * float(
+            np.max(np.abs(r))))))
+        polished = False
+        for _ in range(6):
+            if not polished:
+                y2, w2 = _dual_polish(data, yk, w, J, residual)
+                if y2 is not yk or w2 is not w:
+                    yk, w = y2, w2
+                    r, err = residual(yk, w)
+                    r, err = _refine_undecided(data, At, yk, r, err)
+                polished = True
+            By, Bw, dv, why = _dual_fix(data, yk, r, err, J)
+            if why == "the dual correction would leave the dual cone":
+                # lift the multipliers too close to their cone's edge, then polish again
+                nn0, nn1 = data.zero, data.zero + data.nonneg
+                dy = dv[: By.size]
+                near = (By >= nn0) & (By < nn1) & (yk[By] < 2 * dy)
+                low, lift = By[near], 4 * dy[near]
+                if low.size == 0:
+                    break
+                yk = yk.copy()
+                yk[low] = np.maximum(yk[low], lift)
+                r, err = residual(yk, w)
+                r, err = _refine_undecided(data, At, yk, r, err)
+                polished = False
+                continue
             if why:
                 break
-            # residual moved by A_By' delta_y + P_Bw delta_w on the other columns
-            shift = d * (np.asarray(abs(data.A[By]).sum(axis=0)).ravel() if By.size
-                         else np.zeros(n))
+            dy, dw = dv[: By.size], dv[By.size:]
+            # the residual moves by A_By' delta_y + P_Bw delta_w on the other columns
+            shift = (abs(data.A[By]).T @ dy) if By.size else np.zeros(n)
             if Bw.size:
-                shift = shift + d * np.asarray(abs(data.P[:, Bw]).sum(axis=1)).ravel()
+                shift = shift + abs(data.P[:, Bw]) @ dw
             inJ = np.zeros(n, dtype=bool)
             inJ[J] = True
             e2 = np.where(inJ, 0.0, err + shift * (1 + 8 * _U))
@@ -287,29 +331,35 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
             still = ~np.isfinite(term2)
             if still.any():
                 J = np.union1d(J, np.flatnonzero(still))
+                polished = False
+                why = "the correction's reach makes other columns' residual signs open"
                 continue
             term, bad = term2, still
-            fix_b = d * float(np.sum(np.abs(data.b[By]))) * (1 + 4 * _U)
-            if Bw.size:  # 1/2 w*'Pw* <= 1/2 x'Px + |Px|_Bw d + 1/2 d^2 sum|P_BwBw|
-                fix_q = (d * float(np.sum(np.abs(Px[Bw])))
-                         + 0.5 * d * d * float(abs(data.P[Bw][:, Bw]).sum())) * (1 + 8 * _U)
-            res_fix = {"dual_correction": d}
+            fix_b = float(np.abs(data.b[By]) @ dy) * (1 + 4 * _U * (By.size + 2))
+            if Bw.size:  # 1/2 w*'Pw* <= 1/2 w'Pw + |Pw|_Bw'dw + 1/2 dw'|P_BwBw|dw
+                Pw = data.P @ w
+                fix_q = (float(np.abs(Pw[Bw]) @ dw)
+                         + 0.5 * float(dw @ (abs(data.P[Bw][:, Bw]) @ dw))) * (
+                             1 + 8 * _U * (Bw.size + 2))
+            res_fix = {"dual_correction": float(np.max(dv)) if dv.size else 0.0}
+            why = ""
             break
     if bad.any():
         j = int(np.flatnonzero(bad)[0])
         late = " (no time was left for the dual correction: time_limit)" if (
             (left := time_left()) is not None and left <= 0) else ""
+        tail = f" (the exact correction failed: {why})" if why and not late else ""
         return -math.inf, (f"conic variable {j} carries dual residual {r[j]:.2g} and has no "
-                           f"finite bound from the constraints{late}"), {"dual_residual": float(
-                               np.max(np.abs(r)))}
+                           f"finite bound from the constraints{late}{tail}"), {
+                               "dual_residual": float(np.max(np.abs(r)))}
     by, ebyv = _dot(data.b, yk)
     s_box, e_box = _fsum(term)
     e_box += 2 * _U * float(np.sum(np.abs(term)))  # the products' own rounding
     q, eq = (0.0, 0.0)
     if data.P is not None:
-        q, eq = _dot(x, Px)
-        eq += float(np.sum(np.abs(x) * _gamma(np.diff(data.P.indptr) + 2)
-                           * _abs_mv(data.P, x)))
+        q, eq = _dot(w, data.P @ w)
+        eq += float(np.sum(np.abs(w) * _gamma(np.diff(data.P.indptr) + 2)
+                           * _abs_mv(data.P, w)))
     pen = 0.0
     if p_shift > 0:  # 1/2 (x'-x)'P(x'-x) >= -1/2 shift |x'-x|^2 over the box
         dist = np.maximum(np.abs(hi - x), np.abs(x - lo))
@@ -320,6 +370,43 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
     res = {"dual_residual": float(np.max(np.abs(r))) if r.size else 0.0,
            "dual_cone_move": float(np.max(np.abs(yk - y))) if y.size else 0.0, **res_fix}
     return _down(total), "", res
+
+
+def _dual_polish(data: ConicData, y: np.ndarray, w: np.ndarray, J: np.ndarray,
+                 residual) -> tuple[np.ndarray, np.ndarray]:
+    """Up to two least-squares steps in floating point that shrink the dual residual on
+    ``J`` (moving multipliers in proportion to their room in ``K*``, and ``w``), so that
+    what :func:`_dual_fix` must enclose is rounding-sized.  No claim rests on this step:
+    the residual is recomputed, with its error bound, at the point it returns."""
+    if J.size == 0 or J.size > 2000:
+        return y, w
+    rows, wcols, Ns, room = _dual_candidates(data, y, J)
+    if Ns.shape[1] == 0 or Ns.shape[1] > 20000:
+        return y, w
+    N = Ns.toarray() * room
+    r = residual(y, w)[0]
+    best = float(np.max(np.abs(r[J])))
+    for _ in range(2):
+        try:
+            z = scipy.linalg.lstsq(N, -r[J], lapack_driver="gelsy")[0]
+        except (ValueError, np.linalg.LinAlgError):
+            break
+        step = room * z
+        y2 = y.copy()
+        y2[rows] += step[: rows.size]
+        w2 = w
+        if wcols.size:
+            w2 = w.copy()
+            w2[wcols] += step[rows.size:]
+        y2, why = _into_cone(y2, data, dual=True)
+        if why:
+            break
+        r2 = residual(y2, w2)[0]
+        now = float(np.max(np.abs(r2[J])))
+        if not now < best:
+            break
+        y, w, r, best = y2, w2, r2, now
+    return y, w
 
 
 def _refine_undecided(data: ConicData, At: sp.csr_matrix, y: np.ndarray, r: np.ndarray,
@@ -423,7 +510,9 @@ def _equality_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
         room = np.minimum(room, np.clip(x - data.lb, 0.0, 1.0))
     if data.ub is not None:
         room = np.minimum(room, np.clip(data.ub - x, 0.0, 1.0))
-    room = np.maximum(room, 1e-300)
+    # columns at a bound keep a little weight: when the roomy ones do not span the rows,
+    # pivoting takes the best of them (their move is paid by the cone rows, like any slack)
+    room = np.maximum(room, 1e-6)
     cached = data.cache.get("equality")
     if cached is None:
         basis = _diagonal_basis(AE.tocsc(), np.maximum(room, 1e-300))
@@ -466,6 +555,138 @@ def _equality_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
     return B, np.full(B.size, _up(d) + _TINY), ""
 
 
+def _active_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, str]:
+    """:func:`_equality_fix` over the equality rows *and* the inequality rows (two or
+    more entries) that ``x`` meets to rounding; a column at a bound row it meets
+    (one entry) is pinned and does not move.  Two least-squares steps in floating point
+    first meet those rows more closely (no claim rests on them: the slack is recomputed
+    and the rows and pins are read again after each).  Active rows that depend on the
+    others are left to the cone moves.  Returns ``(x, B, d, rows met exactly, reason)``."""
+    z = data.zero
+    none = np.zeros(0, dtype=int)
+    fail = (x, none, np.zeros(0), none)
+    left = time_left()
+    if left is not None and left <= 0:
+        return *fail, "no time was left for the exact correction (time_limit)"
+    act, pinned = none, none
+    for _ in range(3):
+        a2, p2, at = _tight_rows(data, x, s, es)
+        if p2.size and np.any(x[p2] != at):  # onto the bound itself, then provably inside
+            x = x.copy()
+            x[p2] = at
+            x = _clip_singletons(data, x)
+            s, es = _slack(data, x)
+        act, pinned = np.union1d(act, a2), np.union1d(pinned, p2)
+        rows = np.concatenate([np.arange(z), act])
+        if rows.size == 0:
+            return *fail, "no row is active"
+        if rows.size > 2000:
+            return *fail, f"{rows.size} active rows are too many to meet exactly"
+        room = _column_room(data, x, s, act, pinned)
+        W = (data.A[rows] @ sp.diags(room)).toarray()
+        if _ == 2:
+            break
+        # meet the rows in floating point first, so what is enclosed is rounding-sized
+        try:
+            step = room * scipy.linalg.lstsq(W, s[rows], lapack_driver="gelsy")[0]
+        except (ValueError, np.linalg.LinAlgError):
+            return *fail, "the active rows could not be factorised"
+        x2 = _clip_singletons(data, x + step)
+        s2, es2 = _slack(data, x2)
+        if not float(np.max(np.abs(s2[rows]))) < float(np.max(np.abs(s[rows]))):
+            break
+        x, s, es = x2, s2, es2
+    fail = (x, none, np.zeros(0), none)
+    # an independent subset of the rows over the columns that may move (of A itself, not
+    # weighted by room), equality rows first (weighted up)
+    movable = room > 0
+    # a row none of whose columns may move is met exactly only if its slack is exactly 0
+    idle = np.diff(data.A[rows][:, movable].tocsr().indptr) == 0
+    exact0 = idle & (s[rows] == 0) & (es[rows] == 0)
+    if np.any(idle & ~exact0 & (rows < z)):
+        return *fail, ("an equality row whose columns all sit at their bounds is not met "
+                       "exactly by the point")
+    done = rows[exact0]
+    rows, W = rows[~idle], W[~idle]
+    z = int(np.sum(rows < data.zero))
+    weight = np.ones(rows.size)
+    weight[:z] = 1e4
+    try:
+        _, Rr, prow = scipy.linalg.qr(
+            (data.A[rows][:, movable].toarray() * weight[:, None]).T, mode="economic",
+            pivoting=True)
+        diag = np.abs(np.diag(Rr))
+        rank = int(np.sum(diag > 1e-10 * diag[0])) if diag.size else 0
+        keep = np.sort(prow[:rank])
+        if keep.size == 0 and done.size == 0:
+            return *fail, "no column that meets an active row may move"
+        if np.sum(keep < z) < z:
+            return *fail, _singular_reason(data.A[:data.zero], data.zero)
+        piv = (scipy.linalg.qr(W[keep], mode="economic", pivoting=True)[2] if keep.size
+               else np.zeros(0, dtype=int))
+    except (ValueError, np.linalg.LinAlgError):
+        return *fail, "the active rows could not be factorised"
+    B = np.sort(piv[: keep.size]) if keep.size else np.zeros(0, dtype=int)
+    if np.any(room[B] == 0):
+        return *fail, ("the equality and active rows are not spanned by the columns off "
+                       "their bounds (a degenerate point)")
+    met = rows[keep]
+    dv, why = _enclose_solve(data.A[met][:, B].toarray(), np.abs(s[met]) + es[met])
+    if why:
+        return *fail, f"the equality and active rows {why}"
+    met = np.concatenate([met, done])
+    return x, B, dv, met[met >= data.zero], ""
+
+
+def _tight_rows(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The inequality rows (two or more entries) ``x`` meets to rounding, the columns of
+    the bound rows (one entry) it meets, and those bounds (``b_i / a_ij``, rounded)."""
+    z, nn = data.zero, data.nonneg
+    A = data.A
+    nnz = np.diff(A.indptr)[z: z + nn]
+    rows = A[z: z + nn]
+    width = np.zeros(nn)
+    if rows.nnz:  # a row's largest entry times the point's largest entry
+        width = abs(rows).max(axis=1).toarray().ravel() * float(np.max(np.abs(x), initial=0))
+    scale = np.abs(data.b[z: z + nn]) + _abs_mv(rows, x) + width
+    tight = s[z: z + nn] <= 1e3 * es[z: z + nn] + 1e-12 * scale
+    act = z + np.flatnonzero(tight & (nnz > 1))
+    single = z + np.flatnonzero(tight & (nnz == 1))
+    if single.size == 0:
+        return act, np.zeros(0, dtype=int), np.zeros(0)
+    Sg = A[single]
+    pinned, at = np.asarray(Sg.indices, dtype=int), data.b[single] / Sg.data
+    pinned, first = np.unique(pinned, return_index=True)  # a column with two: the first
+    return act, pinned, at[first]
+
+
+def _column_room(data: ConicData, x: np.ndarray, s: np.ndarray, act: np.ndarray,
+                 pinned: np.ndarray) -> np.ndarray:
+    """How far each column may move, from the inequality rows left free (not those in
+    ``act``, met exactly) and native bounds; 0 on ``pinned`` columns."""
+    z, nn = data.zero, data.nonneg
+    A = data.A
+    room = np.ones(data.c.size)
+    free_nn = np.ones(nn, dtype=bool)
+    free_nn[act - z] = False
+    Ann = A[z: z + nn][free_nn].tocoo()
+    if Ann.nnz:
+        sl = s[z: z + nn][free_nn][Ann.row]
+        np.minimum.at(room, Ann.col, np.minimum(np.clip(sl, 0.0, None) / np.abs(Ann.data), 1.0))
+    other = A[z + nn:].tocoo()
+    if other.nnz:
+        np.minimum.at(room, other.col, 1e-3)
+    if data.lb is not None:
+        room = np.minimum(room, np.clip(x - data.lb, 0.0, 1.0))
+    if data.ub is not None:
+        room = np.minimum(room, np.clip(data.ub - x, 0.0, 1.0))
+    room = np.maximum(room, 1e-12)
+    room[pinned] = 0.0
+    return room
+
+
 def _singular_reason(AE: sp.csr_matrix, z: int) -> str:
     """Which matrix is singular when the equality correction fails: the rows themselves
     (numerical rank below their count: redundant rows) or only the basis of columns the
@@ -482,10 +703,17 @@ def _upper(data: ConicData, x: np.ndarray, ylo: np.ndarray, yhi: np.ndarray,
     """The best of :func:`_upper_at` at ``x`` and at points stepped toward the interior
     point ``inner`` (each one a valid bound)."""
     best = _upper_at(data, x, ylo, yhi)
+    if best[0] == math.inf and data.nonneg:
+        cand = _upper_at(data, x, ylo, yhi, active=True)
+        if cand[0] < math.inf:
+            best = cand
+            best[2]["active_rows_exact"] = 1.0
     if inner is None or best[0] < math.inf and best[2].get("primal_residual", 0.0) == 0.0:
         return best
     for theta in (1e-10, 1e-8, 1e-6, 1e-4, 1e-2):
         cand = _upper_at(data, x + theta * (inner - x), ylo, yhi)
+        if cand[0] == math.inf and data.nonneg:  # rows a relative interior point meets
+            cand = _upper_at(data, x + theta * (inner - x), ylo, yhi, active=True)
         if cand[0] < best[0]:
             best = cand
             best[2]["interior_step"] = theta
@@ -494,20 +722,8 @@ def _upper(data: ConicData, x: np.ndarray, ylo: np.ndarray, yhi: np.ndarray,
     return best
 
 
-def _upper_at(data: ConicData, x: np.ndarray, ylo: np.ndarray, yhi: np.ndarray
-              ) -> tuple[float, str, dict[str, float]]:
-    """An upper bound from the primal point (without ``d``).
-
-    The equality rows are met exactly by a point ``x*`` near ``x`` (:func:`_equality_fix`),
-    so no multiplier of theirs is needed; what the cone rows still miss at ``x*`` is moved
-    into the cone and paid for by the dual box, ``p* <= f(x*) + sum |move_i| |y_i|`` (zero
-    duality gap; with no move the bound is ``max f`` over the box of ``x*``,
-    unconditionally)."""
-    if data.lb is not None:
-        x = np.maximum(x, data.lb)
-    if data.ub is not None:
-        x = np.minimum(x, data.ub)
-    x = _clip_singletons(data, x)
+def _slack(data: ConicData, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``s = b - Ax`` with a componentwise bound on its rounding error."""
     s = data.b - data.A @ x
     mag = np.abs(data.b) + _abs_mv(data.A, x)
     es = np.where(mag > 0, _gamma(np.diff(data.A.indptr) + 2) * mag + _TINY, 0.0)
@@ -516,8 +732,34 @@ def _upper_at(data: ConicData, x: np.ndarray, ylo: np.ndarray, yhi: np.ndarray
     unit = np.flatnonzero(nnz == 1)
     unit = unit[np.abs(data.A.data[data.A.indptr[unit]]) == 1.0]
     es[unit] = _U * np.abs(s[unit])
-    s, es = _refine_slack(data, x, s, es)
-    B, d, reason = _equality_fix(data, x, s, es)
+    return _refine_slack(data, x, s, es)
+
+
+def _upper_at(data: ConicData, x: np.ndarray, ylo: np.ndarray, yhi: np.ndarray,
+              active: bool = False) -> tuple[float, str, dict[str, float]]:
+    """An upper bound from the primal point (without ``d``).
+
+    The equality rows are met exactly by a point ``x*`` near ``x`` (:func:`_equality_fix`),
+    so no multiplier of theirs is needed; what the cone rows still miss at ``x*`` is moved
+    into the cone and paid for by the dual box, ``p* <= f(x*) + sum |move_i| |y_i|`` (zero
+    duality gap; with no move the bound is ``max f`` over the box of ``x*``,
+    unconditionally).  With ``active=True`` the inequality rows the point meets (to
+    rounding) are met exactly too (:func:`_active_fix`): at a degenerate vertex their
+    multipliers may have no finite bound, so no move of theirs can be paid for."""
+    if data.lb is not None:
+        x = np.maximum(x, data.lb)
+    if data.ub is not None:
+        x = np.minimum(x, data.ub)
+    x = _clip_singletons(data, x)
+    s, es = _slack(data, x)
+    exact = np.zeros(0, dtype=int)
+    if active:
+        x, B, d, exact, reason = _active_fix(data, x, s, es)
+        if reason:
+            return math.inf, reason, {}
+        s, es = _slack(data, x)
+    else:
+        B, d, reason = _equality_fix(data, x, s, es)
     if reason:
         return math.inf, reason, {}
     dx = np.zeros_like(x)
@@ -529,6 +771,9 @@ def _upper_at(data: ConicData, x: np.ndarray, ylo: np.ndarray, yhi: np.ndarray
             return math.inf, "the equality correction leaves a native variable bound", {}
     rad = es + (_abs_mv(data.A, dx) * (1 + float(_gamma(int(np.max(np.diff(
         data.A.indptr), initial=0)) + 2))) if B.size else 0.0)
+    if exact.size:  # met exactly at x*: slack 0, in the cone
+        s, rad = s.copy(), np.array(rad, dtype=float, copy=True)
+        s[exact], rad[exact] = 0.0, 0.0
     move, reason = _cone_moves(s, rad, data)
     if reason:
         return math.inf, reason, {}

@@ -233,14 +233,25 @@ def interior_point(data: ConicData) -> tuple[np.ndarray | None, float]:
     if cached is not None:
         return cached
     out = _phase_one(data, cp)
+    if out[0] is None and out[2] is not None and data.nonneg:
+        # no point strictly inside every row: the rows whose multipliers block the margin
+        # are implicit equalities (a fixed column, two opposite rows); keep them >= 0 only
+        # and look for a point strictly inside the others (a relative interior point)
+        dual = out[2]
+        blocked = dual > 1e-6 * float(np.max(dual, initial=0.0))
+        if blocked.any() and not blocked.all():
+            out = _phase_one(data, cp, blocked)
+    out = out[:2]
     spent = (left := time_left()) is not None and left <= 0
     if out[0] is not None or not spent:  # a skip for want of time is not the answer
         data.cache["interior"] = out
     return out
 
 
-def _phase_one(data: ConicData, cp) -> tuple[np.ndarray | None, float]:
-    """The phase-one problem of :func:`interior_point`, solved."""
+def _phase_one(data: ConicData, cp, blocked: np.ndarray | None = None
+               ) -> tuple[np.ndarray | None, float, np.ndarray | None]:
+    """The phase-one problem of :func:`interior_point`, solved: ``(x, t, multipliers of
+    the nonnegative rows)``; rows marked ``blocked`` are only kept ``>= 0``."""
     m, n = data.A.shape
     x = cp.Variable(n)
     t = cp.Variable()
@@ -250,8 +261,13 @@ def _phase_one(data: ConicData, cp) -> tuple[np.ndarray | None, float]:
     exp_starts: list[int] = []
     if z:
         cons.append(s[:z] == 0)
+    nn_con = None
     if nn:
-        cons.append(s[z: z + nn] >= t)
+        if blocked is None:
+            nn_con = s[z: z + nn] >= t
+        else:
+            nn_con = s[z: z + nn] >= cp.multiply(t, (~blocked).astype(float))
+        cons.append(nn_con)
     for kind, i, k in data.blocks:
         if kind == "soc":
             cons.append(cp.SOC(s[i] - t, s[i + 1: i + k]))
@@ -279,18 +295,21 @@ def _phase_one(data: ConicData, cp) -> tuple[np.ndarray | None, float]:
             cons.append(x[fin] <= data.ub[fin] - t)
     prob = cp.Problem(cp.Maximize(t), cons)
     limit = {"CLARABEL": "time_limit", "SCS": "time_limit_secs"}
+    mult = None
     for solver in ("CLARABEL", "SCS"):
         if solver not in cp.installed_solvers():
             continue
         left = time_left()
         if left is not None and left <= 0:
-            return None, 0.0  # the caller's budget is spent: no phase one
+            return None, 0.0, None  # the caller's budget is spent: no phase one
         try:  # half of what is left: the rest of the certificate needs time too
             prob.solve(solver=solver,
                        **({} if left is None else {limit[solver]: 0.5 * left}))
         except (cp.error.SolverError, ValueError, ArithmeticError):
             continue
-        if x.value is not None and t.value is not None and float(t.value) > 0:
-            return np.asarray(x.value, dtype=float), float(t.value)
-    return None, 0.0
+        if x.value is not None and t.value is not None and float(t.value) > 1e-12:
+            return np.asarray(x.value, dtype=float), float(t.value), None
+        if mult is None and nn_con is not None and nn_con.dual_value is not None:
+            mult = np.abs(np.asarray(nn_con.dual_value, dtype=float).ravel())
+    return None, 0.0, mult
 
