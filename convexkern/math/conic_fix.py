@@ -1,0 +1,510 @@
+"""Exact corrections of approximate points for :mod:`convexkern.math.conic`.
+
+A solver's point meets its equality rows, and its dual residual vanishes, only to
+rounding.  The bounds need points that meet them *exactly*; these functions find a
+basis of unknowns and an enclosure ``|delta| <= d`` such that some point ``x + delta``
+(or ``y + delta``) does (Krawczyk/Rump: ``||M^{-1} r|| <= ||R r|| / (1 - ||I - RM||)`` for
+an approximate inverse ``R``, every product with its rounding term, Higham eq. 3.5).
+A least-squares step in floating point first shrinks what must be enclosed; nothing is
+claimed of that step: the residual is recomputed, with its error bound, where it lands.
+
+* primal: :func:`equality_fix` (the equality rows), :func:`active_fix` (the equality
+  rows and the inequality rows the point meets, at a degenerate vertex), with
+  :func:`clip_singletons` meeting bound rows exactly and :func:`slack_bound` computing
+  ``b - Ax`` with its error;
+* dual: :func:`dual_fix` (a zero residual on the columns with no finite box) after
+  :func:`dual_polish`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.linalg
+import scipy.sparse as sp
+
+from .budget import time_left
+from .conic_cones import _into_cone, _smat, psd_shift
+from .conic_data import _TINY, _U, ConicData, _exact_rows, _gamma, _up
+
+__all__ = ["abs_mv", "active_fix", "clip_singletons", "dual_fix", "dual_polish",
+           "equality_fix", "slack_bound"]
+
+
+def abs_mv(M: sp.csr_matrix, v: np.ndarray) -> np.ndarray:
+    return abs(M) @ np.abs(v)
+
+
+def _diagonal_basis(N: sp.csc_matrix, room: np.ndarray) -> np.ndarray | None:
+    """For a sparse ``N`` (rows: equations, columns: candidate unknowns), one column per
+    row that has no other nonzero among the rows, the roomiest; ``None`` if some row has
+    none.  ``N[:, basis]`` is then diagonal: its inverse is exact up to one rounding."""
+    Nc = sp.csc_matrix(N)
+    Nc.eliminate_zeros()
+    cnt = np.diff(Nc.indptr)
+    single = np.flatnonzero((cnt == 1) & (room > 0))
+    if single.size == 0:
+        return None
+    rows = Nc.indices[Nc.indptr[single]]
+    score = room[single] * np.abs(Nc.data[Nc.indptr[single]])
+    order = np.lexsort((-score, rows))  # by row, best first
+    rows_sorted = rows[order]
+    first = np.ones(order.size, dtype=bool)
+    first[1:] = rows_sorted[1:] != rows_sorted[:-1]
+    pick_rows = rows_sorted[first]
+    if pick_rows.size != N.shape[0]:
+        return None
+    basis = np.empty(N.shape[0], dtype=int)
+    basis[pick_rows] = single[order[first]]
+    return basis
+
+
+def _diagonal_radius(diag: np.ndarray, rhs_abs: np.ndarray) -> np.ndarray:
+    """Componentwise enclosure radius of ``diag^{-1} r`` for ``|r| <= rhs_abs``: one
+    division rounds once, so ``|r_i / a_i| <= fl(rhs_i / |a_i|)(1 + 2u)``."""
+    return np.nextafter(rhs_abs / np.abs(diag) * (1 + 4 * _U), np.inf) + _TINY
+
+
+def _dual_room(data: ConicData, y: np.ndarray) -> np.ndarray:
+    """How far each multiplier may move and stay in ``K*`` (0: not a candidate)."""
+    room = np.zeros(y.size)
+    room[: data.zero] = 1.0
+    nn = slice(data.zero, data.zero + data.nonneg)
+    room[nn] = np.clip(y[nn], 0.0, 1.0)
+    for kind, i, k in data.blocks:
+        if kind == "soc":
+            room[i: i + k] = min(1.0, max(0.0, y[i] - float(np.linalg.norm(y[i + 1: i + k]))))
+        elif kind == "psd":
+            size = k * (k + 1) // 2
+            lam = float(scipy.linalg.eigvalsh(_smat(y[i: i + size], k, data.psd_lower),
+                                              subset_by_index=[0, 0])[0])
+            room[i: i + size] = min(1.0, max(0.0, lam))
+    return room
+
+
+def dual_fix(data: ConicData, y: np.ndarray, r: np.ndarray, err: np.ndarray,
+              J: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
+    """Make the dual residual exactly zero on the columns ``J`` (which have no finite
+    box): some ``(y*, w*) = (y, x) + delta`` with ``delta`` on a basis of multipliers
+    (rows ``By``, within their room in ``K*``) and of ``w`` (columns ``Bw``, free) has
+    ``(c + A'y* + Pw*)_J = 0`` exactly, with ``|delta| <= dv`` componentwise (enclosed as
+    in :func:`equality_fix`).  Returns ``(By, Bw, dv, reason)``; ``dv`` lists ``By``'s
+    radii, then ``Bw``'s."""
+    none = np.zeros(0, dtype=int)
+    if J.size > 2000:
+        return none, none, np.zeros(0), f"{J.size} unbounded variables are too many to correct"
+    left = time_left()
+    if left is not None and left <= 0:
+        return none, none, np.zeros(0), "no time was left for the dual correction (time_limit)"
+    rows, wcols, Ns, room = _dual_candidates(data, y, J)
+    basis = _diagonal_basis(Ns, room)
+    if basis is not None:
+        diag = np.asarray(Ns[np.arange(J.size), basis]).ravel()
+        dv = _diagonal_radius(diag, np.abs(r[J]) + err[J])
+    else:
+        if Ns.shape[1] < J.size:
+            return none, none, np.zeros(0), "too few free multipliers to cancel the dual residual"
+        N = Ns.toarray()
+        try:
+            _, _, piv = scipy.linalg.qr(N * room, mode="economic", pivoting=True)
+        except (ValueError, np.linalg.LinAlgError):
+            return none, none, np.zeros(0), "the dual residual could not be factorised"
+        basis = np.sort(piv[: J.size])
+        dv, why = _enclose_solve(N[:, basis], np.abs(r[J]) + err[J])
+        if why:
+            return none, none, np.zeros(0), f"the unbounded variables' dual rows {why}"
+    order = np.argsort(basis >= rows.size, kind="stable")  # multipliers first, then w
+    basis, dv = basis[order], dv[order]
+    By = rows[basis[basis < rows.size]]
+    Bw = wcols[basis[basis >= rows.size] - rows.size]
+    # the moved multipliers must stay in K*: every point within dv of y on By
+    if By.size and not _stays_in_dual(data, y, By, dv[: By.size]):
+        return By, Bw, dv, "the dual correction would leave the dual cone"
+    return By, Bw, dv, ""
+
+
+def _dual_candidates(data: ConicData, y: np.ndarray, J: np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray, sp.csc_matrix, np.ndarray]:
+    """The unknowns that may cancel the dual residual on ``J``: the multipliers with room
+    in ``K*`` (rows) and the columns of ``w`` that ``P`` touches; their matrix
+    ``[A_rows' P_w]`` restricted to ``J`` and their room."""
+    room_y = _dual_room(data, y)
+    rows = np.flatnonzero(room_y > 0)
+    wcols = np.zeros(0, dtype=int)
+    if data.P is not None:
+        wcols = np.flatnonzero(np.diff(data.P.tocsc().indptr) > 0)
+    Ns = sp.hstack([data.A[rows][:, J].T] + ([data.P[J][:, wcols]] if wcols.size else []),
+                   format="csc")
+    room = np.concatenate([room_y[rows], np.ones(wcols.size)])
+    return rows, wcols, Ns, room
+
+
+def _enclose_solve(M: np.ndarray, v_abs: np.ndarray) -> tuple[np.ndarray, str]:
+    """A componentwise radius ``dv`` with ``|M^{-1} v| <= dv`` for every ``|v| <= v_abs``
+    (Rump's bound with an approximate inverse ``R``: ``|delta| <= |R||v| + |I - RM| |delta|``
+    and ``||delta|| <= || |R||v| || / (1 - ||I - RM||)``, every product with its rounding
+    term); a reason instead when ``M`` is singular or too ill-conditioned."""
+    k = M.shape[0]
+    if k == 0:
+        return np.zeros(0), ""
+    try:
+        R = np.linalg.inv(M)
+    except np.linalg.LinAlgError:
+        return np.zeros(0), "are rank deficient"
+    if not np.all(np.isfinite(R)):
+        return np.zeros(0), "are rank deficient"
+    err_rm = _gamma(k + 2) * (np.abs(R) @ np.abs(M))
+    beta_i = np.sum(np.abs(np.eye(k) - R @ M) + err_rm, axis=1) * (1 + 4 * _U)
+    beta = float(np.max(beta_i))
+    if not beta < 0.5:
+        return np.zeros(0), f"are too ill-conditioned to correct exactly ({beta:.2g})"
+    base = (np.abs(R) @ v_abs) * (1 + float(_gamma(k + 3)))
+    dmax = _up(float(np.max(base)) / (1.0 - beta))
+    dv = np.nextafter((base + beta_i * dmax) * (1 + 4 * _U), np.inf) + _TINY
+    return dv, ""
+
+
+def _stays_in_dual(data: ConicData, y: np.ndarray, By: np.ndarray, dv: np.ndarray) -> bool:
+    """Whether ``y + delta`` is in ``K*`` for every ``delta`` on ``By`` with
+    ``|delta| <= dv`` componentwise."""
+    d = np.zeros(y.size)
+    d[By] = dv
+    nn = slice(data.zero, data.zero + data.nonneg)
+    if np.any(y[nn] - d[nn] < 0):
+        return False
+    for kind, i, k in data.blocks:
+        size = k if kind != "psd" else k * (k + 1) // 2
+        dd = d[i: i + size]
+        if not dd.any():
+            continue
+        if kind == "soc":
+            tail = np.abs(y[i + 1: i + k]) + dd[1:]
+            need = float(np.linalg.norm(tail)) * (1.0 + float(_gamma(k + 4)))
+            if not y[i] - dd[0] >= need:
+                return False
+        elif kind == "psd":
+            frob = float(np.linalg.norm(dd)) * (1 + 4 * _U)
+            if psd_shift(_smat(y[i: i + size], k, data.psd_lower), frob) != 0.0:
+                return False
+        else:
+            return False
+    return True
+
+
+def dual_polish(data: ConicData, y: np.ndarray, w: np.ndarray, J: np.ndarray,
+                 residual) -> tuple[np.ndarray, np.ndarray]:
+    """Up to two least-squares steps in floating point that shrink the dual residual on
+    ``J`` (moving multipliers in proportion to their room in ``K*``, and ``w``), so that
+    what :func:`dual_fix` must enclose is rounding-sized.  No claim rests on this step:
+    the residual is recomputed, with its error bound, at the point it returns."""
+    if J.size == 0 or J.size > 2000:
+        return y, w
+    rows, wcols, Ns, room = _dual_candidates(data, y, J)
+    if Ns.shape[1] == 0 or Ns.shape[1] > 20000:
+        return y, w
+    N = Ns.toarray() * room
+    r = residual(y, w)[0]
+    best = float(np.max(np.abs(r[J])))
+    for _ in range(2):
+        try:
+            z = scipy.linalg.lstsq(N, -r[J], lapack_driver="gelsy")[0]
+        except (ValueError, np.linalg.LinAlgError):
+            break
+        step = room * z
+        y2 = y.copy()
+        y2[rows] += step[: rows.size]
+        w2 = w
+        if wcols.size:
+            w2 = w.copy()
+            w2[wcols] += step[rows.size:]
+        y2, why = _into_cone(y2, data, dual=True)
+        if why:
+            break
+        r2 = residual(y2, w2)[0]
+        now = float(np.max(np.abs(r2[J])))
+        if not now < best:
+            break
+        y, w, r, best = y2, w2, r2, now
+    return y, w
+
+
+def _refine_slack(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray,
+                  limit: int = 5000) -> tuple[np.ndarray, np.ndarray]:
+    """The slack ``b - Ax`` recomputed exactly on the equality and nonnegative rows whose
+    cone membership the rounding bound leaves open (see :func:`_refine_undecided`)."""
+    z, nn = data.zero, data.nonneg
+    idx = np.arange(z + nn)
+    open_ = np.zeros(z + nn, dtype=bool)
+    open_[:z] = (np.abs(s[:z]) <= es[:z]) & (es[:z] > 0)
+    open_[z:] = (s[z: z + nn] < es[z: z + nn])
+    rows = idx[open_][:limit]
+    if rows.size == 0:
+        return s, es
+    vals, errs = _exact_rows(data.A, -x, rows, data.b)
+    s, es = s.copy(), es.copy()
+    better = errs < es[rows]
+    s[rows[better]], es[rows[better]] = vals[better], errs[better]
+    return s, es
+
+
+def clip_singletons(data: ConicData, x: np.ndarray) -> np.ndarray:
+    """``x`` with every bound-like row (a nonneg row ``a x_j <= b`` with one entry) met
+    exactly: the coordinate is moved onto the inner side of the bound, stepping an ulp at
+    a time until the computed slack is provably nonnegative."""
+    rows = data.A[data.zero: data.zero + data.nonneg]
+    one = np.flatnonzero(np.diff(rows.indptr) == 1)
+    if one.size == 0:
+        return x
+    x = x.copy()
+    j = rows.indices[rows.indptr[one]]
+    a = rows.data[rows.indptr[one]]
+    b = data.b[data.zero + one]
+    for _ in range(4):
+        slack = b - a * x[j]
+        ok = slack >= 2 * _U * (np.abs(b) + np.abs(a * x[j])) + (slack != 0) * _TINY
+        ok |= (slack == 0) & ((a * x[j]) == b) & (np.abs(a) == 1.0)  # exact: a = +-1
+        bad = ~ok
+        if not bad.any():
+            break
+        # the bound itself, then one ulp further inside per round
+        target = np.where(bad, b / a, x[j])
+        inward = np.where(a > 0, -np.inf, np.inf)
+        cur = np.where(bad & (np.sign(a) * (x[j] - target) >= 0), target, x[j])
+        step = np.where(bad & ((b - a * cur) < 0), np.nextafter(cur, inward), cur)
+        np.minimum.at(x, j[bad & (a > 0)], step[bad & (a > 0)])
+        np.maximum.at(x, j[bad & (a < 0)], step[bad & (a < 0)])
+    return x
+
+
+def equality_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, str]:
+    """Columns ``B`` and a radius ``d`` such that some ``x* = x + delta`` with ``delta``
+    supported on ``B`` and ``|delta_B| <= d`` satisfies the zero-cone rows exactly.
+
+    The residual ``r = b_E - A_E x`` is known within ``es``; ``delta_B = M^{-1} r`` with
+    ``M = A_E[:, B]`` is enclosed by the classical bound ``||M^{-1} r|| <= ||R r|| /
+    (1 - ||I - R M||)`` for an approximate inverse ``R`` (Krawczyk/Rump), every product
+    with its rounding term.  ``B`` is chosen by QR with column pivoting, weighting columns
+    by how far they are from the other constraints' boundaries (free columns first)."""
+    z = data.zero
+    none = np.zeros(0, dtype=int), np.zeros(0)
+    if z == 0 or not (np.any(s[:z]) or np.any(es[:z])):
+        return *none, ""  # no equality row, or every one met exactly
+    if z > 2000:
+        return *none, f"{z} equality rows are too many to correct exactly"
+    AE = data.A[:z]
+    rest = data.A[z:].tocsc()
+    n = data.c.size
+    # room of each column: free columns 1, columns in a nonneg row s_i / |a_ij| (capped)
+    room = np.ones(n)
+    nn = slice(0, data.nonneg)
+    Ann = rest[nn].tocoo()
+    if Ann.nnz:
+        sl = s[z: z + data.nonneg][Ann.row]
+        ratio = np.clip(sl, 0.0, None) / np.abs(Ann.data)
+        np.minimum.at(room, Ann.col, np.minimum(ratio, 1.0))
+    other = rest[data.nonneg:].tocoo()
+    if other.nnz:
+        np.minimum.at(room, other.col, 1e-3)  # cone blocks: prefer other columns
+    if data.lb is not None:
+        room = np.minimum(room, np.clip(x - data.lb, 0.0, 1.0))
+    if data.ub is not None:
+        room = np.minimum(room, np.clip(data.ub - x, 0.0, 1.0))
+    # columns at a bound keep a little weight: when the roomy ones do not span the rows,
+    # pivoting takes the best of them (their move is paid by the cone rows, like any slack)
+    room = np.maximum(room, 1e-6)
+    cached = data.cache.get("equality")
+    if cached is None:
+        basis = _diagonal_basis(AE.tocsc(), np.maximum(room, 1e-300))
+        if basis is not None:
+            cached = ("diag", basis, np.asarray(AE[np.arange(z), basis]).ravel())
+            data.cache["equality"] = cached
+    if cached is not None and cached[0] == "diag":
+        _, B, diag = cached
+        return B, _diagonal_radius(diag, np.abs(s[:z]) + es[:z]), ""
+    if cached is not None:  # the basis depends on the data only: reuse it for new points
+        _, B, R, beta = cached
+        r = s[:z]
+        rr = np.abs(R) @ (np.abs(r) + es[:z])
+        d = float(np.max(rr)) * (1 + float(_gamma(z + 3))) / (1.0 - beta)
+        return B, np.full(B.size, _up(d) + _TINY), ""
+    left = time_left()
+    if left is not None and left <= 0:
+        return *none, "no time was left for the equality correction (time_limit)"
+    dense = (AE @ sp.diags(room)).toarray()
+    try:
+        _, _, piv = scipy.linalg.qr(dense, mode="economic", pivoting=True)
+    except (ValueError, np.linalg.LinAlgError):
+        return *none, "the equality rows could not be factorised"
+    B = np.sort(piv[:z])
+    M = AE[:, B].toarray()
+    try:
+        R = np.linalg.inv(M)
+    except np.linalg.LinAlgError:
+        return *none, _singular_reason(AE, z)
+    RM = R @ M
+    err_rm = _gamma(z + 2) * (np.abs(R) @ np.abs(M))
+    beta = float(np.max(np.sum(np.abs(np.eye(z) - RM) + err_rm, axis=1)) * (1 + 4 * _U))
+    if not beta < 0.5:
+        return *none, (f"the equality rows are too ill-conditioned to correct exactly "
+                       f"(||I - RM|| = {beta:.2g}; {_singular_reason(AE, z)})")
+    data.cache["equality"] = ("dense", B, R, beta)
+    r = s[:z]
+    rr = np.abs(R) @ (np.abs(r) + es[:z])
+    d = float(np.max(rr)) * (1 + float(_gamma(z + 3))) / (1.0 - beta)
+    return B, np.full(B.size, _up(d) + _TINY), ""
+
+
+def active_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, str]:
+    """:func:`equality_fix` over the equality rows *and* the inequality rows (two or
+    more entries) that ``x`` meets to rounding; a column at a bound row it meets
+    (one entry) is pinned and does not move.  Two least-squares steps in floating point
+    first meet those rows more closely (no claim rests on them: the slack is recomputed
+    and the rows and pins are read again after each).  Active rows that depend on the
+    others are left to the cone moves.  Returns ``(x, B, d, rows met exactly, reason)``."""
+    z = data.zero
+    none = np.zeros(0, dtype=int)
+    fail = (x, none, np.zeros(0), none)
+    left = time_left()
+    if left is not None and left <= 0:
+        return *fail, "no time was left for the exact correction (time_limit)"
+    act, pinned = none, none
+    for _ in range(3):
+        a2, p2, at = _tight_rows(data, x, s, es)
+        if p2.size and np.any(x[p2] != at):  # onto the bound itself, then provably inside
+            x = x.copy()
+            x[p2] = at
+            x = clip_singletons(data, x)
+            s, es = slack_bound(data, x)
+        act, pinned = np.union1d(act, a2), np.union1d(pinned, p2)
+        rows = np.concatenate([np.arange(z), act])
+        if rows.size == 0:
+            return *fail, "no row is active"
+        if rows.size > 2000:
+            return *fail, f"{rows.size} active rows are too many to meet exactly"
+        room = _column_room(data, x, s, act, pinned)
+        W = (data.A[rows] @ sp.diags(room)).toarray()
+        if _ == 2:
+            break
+        # meet the rows in floating point first, so what is enclosed is rounding-sized
+        try:
+            step = room * scipy.linalg.lstsq(W, s[rows], lapack_driver="gelsy")[0]
+        except (ValueError, np.linalg.LinAlgError):
+            return *fail, "the active rows could not be factorised"
+        x2 = clip_singletons(data, x + step)
+        s2, es2 = slack_bound(data, x2)
+        if not float(np.max(np.abs(s2[rows]))) < float(np.max(np.abs(s[rows]))):
+            break
+        x, s, es = x2, s2, es2
+    fail = (x, none, np.zeros(0), none)
+    # an independent subset of the rows over the columns that may move (of A itself, not
+    # weighted by room), equality rows first (weighted up)
+    movable = room > 0
+    # a row none of whose columns may move is met exactly only if its slack is exactly 0
+    idle = np.diff(data.A[rows][:, movable].tocsr().indptr) == 0
+    exact0 = idle & (s[rows] == 0) & (es[rows] == 0)
+    if np.any(idle & ~exact0 & (rows < z)):
+        return *fail, ("an equality row whose columns all sit at their bounds is not met "
+                       "exactly by the point")
+    done = rows[exact0]
+    rows, W = rows[~idle], W[~idle]
+    z = int(np.sum(rows < data.zero))
+    weight = np.ones(rows.size)
+    weight[:z] = 1e4
+    try:
+        _, Rr, prow = scipy.linalg.qr(
+            (data.A[rows][:, movable].toarray() * weight[:, None]).T, mode="economic",
+            pivoting=True)
+        diag = np.abs(np.diag(Rr))
+        rank = int(np.sum(diag > 1e-10 * diag[0])) if diag.size else 0
+        keep = np.sort(prow[:rank])
+        if keep.size == 0 and done.size == 0:
+            return *fail, "no column that meets an active row may move"
+        if np.sum(keep < z) < z:
+            return *fail, _singular_reason(data.A[:data.zero], data.zero)
+        piv = (scipy.linalg.qr(W[keep], mode="economic", pivoting=True)[2] if keep.size
+               else np.zeros(0, dtype=int))
+    except (ValueError, np.linalg.LinAlgError):
+        return *fail, "the active rows could not be factorised"
+    B = np.sort(piv[: keep.size]) if keep.size else np.zeros(0, dtype=int)
+    if np.any(room[B] == 0):
+        return *fail, ("the equality and active rows are not spanned by the columns off "
+                       "their bounds (a degenerate point)")
+    met = rows[keep]
+    dv, why = _enclose_solve(data.A[met][:, B].toarray(), np.abs(s[met]) + es[met])
+    if why:
+        return *fail, f"the equality and active rows {why}"
+    met = np.concatenate([met, done])
+    return x, B, dv, met[met >= data.zero], ""
+
+
+def _tight_rows(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The inequality rows (two or more entries) ``x`` meets to rounding, the columns of
+    the bound rows (one entry) it meets, and those bounds (``b_i / a_ij``, rounded)."""
+    z, nn = data.zero, data.nonneg
+    A = data.A
+    nnz = np.diff(A.indptr)[z: z + nn]
+    rows = A[z: z + nn]
+    width = np.zeros(nn)
+    if rows.nnz:  # a row's largest entry times the point's largest entry
+        width = abs(rows).max(axis=1).toarray().ravel() * float(np.max(np.abs(x), initial=0))
+    scale = np.abs(data.b[z: z + nn]) + abs_mv(rows, x) + width
+    tight = s[z: z + nn] <= 1e3 * es[z: z + nn] + 1e-12 * scale
+    act = z + np.flatnonzero(tight & (nnz > 1))
+    single = z + np.flatnonzero(tight & (nnz == 1))
+    if single.size == 0:
+        return act, np.zeros(0, dtype=int), np.zeros(0)
+    Sg = A[single]
+    pinned, at = np.asarray(Sg.indices, dtype=int), data.b[single] / Sg.data
+    pinned, first = np.unique(pinned, return_index=True)  # a column with two: the first
+    return act, pinned, at[first]
+
+
+def _column_room(data: ConicData, x: np.ndarray, s: np.ndarray, act: np.ndarray,
+                 pinned: np.ndarray) -> np.ndarray:
+    """How far each column may move, from the inequality rows left free (not those in
+    ``act``, met exactly) and native bounds; 0 on ``pinned`` columns."""
+    z, nn = data.zero, data.nonneg
+    A = data.A
+    room = np.ones(data.c.size)
+    free_nn = np.ones(nn, dtype=bool)
+    free_nn[act - z] = False
+    Ann = A[z: z + nn][free_nn].tocoo()
+    if Ann.nnz:
+        sl = s[z: z + nn][free_nn][Ann.row]
+        np.minimum.at(room, Ann.col, np.minimum(np.clip(sl, 0.0, None) / np.abs(Ann.data), 1.0))
+    other = A[z + nn:].tocoo()
+    if other.nnz:
+        np.minimum.at(room, other.col, 1e-3)
+    if data.lb is not None:
+        room = np.minimum(room, np.clip(x - data.lb, 0.0, 1.0))
+    if data.ub is not None:
+        room = np.minimum(room, np.clip(data.ub - x, 0.0, 1.0))
+    room = np.maximum(room, 1e-12)
+    room[pinned] = 0.0
+    return room
+
+
+def _singular_reason(AE: sp.csr_matrix, z: int) -> str:
+    """Which matrix is singular when the equality correction fails: the rows themselves
+    (numerical rank below their count: redundant rows) or only the basis of columns the
+    correction chose near the point's active bounds (a degenerate point)."""
+    rank = int(np.linalg.matrix_rank(AE.toarray())) if AE.shape[1] <= 20000 else z
+    if rank < z:
+        return f"the {z} equality rows are rank deficient (numerical rank {rank}: redundant rows)"
+    return (f"the {z} equality rows have full rank, but the columns with room to move at "
+            "this point do not span them (a degenerate point)")
+
+
+def slack_bound(data: ConicData, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``s = b - Ax`` with a componentwise bound on its rounding error."""
+    s = data.b - data.A @ x
+    mag = np.abs(data.b) + abs_mv(data.A, x)
+    es = np.where(mag > 0, _gamma(np.diff(data.A.indptr) + 2) * mag + _TINY, 0.0)
+    # a row with one entry of magnitude 1 is b - x: one rounding, exact when it gives 0
+    nnz = np.diff(data.A.indptr)
+    unit = np.flatnonzero(nnz == 1)
+    unit = unit[np.abs(data.A.data[data.A.indptr[unit]]) == 1.0]
+    es[unit] = _U * np.abs(s[unit])
+    return _refine_slack(data, x, s, es)
