@@ -336,3 +336,19 @@ def test_a_tiny_optimum_is_judged_against_its_own_size():
         assert lo <= 3e-12 * (1 + 1e-12) and up >= 3e-12 * (1 - 1e-12), (solver, lo, up)
         if r.status is ck.Status.OPTIMAL:
             assert up - lo <= r.tol * 3e-12 * 1.01, (solver, up - lo, r.tol)
+
+
+def test_singular_psd_quadratic_is_decided_exactly():
+    """A singular PSD ``P`` with integer-like entries is PSD in exact arithmetic (no
+    floating-point test can say so without a margin); an ulp less on one diagonal entry
+    makes it indefinite, and the exact test says so."""
+    from convexkern.math.conic_boxes import _exactly_psd
+
+    D = np.diff(np.eye(5), axis=0)                     # (x_i - x_{i+1})^2 summed
+    P = D.T @ D
+    assert _exactly_psd(P)
+    Q = P.copy()
+    Q[0, 0] = np.nextafter(Q[0, 0], 0.0)               # now x = 1 gives x'Qx < 0
+    assert not _exactly_psd(Q)
+    assert _exactly_psd(np.zeros((3, 3)))
+    assert not _exactly_psd(np.array([[0.0, 1.0], [1.0, 0.0]]))

@@ -2,8 +2,8 @@
 
 What it measures
 ----------------
-Two public test sets nobody on this project wrote, read from ``data/`` (sources, commits
-and published values in ``data/README.md``):
+Two public test sets nobody on this project wrote, shipped in ``convexkern/data/public/`` (sources, commits
+and published values in its ``README.md``):
 
 * ``netlib``: 17 small Netlib LPs (MPS), optimal values from the Netlib ``lp/data``
   readme (MINOS 5.3, 11 digits);
@@ -12,7 +12,7 @@ and published values in ``data/README.md``):
 
 For every instance the script
 
-1. reads the file with :mod:`readers` (written here) and builds a ``cvxpy.Problem``;
+1. reads the shipped file with :mod:`convexkern.data.mps` and builds a ``cvxpy.Problem``;
 2. checks the reader: one plain ``problem.solve(solver="CLARABEL")`` against the published
    optimum (relative difference; "matches" when within ``1e-6``);
 3. for every conic solver convexkern offers for it (``ck.available_solvers(f)`` within
@@ -75,12 +75,12 @@ from certify_cvxpy_standard import (  # noqa: E402
     record,
     short,
 )
-from readers import build_problem, read_mps  # noqa: E402
+from convexkern.data.mps import build_problem, public_file, read_mps  # noqa: E402
 
 import convexkern as ck  # noqa: E402
 from convexkern.solvers.table import CONIC  # noqa: E402
 
-DATA = HERE / "data"
+
 TIME_LIMIT_S = 60.0
 HARD_TIMEOUT_S = 100.0   # the worker is killed when a pair gives no answer by then
 RELATIVE_SLACK = 1e-7
@@ -201,7 +201,7 @@ class Check:
 
 def instance_path(set_name: str, name: str) -> Path:
     folder, ext, _ = SETS[set_name]
-    return DATA / folder / f"{name}.{ext}"
+    return public_file(f"{folder}/{name}.{ext}")
 
 
 def reference_of(set_name: str, name: str) -> tuple[float, float, float]:

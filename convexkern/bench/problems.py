@@ -29,6 +29,8 @@ def build(problem: Problem) -> tuple[Formulation, int]:
     Raises :class:`SpecError` naming the field (``sizes`` larger than the training part,
     a builder rejecting a parameter...).
     """
+    if problem.file is not None:
+        return _from_file(problem)
     from ..specs import load_spec
     from ..specs.build import _call_builder, _kernel_matrices, _prepare_data
 
@@ -51,6 +53,25 @@ def build(problem: Problem) -> tuple[Formulation, int]:
         _, K, _ = _kernel_matrices(spec.kernel, X, None, quiet, timings)
     fn = spec.formulation.builder_function()
     return _call_builder(spec.formulation, fn, K, X, y, quiet, timings), int(y.size)
+
+
+def _from_file(problem: Problem) -> tuple[Formulation, int]:
+    """The formulation of an MPS / QPS file problem (``ck.from_cvxpy`` of the cvxpy
+    problem :func:`convexkern.data.mps.build_problem` writes) and its number of columns."""
+    import warnings
+
+    from ..data.mps import MPSError, build_problem, read_mps
+    from ..formulation import from_cvxpy
+
+    assert problem.file is not None
+    try:
+        data = read_mps(problem.file)
+    except MPSError as exc:
+        raise SpecError(f"{problem.name}.file", str(exc).split(": ", 1)[-1]) from None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # cvxpy's note on large constant matrices
+        prob, _ = build_problem(data)
+    return from_cvxpy(prob, name=problem.name), data.n
 
 
 def _subsample(X: np.ndarray, y: np.ndarray, n: int, seed: int,

@@ -28,7 +28,7 @@ __all__ = ["COLUMNS", "write_report", "group_times"]
 COLUMNS = ("problem", "formulation", "kind", "n", "solver", "status", "success", "rel_gap",
            "gap", "primal_value", "dual_value", "time", "solve_time", "iterations",
            "peak_rss_mb", "base_rss_mb", "solver_status", "tol", "time_limit", "cached",
-           "message")
+           "optimum", "bracket_holds", "message")
 
 
 def _fmt(v: Any, digits: int = 3) -> str:
@@ -122,6 +122,24 @@ def _details(rows: Sequence[Mapping[str, Any]]) -> str:
           _fmt(r["peak_rss_mb"] - r["base_rss_mb"])] for r in rows])
 
 
+def _published(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The brackets checked against published optimal values (file problems that give
+    ``optimum``): how many hold, and every one that misses."""
+    checked = [r for r in rows if r.get("optimum") is not None]
+    if not checked:
+        return []
+    judged = [r for r in checked if r.get("bracket_holds") is not None]
+    miss = [r for r in judged if not r["bracket_holds"]]
+    out = ["## Against the published optima", "",
+           f"{len(judged)} of the {len(checked)} pairs on problems with a published optimal "
+           f"value returned a finite bound; {len(judged) - len(miss)} of those brackets hold "
+           "the published value (within half a unit of its last digit), "
+           f"{len(miss)} miss it.", ""]
+    out += [f"- **miss** {r['problem']} / {r['solver']}: [{_fmt(r['dual_value'], 10)}, "
+            f"{_fmt(r['primal_value'], 10)}] vs published {r['optimum']!r}" for r in miss]
+    return out + ([""] if miss else [])
+
+
 def write_report(rows: Sequence[Mapping[str, Any]], *, out_dir: Path, suite: Any,
                  tol: float, time_limit: float, solvers: Sequence[str],
                  meta: Mapping[str, Any]) -> dict[str, Path]:
@@ -180,6 +198,7 @@ def write_report(rows: Sequence[Mapping[str, Any]], *, out_dir: Path, suite: Any
             "**Disjoint certified brackets (a wrong certificate):** "
             + "; ".join(f"{p}: {a}'s lower bound is above {b}'s upper bound"
                         for p, a, b in bad)), ""]
+    md += _published(rows)
     notes = [f"- {r['problem']} / {r['solver']}: {r['message']}" for r in rows
              if r.get("message")]
     if notes:

@@ -29,6 +29,15 @@ its hyper-parameters) and the controls every (problem, solver) pair runs with::
     [problem.params]        # keyword arguments of the builder
     C_M = 10.0
 
+    [[problem]]
+    name = "afiro"
+    file = "netlib/afiro.mps"   # an MPS / QPS file: a shipped public one
+                                # (convexkern.data.mps.public_file), or a path relative
+                                # to the suite file
+    optimum = -464.75314286     # optional: a published optimal value; every certified
+    optimum_digits = 11         # bracket is checked against it (slack: half a unit of the
+                                # last published digit plus 1e-9 relative)
+
 Every field is checked by :func:`load_suite`; a bad one raises
 :class:`~convexkern.errors.SpecError` naming it (``"problem[2].sizes"``, ``"time_limit"``,
 ``"problem[0].spec.kernel.gamma"``...).  What needs the data (a size larger than the
@@ -60,7 +69,7 @@ __all__ = ["Suite", "Problem", "load_suite", "available_suites"]
 
 _TOP_KEYS = ("name", "description", "tol", "time_limit", "seed", "solvers", "problem")
 _PROBLEM_KEYS = ("name", "spec", "builder", "sizes", "solvers", "override", "drop", "params",
-                 "data", "split", "preprocess", "kernel")
+                 "data", "split", "preprocess", "kernel", "file", "optimum", "optimum_digits")
 _DATA_SECTIONS = ("data", "split", "preprocess", "kernel")
 #: the placeholder formulation that lets the spec validator check a builder problem's data
 _PLACEHOLDER = {"name": "svm.primal"}
@@ -71,7 +80,9 @@ class Problem:
     """One problem of a suite at one size (``n=None``: the spec's whole training part).
 
     ``spec`` is the resolved spec as a dict (with overrides applied); ``builder`` is
-    ``"module:function"`` or ``None`` (the spec's own formulation).
+    ``"module:function"`` or ``None`` (the spec's own formulation).  A file problem has
+    ``file`` (the resolved path of an MPS / QPS file), an empty ``spec``, and optionally
+    the published ``optimum`` with its ``slack``.
     """
 
     name: str
@@ -82,6 +93,9 @@ class Problem:
     params: Mapping[str, Any] = field(default_factory=dict)
     solvers: tuple[str, ...] | None = None
     seed: int = 0
+    file: str | None = None
+    optimum: float | None = None
+    slack: float = 0.0
 
     @property
     def id(self) -> str:
@@ -93,6 +107,8 @@ class Problem:
         """What the per-formulation tables group by: the builder or the spec's name."""
         if self.builder is not None:
             return self.builder.rpartition(":")[2]
+        if self.file is not None:
+            return "qp (QPS file)" if self.file.upper().endswith(".QPS") else "lp (MPS file)"
         f = self.spec["formulation"]
         extra = f.get("decomposition")
         return f["name"] + (f"[{extra}]" if extra else "")
@@ -101,7 +117,8 @@ class Problem:
         """A digest of everything that defines the instance (for the results cache)."""
         blob = json.dumps({"spec": self.spec, "base": self.base_dir, "n": self.n,
                            "builder": self.builder, "params": self.params,
-                           "seed": self.seed}, sort_keys=True, default=str)
+                           "seed": self.seed, "file": self.file,
+                           "optimum": self.optimum}, sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
@@ -196,10 +213,16 @@ def _problem(t: dict[str, Any], where: str, base: Path, seed: int) -> list[Probl
 
     _keys(t, _PROBLEM_KEYS, where)
     name = _text(t.get("name"), f"{where}.name")
-    has_spec, has_builder = "spec" in t, "builder" in t
-    if has_spec == has_builder:
-        raise SpecError(f"{where}.spec", "give exactly one of spec (a problem spec) or "
-                                         "builder ('module:function' with [data])")
+    has_spec, has_builder, has_file = "spec" in t, "builder" in t, "file" in t
+    if has_spec + has_builder + has_file != 1:
+        raise SpecError(f"{where}.spec", "give exactly one of spec (a problem spec), "
+                                         "builder ('module:function' with [data]) or file "
+                                         "(an MPS / QPS file)")
+    if has_file:
+        return [_file_problem(t, name, where, base, seed)]
+    for k in ("optimum", "optimum_digits"):
+        if k in t:
+            raise SpecError(f"{where}.{k}", "belongs to a file problem (file = ...)")
     if has_spec:
         for k in ("params", *_DATA_SECTIONS):
             if k in t:
@@ -247,6 +270,38 @@ def _problem(t: dict[str, Any], where: str, base: Path, seed: int) -> list[Probl
     solvers = _solvers(t["solvers"], f"{where}.solvers") if "solvers" in t else None
     return [Problem(name=name, n=n, spec=spec, base_dir=str(spec_base), builder=builder,
                     params=dict(params), solvers=solvers, seed=seed) for n in sizes]
+
+
+def _file_problem(t: dict[str, Any], name: str, where: str, base: Path, seed: int) -> Problem:
+    """A problem read from an MPS / QPS file, with its published optimum if given."""
+    from ..data.mps import public_file
+
+    for k in ("sizes", "override", "drop", "params", *_DATA_SECTIONS):
+        if k in t:
+            raise SpecError(f"{where}.{k}", "does not apply to a file problem (the file is "
+                                            "the whole instance)")
+    value = _text(t["file"], f"{where}.file")
+    p = Path(value)
+    if not p.is_absolute():
+        p = base / p
+    if not p.is_file():
+        try:
+            p = public_file(value)
+        except ValueError:
+            raise SpecError(f"{where}.file", f"no file {value!r} beside the suite and no "
+                                             "shipped public file of that name") from None
+    optimum, slack = None, 0.0
+    if "optimum" in t:
+        optimum = _num(t["optimum"], f"{where}.optimum")
+        digits = _int(t.get("optimum_digits", 8), f"{where}.optimum_digits", 1)
+        # half a unit of the last of `digits` significant digits, and 1e-9 relative
+        unit = 10.0 ** (math.floor(math.log10(abs(optimum))) - digits + 1) if optimum else 0.0
+        slack = 0.5 * unit + 1e-9 * abs(optimum) + 1e-12
+    elif "optimum_digits" in t:
+        raise SpecError(f"{where}.optimum_digits", "needs optimum")
+    solvers = _solvers(t["solvers"], f"{where}.solvers") if "solvers" in t else None
+    return Problem(name=name, n=None, spec={}, base_dir=str(p.parent), solvers=solvers,
+                   seed=seed, file=str(p.resolve()), optimum=optimum, slack=slack)
 
 
 def _spec_dict(value: Any, where: str, base: Path) -> tuple[dict[str, Any], Path]:

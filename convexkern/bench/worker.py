@@ -183,7 +183,8 @@ def _pair_child(problem: Problem, solver: str, tol: float, time_limit: float,
     return {"status": r.status.value, "rel_gap": r.rel_gap, "gap": r.gap,
             "primal_value": r.primal_value, "dual_value": r.dual_value,
             "time": r.wall_time, "solve_time": r.solve_time, "iterations": r.iterations,
-            "peak_rss_mb": _rss_mb(), "base_rss_mb": base, "message": r.message}
+            "peak_rss_mb": _rss_mb(), "base_rss_mb": base, "message": r.message,
+            "sense": f.sense}
 
 
 def empty_row(key: str, status: str, **values: Any) -> dict[str, Any]:
@@ -229,4 +230,26 @@ def run_pair(task: Mapping[str, Any]) -> dict[str, Any]:
         row["message"] = f"killed after {seconds:.3g} s (hard limit {limit:g} s + grace)"
     else:
         row["message"] = f"{value['type']}: {value['message']}"
+    problem = task["problem"]
+    if getattr(problem, "optimum", None) is not None:
+        row["optimum"] = problem.optimum
+        row["bracket_holds"] = bracket_holds(row["primal_value"], row["dual_value"],
+                                             problem.optimum, problem.slack,
+                                             row.get("sense", "minimize"))
     return row
+
+
+def bracket_holds(primal: float, dual: float, optimum: float, slack: float,
+                  sense: str = "minimize") -> bool | None:
+    """Whether a report's certified bracket holds a published optimum, each finite side on
+    its own within ``slack`` (minimising, ``dual <= optimum <= primal``; maximising the
+    other way round); ``None`` when neither side is finite."""
+    def finite(v: Any) -> bool:
+        return isinstance(v, (int, float)) and math.isfinite(v)
+
+    if not (finite(primal) or finite(dual)):
+        return None
+    lo, hi = (dual, primal) if sense == "minimize" else (primal, dual)
+    ok_lo = not finite(lo) or lo <= optimum + slack
+    ok_hi = not finite(hi) or hi >= optimum - slack
+    return bool(ok_lo and ok_hi)

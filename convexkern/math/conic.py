@@ -148,6 +148,11 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
                     yk, w = y2, w2
                     r, err = residual(yk, w)
                     r, err = _refine_undecided(data, At, yk, r, err)
+                    term = _min_product(r - err, r + err, lo, hi)
+                    bad = ~np.isfinite(term)
+                    if not bad.any():  # the polished point needs no correction
+                        why = ""
+                        break
                 polished = True
             By, Bw, dv, why = dual_fix(data, yk, r, err, J)
             if why == "the dual correction would leave the dual cone":

@@ -123,6 +123,44 @@ def _psd_P_exact(P: sp.csr_matrix | None) -> bool:
 _DENSE_P_LIMIT = 1500
 
 
+#: the largest singular block whose semidefiniteness is decided in exact arithmetic
+_EXACT_P_LIMIT = 40
+
+
+def _exactly_psd(block: np.ndarray, budget_s: float = 0.25) -> bool:
+    """Whether the symmetric float matrix ``block`` is PSD, decided exactly: symmetric
+    Gaussian elimination in rational arithmetic (every float is a rational), the largest
+    remaining diagonal as pivot; PSD iff no pivot is negative and, once the largest is 0,
+    what remains is 0.  A singular PSD quadratic written with integer-like entries (a sum
+    of squares of differences, a Maros-Meszaros Q) passes here where any floating-point
+    test must leave a margin.  ``False`` also when it runs past ``budget_s``."""
+    import time
+    from fractions import Fraction
+
+    t0 = time.perf_counter()
+    M = [[Fraction(float(v)) for v in row] for row in block]
+    active = list(range(block.shape[0]))
+    while active:
+        if time.perf_counter() - t0 > budget_s:
+            return False
+        k = max(active, key=lambda i: M[i][i])
+        d = M[k][k]
+        if d < 0:
+            return False
+        if d == 0:
+            return all(M[i][j] == 0 for i in active for j in active)
+        active.remove(k)
+        rowk = M[k]
+        for i in active:
+            if rowk[i] == 0:
+                continue
+            f, Mi = rowk[i] / d, M[i]
+            for j in active:
+                if rowk[j] != 0:
+                    Mi[j] -= f * rowk[j]
+    return True
+
+
 def psd_margin(P: sp.csr_matrix) -> float | None:
     """A verified ``mu >= 0`` with ``P_S - mu I`` positive semidefinite on the block ``S``
     of ``P``'s nonzero rows and columns (Rump's Cholesky test, :func:`psd_shift`), or
@@ -141,7 +179,8 @@ def psd_margin(P: sp.csr_matrix) -> float | None:
             lam = float(scipy.linalg.eigvalsh(block, subset_by_index=[0, 0])[0])
             if lam > 0 and psd_shift(block, 0.5 * lam) == 0.0:
                 out = 0.5 * lam
-            elif psd_shift(block) == 0.0:
+            elif psd_shift(block) == 0.0 or (used.size <= _EXACT_P_LIMIT
+                                             and _exactly_psd(block)):
                 out = 0.0
     try:
         P._ck_psd_margin = out  # type: ignore[attr-defined]

@@ -233,14 +233,16 @@ def interior_point(data: ConicData) -> tuple[np.ndarray | None, float]:
     if cached is not None:
         return cached
     out = _phase_one(data, cp)
-    if out[0] is None and out[2] is not None and data.nonneg:
+    if (out[0] is None or out[1] < 1e-7) and out[2] is not None and data.nonneg:
         # no point strictly inside every row: the rows whose multipliers block the margin
         # are implicit equalities (a fixed column, two opposite rows); keep them >= 0 only
         # and look for a point strictly inside the others (a relative interior point)
         dual = out[2]
         blocked = dual > 1e-6 * float(np.max(dual, initial=0.0))
         if blocked.any() and not blocked.all():
-            out = _phase_one(data, cp, blocked)
+            again = _phase_one(data, cp, blocked)
+            if again[0] is not None and again[1] > out[1]:
+                out = again
     out = out[:2]
     spent = (left := time_left()) is not None and left <= 0
     if out[0] is not None or not spent:  # a skip for want of time is not the answer
@@ -307,9 +309,9 @@ def _phase_one(data: ConicData, cp, blocked: np.ndarray | None = None
                        **({} if left is None else {limit[solver]: 0.5 * left}))
         except (cp.error.SolverError, ValueError, ArithmeticError):
             continue
-        if x.value is not None and t.value is not None and float(t.value) > 1e-12:
-            return np.asarray(x.value, dtype=float), float(t.value), None
-        if mult is None and nn_con is not None and nn_con.dual_value is not None:
+        if nn_con is not None and nn_con.dual_value is not None:
             mult = np.abs(np.asarray(nn_con.dual_value, dtype=float).ravel())
+        if x.value is not None and t.value is not None and float(t.value) > 1e-12:
+            return np.asarray(x.value, dtype=float), float(t.value), mult
     return None, 0.0, mult
 

@@ -1,4 +1,4 @@
-"""Readers for the public LP / QP test sets of ``benchmarks/public_sets`` (written here).
+"""MPS / QPS files: the format of the public LP and QP test sets (Netlib, Maros-Meszaros).
 
 :func:`read_mps` reads a free-format MPS file (Netlib LPs) or its QPS extension
 (Maros-Meszaros QPs) into an :class:`MPSData`; :func:`build_problem` turns that into a
@@ -56,12 +56,19 @@ import cvxpy as cp
 import numpy as np
 import scipy.sparse as sp
 
+from ..errors import InvalidInputError
+
+__all__ = ["MPSData", "MPSError", "read_mps", "build_problem", "public_file"]
+
 SECTIONS = {"NAME", "OBJSENSE", "ROWS", "COLUMNS", "RHS", "RANGES", "BOUNDS", "QUADOBJ",
             "QSECTION", "QMATRIX", "ENDATA"}
 
 
-class MPSError(ValueError):
-    """A file this reader does not understand."""
+class MPSError(InvalidInputError):
+    """A file this reader does not understand (the argument named is ``path``)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("path", message)
 
 
 @dataclass
@@ -359,3 +366,18 @@ def build_problem(data: MPSData, var_name: str = "x") -> tuple[cp.Problem, cp.Va
         cons.append(x[ju] <= data.col_upper[ju])
     objective = cp.Minimize(expr) if data.sense == "min" else cp.Maximize(expr)
     return cp.Problem(objective, cons), x
+
+
+def public_file(name: str) -> Path:
+    """The shipped copy of a public test-set file, ``"netlib/afiro.mps"`` or
+    ``"maros_meszaros/HS21.QPS"`` (sources, commits and published optima in
+    ``convexkern/data/public/README.md``)."""
+    from importlib import resources
+
+    root = Path(str(resources.files("convexkern.data") / "public"))
+    path = (root / name).resolve()
+    if root.resolve() not in path.parents or not path.is_file():
+        known = sorted(str(p.relative_to(root)) for p in root.glob("*/*") if p.is_file())
+        raise InvalidInputError("name", f"{name!r} is not a shipped public file; known: "
+                                        f"{', '.join(known)}")
+    return path

@@ -1,0 +1,167 @@
+"""The public LP / QP test sets shipped in ``convexkern/data/public`` (Netlib, Maros-Meszaros):
+their reader, the generic certificate on them checked against the *published* optimal
+values (numbers nobody on this project computed), and the bench suites that run them.
+
+Instances are chosen for what they exercise: ADLITTLE stops at a degenerate vertex (the
+primal point must meet its active rows exactly, and phase one finds a relative interior
+point: some rows are implicit equalities), SC105 and BEACONFD leave
+columns whose reduced cost has the wrong sign by rounding (the dual point is polished and
+corrected), QSC205 has its published value 2.9e-7 off (its reference is a high-accuracy
+solve, see the data README), GENHS28 has free columns and a singular PSD quadratic (PSD
+decided in exact arithmetic), HS21 is a small bound-constrained QP.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import pytest
+
+import convexkern as ck
+from convexkern.bench import load_suite
+from convexkern.bench.worker import bracket_holds
+from convexkern.data.mps import MPSError, build_problem, public_file, read_mps
+from convexkern.errors import InvalidInputError, SpecError
+from convexkern.report import Status
+
+
+def _suite_optima() -> dict[str, tuple[str, float, float]]:
+    """name -> (file, published optimum, slack) from the two shipped suites."""
+    out = {}
+    for s in ("netlib_small", "maros_meszaros_small"):
+        for p in load_suite(s).problems:
+            out[p.name] = (p.file, p.optimum, p.slack)
+    return out
+
+
+OPTIMA = _suite_optima()
+
+
+def _formulation(name: str):
+    file, _, _ = OPTIMA[name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        prob, _ = build_problem(read_mps(file))
+    return ck.from_cvxpy(prob, name)
+
+
+# ---------------------------------------------------------------- the reader
+def test_reader_sizes_match_the_published_tables():
+    """Rows and columns as the Netlib readme and 00README.QP list them (the readme counts
+    the objective row; free rows are dropped)."""
+    afiro = read_mps(public_file("netlib/afiro.mps"))
+    assert (afiro.m, afiro.n, afiro.A.nnz) == (27, 32, 83)
+    hs21 = read_mps(public_file("maros_meszaros/HS21.QPS"))
+    assert (hs21.m, hs21.n) == (1, 2)
+    assert hs21.constant == -100.0  # "RHS OBJ.FUNC 100" enters the objective as -100
+    genhs28 = read_mps(public_file("maros_meszaros/GENHS28.QPS"))
+    assert (genhs28.m, genhs28.n) == (8, 10)
+
+
+def test_reader_errors_name_the_file_and_line(tmp_path):
+    bad = tmp_path / "bad.mps"
+    bad.write_text("NAME x\nROWS\n N obj\n Q r1\nENDATA\n")
+    with pytest.raises(MPSError, match=r"bad.mps:4: row type 'Q'") as exc:
+        read_mps(bad)
+    assert isinstance(exc.value, InvalidInputError) and exc.value.argument == "path"
+    with pytest.raises(InvalidInputError, match="not a shipped public file") as exc:
+        public_file("netlib/../../../etc/passwd")
+    assert exc.value.argument == "name"
+
+
+# ---------------------------------------------------------------- certified vs published
+CASES = [
+    ("afiro", "clarabel"), ("afiro", "highs"),
+    ("adlittle", "clarabel"), ("adlittle", "highs"), ("adlittle", "ecos"),
+    ("sc105", "clarabel"), ("sc105", "highs"),
+    ("beaconfd", "clarabel"),
+    ("HS21", "clarabel"), ("HS21", "osqp"),
+    ("GENHS28", "clarabel"), ("GENHS28", "ecos"), ("GENHS28", "highs"), ("GENHS28", "osqp"),
+    ("QAFIRO", "clarabel"),
+]
+
+
+@pytest.mark.parametrize(("name", "solver"), CASES)
+def test_certified_bracket_holds_the_published_optimum(name, solver):
+    f = _formulation(name)
+    if solver not in ck.available_solvers(f):
+        pytest.skip(f"{solver} is not installed")
+    r = ck.solve(f, solver)
+    _, optimum, slack = OPTIMA[name]
+    assert r.status is Status.OPTIMAL, (name, solver, r.message)
+    assert r.rel_gap <= r.tol
+    assert r.dual_value <= optimum + slack, (r.dual_value, optimum)
+    assert r.primal_value >= optimum - slack, (r.primal_value, optimum)
+
+
+def test_qsc205_bracket_holds_the_high_accuracy_reference():
+    """QSC205's certified bracket (finite on both sides) holds the reference the suite
+    uses, -0.25/43 = -5.813953488e-03 (Clarabel at 1e-13 and OSQP at 1e-11 agree)."""
+    r = ck.solve(_formulation("QSC205"), "clarabel")
+    _, optimum, slack = OPTIMA["QSC205"]
+    assert abs(optimum - (-0.25 / 43)) < 1e-12
+    assert math.isfinite(r.dual_value) and math.isfinite(r.primal_value), r.message
+    assert r.dual_value <= optimum + slack and r.primal_value >= optimum - slack
+
+
+def test_the_check_against_a_published_value_can_fail():
+    """``bracket_holds`` flags a bracket above or below the value, and says nothing when no
+    side is finite; maximising swaps the sides."""
+    assert bracket_holds(2.0, 1.0, 1.5, 0.0) is True
+    assert bracket_holds(2.0, 1.6, 1.5, 0.0) is False       # lower bound above the value
+    assert bracket_holds(1.4, 1.0, 1.5, 0.0) is False       # upper bound below it
+    assert bracket_holds(1.4, 1.0, 1.5, 0.2) is True        # within the slack
+    assert bracket_holds(math.inf, 1.6, 1.5, 0.0) is False  # one side is enough to miss
+    assert bracket_holds(math.inf, -math.inf, 1.5, 0.0) is None
+    assert bracket_holds(1.0, 2.0, 1.5, 0.0, "maximize") is True
+    assert bracket_holds(1.6, 2.0, 1.5, 0.0, "maximize") is False
+
+
+# ---------------------------------------------------------------- the suites
+def test_the_shipped_public_suites_name_every_shipped_file():
+    nl, mm = load_suite("netlib_small"), load_suite("maros_meszaros_small")
+    assert len(nl.problems) == 17 and len(mm.problems) == 16
+    for p in (*nl.problems, *mm.problems):
+        assert p.file is not None and p.optimum is not None and p.slack > 0
+    assert {p.formulation_label for p in nl.problems} == {"lp (MPS file)"}
+    assert {p.formulation_label for p in mm.problems} == {"qp (QPS file)"}
+
+
+def test_a_file_problem_is_validated_field_by_field(tmp_path):
+    base = {"name": "t", "problem": [{"name": "a", "file": "netlib/afiro.mps"}]}
+    load_suite(base)
+    for extra, field in [({"sizes": [3]}, "problem[0].sizes"),
+                         ({"optimum_digits": 3}, "problem[0].optimum_digits"),
+                         ({"optimum": "x"}, "problem[0].optimum"),
+                         ({"spec": "svm_pima_rbf"}, "problem[0].spec")]:
+        bad = {"name": "t", "problem": [{**base["problem"][0], **extra}]}
+        with pytest.raises(SpecError) as exc:
+            load_suite(bad)
+        assert exc.value.field == field, (extra, exc.value)
+    with pytest.raises(SpecError, match="no file 'nope.mps'") as exc:
+        load_suite({"name": "t", "problem": [{"name": "a", "file": "nope.mps"}]})
+    assert exc.value.field == "problem[0].file"
+    with pytest.raises(SpecError) as exc:
+        load_suite({"name": "t", "problem": [{"name": "a", "spec": "svm_pima_rbf",
+                                              "optimum": 1.0}]})
+    assert exc.value.field == "problem[0].optimum"
+
+
+def test_a_public_suite_runs_and_reports_against_the_published_values(tmp_path):
+    from convexkern.bench import run_suite
+
+    suite = {"name": "pub", "tol": 1e-6, "time_limit": 30.0, "solvers": ["clarabel"],
+             "problem": [
+                 {"name": "afiro", "file": "netlib/afiro.mps", "optimum": -464.75314286,
+                  "optimum_digits": 11},
+                 # a wrong published value: the report must say the bracket misses it
+                 {"name": "hs21_wrong", "file": "maros_meszaros/HS21.QPS", "optimum": -99.0,
+                  "optimum_digits": 8}]}
+    result = run_suite(suite, out_dir=tmp_path, n_jobs=1)
+    rows = {r["problem"]: r for r in result.rows}
+    assert rows["afiro"]["status"] == "optimal" and rows["afiro"]["bracket_holds"] is True
+    assert rows["hs21_wrong"]["bracket_holds"] is False
+    report = (tmp_path / "pub" / "report.md").read_text()
+    assert "## Against the published optima" in report
+    assert "**miss** hs21_wrong / clarabel" in report
