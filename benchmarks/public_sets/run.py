@@ -2,8 +2,8 @@
 
 What it measures
 ----------------
-Two public test sets nobody on this project wrote, shipped in ``convexkern/data/public/`` (sources, commits
-and published values in its ``README.md``):
+Two public test sets nobody on this project wrote, shipped in
+``convexkern/data/public/`` (sources, commits and published values in its ``README.md``):
 
 * ``netlib``: 17 small Netlib LPs (MPS), optimal values from the Netlib ``lp/data``
   readme (MINOS 5.3, 11 digits);
@@ -75,11 +75,10 @@ from certify_cvxpy_standard import (  # noqa: E402
     record,
     short,
 )
-from convexkern.data.mps import build_problem, public_file, read_mps  # noqa: E402
 
 import convexkern as ck  # noqa: E402
+from convexkern.data.mps import build_problem, public_file, read_mps  # noqa: E402
 from convexkern.solvers.table import CONIC  # noqa: E402
-
 
 TIME_LIMIT_S = 60.0
 HARD_TIMEOUT_S = 100.0   # the worker is killed when a pair gives no answer by then
