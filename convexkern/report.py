@@ -62,6 +62,8 @@ class Status(str, Enum):
 
 #: below this magnitude of both values a gap is reported as an absolute number
 ABSOLUTE_GAP_BELOW = 1e-9
+#: an optimum this much smaller than its objective's terms is one they cancel to
+CANCELLED = 1e-6
 
 
 def relative_gap(primal_value: float, dual_value: float,
@@ -69,18 +71,20 @@ def relative_gap(primal_value: float, dual_value: float,
     """``|d - p| / max(|p|, |d|)``, the convention of interior-point codes (scale-free for
     large objectives).
 
-    When both values are below 1e-9 a relative figure has no meaning: the gap is then
-    taken relative to ``scale``, the size of the objective's terms at the certified point
-    (their absolute values summed, before any cancellation) where the certificate knows
-    it, so an optimum that is tiny because the data are tiny is not called optimal by an
-    absolute gap, and an optimum at 0 reached by cancelling terms is judged against them;
-    without ``scale`` the absolute gap is returned.
+    When both values are below 1e-9, or a million times below ``scale`` (the size of the
+    objective's terms at the certified point, their absolute values summed before any
+    cancellation, where the certificate knows it), a relative figure has no meaning: the
+    gap is then taken relative to ``scale``, so an optimum that is tiny because the data
+    are tiny is not called optimal by an absolute gap, and an optimum at 0 reached by
+    cancelling terms (Maros-Meszaros TAME: ``(x - y)^2`` at ``x = y = 1/2``) is judged
+    against them; without ``scale`` the absolute gap is returned.
     """
     if not (math.isfinite(primal_value) and math.isfinite(dual_value)):
         return math.inf
     gap = abs(dual_value - primal_value)
     size = max(abs(primal_value), abs(dual_value))
-    if size >= ABSOLUTE_GAP_BELOW:
+    known = scale is not None and math.isfinite(scale) and scale > 0
+    if size >= ABSOLUTE_GAP_BELOW and not (known and size < CANCELLED * scale):
         return gap / size
     if scale is not None and math.isfinite(scale) and scale > 0:
         return gap / max(size, scale)

@@ -352,3 +352,22 @@ def test_singular_psd_quadratic_is_decided_exactly():
     assert not _exactly_psd(Q)
     assert _exactly_psd(np.zeros((3, 3)))
     assert not _exactly_psd(np.array([[0.0, 1.0], [1.0, 0.0]]))
+
+
+def test_an_optimum_its_terms_cancel_to_zero_is_judged_against_the_terms():
+    """``min (x - y)^2 s.t. x + y = 1, x, y >= 0`` (Maros-Meszaros TAME) has the optimum 0,
+    reached by cancelling terms of size 1/2: a bracket of width 5e-8 is a relative gap of
+    about 1e-7 against them (not 1 against its own size), and a bracket as wide as the
+    terms is not optimal."""
+    from convexkern.report import relative_gap
+
+    assert relative_gap(4e-16, -5e-8, scale=0.5) == pytest.approx(1e-7)
+    assert relative_gap(4e-16, -5e-8) == pytest.approx(1.0)          # no scale known
+    assert relative_gap(0.3, -0.2, scale=0.5) == pytest.approx(5 / 3)  # no cancellation
+    assert relative_gap(2.0, 1.0, scale=1e6) == pytest.approx(0.5)     # |f| >= 1e-6 scale
+    x, y = cp.Variable(name="x"), cp.Variable(name="y")
+    f = ck.from_cvxpy(cp.Problem(cp.Minimize(cp.square(x - y)), [x + y == 1, x >= 0, y >= 0]))
+    for solver in ("clarabel", "scs"):
+        r = ck.solve(f, solver)
+        assert r.status is Status.OPTIMAL, (solver, r.message)
+        assert r.dual_value <= 0.0 <= r.primal_value

@@ -34,13 +34,22 @@ STATUS: dict[str, Status] = {
 }
 
 
+#: HiGHS's QP iteration cap when the caller gives no max_iter (a cycling QP stops with
+#: ``iteration_limit`` after about a second instead of never)
+QP_ITERATIONS = 200_000
+
+
 class Highs(ConicSolverSpec):
     def settings(self, accuracy: float, max_iter: int | None,
                  time_limit: float | None) -> dict[str, Any]:
-        del max_iter  # HiGHS counts simplex and IPM iterations apart: not passed
+        # HiGHS counts simplex, IPM and QP iterations apart; max_iter caps the QP count
+        # (its active-set QP method can cycle: an objective scaled by 1e-6 ran a million
+        # iterations without end where the unscaled one takes 8), the LP counts keep
+        # HiGHS's own limits
         return drop_none(primal_feasibility_tolerance=max(accuracy, 1e-10),
                          dual_feasibility_tolerance=max(accuracy, 1e-10),
-                         time_limit=time_limit)
+                         time_limit=time_limit,
+                         qp_iteration_limit=QP_ITERATIONS if max_iter is None else max_iter)
 
     def verdict(self, raw: Any, settings: Mapping[str, Any]) -> Verdict | None:
         word = raw.get("model_status") if isinstance(raw, Mapping) else None
