@@ -365,8 +365,9 @@ def test_an_optimum_its_terms_cancel_to_zero_is_judged_against_the_terms():
     assert relative_gap(4e-16, -5e-8) == pytest.approx(1.0)          # no scale known
     assert relative_gap(0.3, -0.2, scale=0.5) == pytest.approx(5 / 3)  # no cancellation
     assert relative_gap(2.0, 1.0, scale=1e6) == pytest.approx(0.5)     # |f| >= 1e-6 scale
-    x, y = cp.Variable(name="x"), cp.Variable(name="y")
-    f = ck.from_cvxpy(cp.Problem(cp.Minimize(cp.square(x - y)), [x + y == 1, x >= 0, y >= 0]))
+    v = cp.Variable(2, name="v")  # the quadratic on v itself, as the TAME file writes it
+    Q = np.array([[1.0, -1.0], [-1.0, 1.0]])
+    f = ck.from_cvxpy(cp.Problem(cp.Minimize(cp.quad_form(v, Q)), [cp.sum(v) == 1, v >= 0]))
     for solver in ("clarabel", "scs"):
         r = ck.solve(f, solver)
         assert r.status is Status.OPTIMAL, (solver, r.message)
