@@ -119,217 +119,239 @@ def _num(text: str) -> float:
 
 def read_mps(path: str | Path) -> MPSData:
     """Read a free-format MPS / QPS file (see the module docstring for the rules)."""
-    path = Path(path)
-    name = path.stem
-    sense = "min"
-    section = ""
-    obj_row = ""
-    row_type: dict[str, str] = {}          # constraint rows, in order
-    free_rows: list[str] = []
-    cols: dict[str, int] = {}
-    c_entries: dict[int, float] = {}
-    a_entries: dict[tuple[str, int], float] = {}
-    rhs: dict[str, float] = {}
-    ranges: dict[str, float] = {}
-    rhs_set = range_set = bound_set = None
-    lower: dict[int, float] = {}
-    upper: dict[int, float] = {}
-    lower_given: set[int] = set()
-    q_entries: dict[tuple[int, int], float] = {}
-    notes: list[str] = []
-
-    def col_index(cname: str) -> int:
-        if cname not in cols:
-            raise MPSError(f"{path.name}: unknown column {cname!r}")
-        return cols[cname]
-
-    with open(path, encoding="ascii", errors="replace") as fh:
+    reader = _Reader(Path(path))
+    with open(reader.path, encoding="ascii", errors="replace") as fh:
         for lineno, raw in enumerate(fh, 1):
             line = raw.rstrip("\r\n")
             if not line.strip() or line.lstrip().startswith("*"):
                 continue
-            tok = line.split()
-            if not line[0].isspace():          # a section header
-                head = tok[0].upper()
-                if head not in SECTIONS:
-                    raise MPSError(f"{path.name}:{lineno}: unknown section {tok[0]!r}")
-                section = head
-                if head == "NAME":
-                    name = line[4:].strip() or name
-                elif head == "OBJSENSE" and len(tok) > 1:
-                    sense = "max" if tok[1].upper().startswith("MAX") else "min"
-                elif head == "ENDATA":
-                    break
-                continue
+            if not reader.line(line, lineno):
+                break
+    return reader.assemble()
 
-            if section == "OBJSENSE":
-                sense = "max" if tok[0].upper().startswith("MAX") else "min"
-            elif section == "ROWS":
-                kind, rname = tok[0].upper(), tok[1]
-                if kind == "N":
-                    if not obj_row:
-                        obj_row = rname
-                    else:
-                        free_rows.append(rname)
-                elif kind in ("E", "L", "G"):
-                    row_type[rname] = kind
-                else:
-                    raise MPSError(f"{path.name}:{lineno}: row type {tok[0]!r}")
-            elif section == "COLUMNS":
-                if len(tok) >= 3 and tok[1].strip("'\"").upper() == "MARKER":
-                    continue  # integer markers: read as continuous
-                cname = tok[0]
-                j = cols.setdefault(cname, len(cols))
-                if len(tok) not in (3, 5):
-                    raise MPSError(f"{path.name}:{lineno}: COLUMNS line with {len(tok)} fields")
-                for rname, val in zip(tok[1::2], tok[2::2]):
-                    v = _num(val)
-                    if rname == obj_row:
-                        c_entries[j] = c_entries.get(j, 0.0) + v
-                    elif rname in row_type:
-                        a_entries[(rname, j)] = a_entries.get((rname, j), 0.0) + v
-                    elif rname in free_rows:
-                        continue
-                    else:
-                        raise MPSError(f"{path.name}:{lineno}: unknown row {rname!r}")
-            elif section in ("RHS", "RANGES"):
-                if len(tok) % 2:                      # a set name is given
-                    set_name, pairs = tok[0], tok[1:]
-                else:
-                    set_name, pairs = "", tok
-                if section == "RHS":
-                    rhs_set = set_name if rhs_set is None else rhs_set
-                    if set_name != rhs_set:
-                        continue
-                    target = rhs
-                else:
-                    range_set = set_name if range_set is None else range_set
-                    if set_name != range_set:
-                        continue
-                    target = ranges
-                for rname, val in zip(pairs[0::2], pairs[1::2]):
-                    if rname in free_rows:
-                        continue
-                    if rname != obj_row and rname not in row_type:
-                        raise MPSError(f"{path.name}:{lineno}: unknown row {rname!r}")
-                    target[rname] = _num(val)
-            elif section == "BOUNDS":
-                kind = tok[0].upper()
-                needs_value = kind in ("UP", "LO", "FX", "LI", "UI")
-                if kind in ("FR", "MI", "PL"):
-                    rest = tok[1:]
-                    set_name, cname = (rest[0], rest[1]) if len(rest) == 2 else ("", rest[0])
-                    value = math.nan
-                elif kind == "BV":
-                    rest = tok[1:]
-                    if len(rest) == 3 or (len(rest) == 2 and rest[1] in cols):
-                        set_name, cname = rest[0], rest[1]
-                    else:
-                        set_name, cname = "", rest[0]
-                    value = math.nan
-                elif needs_value:
-                    rest = tok[1:]
-                    if len(rest) == 3:
-                        set_name, cname, value = rest[0], rest[1], _num(rest[2])
-                    elif len(rest) == 2:
-                        set_name, cname, value = "", rest[0], _num(rest[1])
-                    else:
-                        raise MPSError(f"{path.name}:{lineno}: BOUNDS line {line!r}")
-                else:
-                    raise MPSError(f"{path.name}:{lineno}: bound type {tok[0]!r}")
-                bound_set = set_name if bound_set is None else bound_set
-                if set_name != bound_set:
-                    continue
-                j = col_index(cname)
-                if kind in ("UP", "UI"):
-                    upper[j] = value
-                    if value < 0 and j not in lower_given and lower.get(j, 0.0) == 0.0:
-                        lower[j] = -math.inf
-                        notes.append(f"UP {cname} {value:g} < 0 without LO: lower set to -inf")
-                elif kind in ("LO", "LI"):
-                    lower[j] = value
-                    lower_given.add(j)
-                elif kind == "FX":
-                    lower[j] = upper[j] = value
-                    lower_given.add(j)
-                elif kind == "FR":
-                    lower[j], upper[j] = -math.inf, math.inf
-                    lower_given.add(j)
-                elif kind == "MI":
-                    lower[j] = -math.inf
-                    lower_given.add(j)
-                elif kind == "PL":
-                    upper[j] = math.inf
-                elif kind == "BV":
-                    lower[j], upper[j] = 0.0, 1.0
-                    lower_given.add(j)
-                    notes.append(f"BV {cname}: read as continuous [0, 1]")
-            elif section in ("QUADOBJ", "QSECTION", "QMATRIX"):
-                if len(tok) != 3:
-                    raise MPSError(f"{path.name}:{lineno}: {section} line {line!r}")
-                i, j, v = col_index(tok[0]), col_index(tok[1]), _num(tok[2])
-                q_entries[(i, j)] = q_entries.get((i, j), 0.0) + v
-                if section != "QMATRIX" and i != j:
-                    q_entries[(j, i)] = q_entries.get((j, i), 0.0) + v
-            elif section == "NAME":
-                continue
+
+class _Reader:
+    """The state of one file being read, one method per section."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.name, self.sense, self.section = path, path.stem, "min", ""
+        self.obj_row = ""
+        self.row_type: dict[str, str] = {}          # constraint rows, in order
+        self.free_rows: list[str] = []
+        self.cols: dict[str, int] = {}
+        self.c_entries: dict[int, float] = {}
+        self.a_entries: dict[tuple[str, int], float] = {}
+        self.rhs: dict[str, float] = {}
+        self.ranges: dict[str, float] = {}
+        self.sets: dict[str, str | None] = {"RHS": None, "RANGES": None, "BOUNDS": None}
+        self.lower: dict[int, float] = {}
+        self.upper: dict[int, float] = {}
+        self.lower_given: set[int] = set()
+        self.q_entries: dict[tuple[int, int], float] = {}
+        self.notes: list[str] = []
+        self.at = ""
+
+    def fail(self, what: str) -> MPSError:
+        return MPSError(f"{self.path.name}{self.at}: {what}")
+
+    def col_index(self, cname: str) -> int:
+        if cname not in self.cols:
+            raise self.fail(f"unknown column {cname!r}")
+        return self.cols[cname]
+
+    def line(self, line: str, lineno: int) -> bool:
+        """Read one line; ``False`` at ``ENDATA``."""
+        self.at = f":{lineno}"
+        tok = line.split()
+        if not line[0].isspace():          # a section header
+            head = tok[0].upper()
+            if head not in SECTIONS:
+                raise self.fail(f"unknown section {tok[0]!r}")
+            self.section = head
+            if head == "NAME":
+                self.name = line[4:].strip() or self.name
+            elif head == "OBJSENSE" and len(tok) > 1:
+                self.sense = "max" if tok[1].upper().startswith("MAX") else "min"
+            return head != "ENDATA"
+        sec = self.section
+        if sec == "OBJSENSE":
+            self.sense = "max" if tok[0].upper().startswith("MAX") else "min"
+        elif sec == "ROWS":
+            self.rows(tok)
+        elif sec == "COLUMNS":
+            self.columns(tok)
+        elif sec in ("RHS", "RANGES"):
+            self.rhs_ranges(sec, tok)
+        elif sec == "BOUNDS":
+            self.bounds(tok, line)
+        elif sec in ("QUADOBJ", "QSECTION", "QMATRIX"):
+            if len(tok) != 3:
+                raise self.fail(f"{sec} line {line!r}")
+            i, j, v = self.col_index(tok[0]), self.col_index(tok[1]), _num(tok[2])
+            self.q_entries[(i, j)] = self.q_entries.get((i, j), 0.0) + v
+            if sec != "QMATRIX" and i != j:
+                self.q_entries[(j, i)] = self.q_entries.get((j, i), 0.0) + v
+        elif sec != "NAME":
+            raise self.fail(f"data outside a section: {line!r}")
+        return True
+
+    def rows(self, tok: list[str]) -> None:
+        kind, rname = tok[0].upper(), tok[1]
+        if kind == "N":
+            if not self.obj_row:
+                self.obj_row = rname
             else:
-                raise MPSError(f"{path.name}:{lineno}: data outside a section: {line!r}")
+                self.free_rows.append(rname)
+        elif kind in ("E", "L", "G"):
+            self.row_type[rname] = kind
+        else:
+            raise self.fail(f"row type {tok[0]!r}")
 
-    if not obj_row:
-        raise MPSError(f"{path.name}: no objective (N) row")
-    n = len(cols)
-    row_names = list(row_type)
-    rindex = {r: i for i, r in enumerate(row_names)}
-    m = len(row_names)
-    if a_entries:
-        ri, ci, vals = zip(*((rindex[r], j, v) for (r, j), v in a_entries.items()))
-    else:
-        ri, ci, vals = (), (), ()
-    A = sp.csr_matrix((np.array(vals, float), (np.array(ri, int), np.array(ci, int))),
-                      shape=(m, n))
-    c = np.zeros(n)
-    for j, v in c_entries.items():
-        c[j] = v
-    row_lower = np.full(m, -math.inf)
-    row_upper = np.full(m, math.inf)
-    for r, i in rindex.items():
-        b = rhs.get(r, 0.0)
-        t = row_type[r]
-        rng = ranges.get(r)
-        if t == "E":
-            row_lower[i] = row_upper[i] = b
-            if rng is not None:
-                if rng > 0:
-                    row_upper[i] = b + rng
-                else:
-                    row_lower[i] = b + rng
-        elif t == "L":
-            row_upper[i] = b
-            if rng is not None:
-                row_lower[i] = b - abs(rng)
-        else:  # "G"
-            row_lower[i] = b
-            if rng is not None:
-                row_upper[i] = b + abs(rng)
-    col_lower = np.zeros(n)
-    col_upper = np.full(n, math.inf)
-    for j, v in lower.items():
-        col_lower[j] = v
-    for j, v in upper.items():
-        col_upper[j] = v
-    Q = None
-    if q_entries:
-        qi, qj, qv = zip(*((i, j, v) for (i, j), v in q_entries.items()))
-        Q = sp.csr_matrix((np.array(qv, float), (np.array(qi), np.array(qj))), shape=(n, n))
-        asym = abs(Q - Q.T).max() if Q.nnz else 0.0
-        if asym > 1e-12 * max(1.0, abs(Q).max()):
-            raise MPSError(f"{path.name}: Q not symmetric (max |Q - Q'| = {asym:g})")
-    return MPSData(name=name, objective_row=obj_row, sense=sense, col_names=list(cols),
-                   row_names=row_names, row_types=[row_type[r] for r in row_names], c=c,
-                   constant=-rhs.get(obj_row, 0.0), A=A, row_lower=row_lower,
-                   row_upper=row_upper, col_lower=col_lower, col_upper=col_upper, Q=Q,
-                   dropped_free_rows=free_rows, notes=notes)
+    def columns(self, tok: list[str]) -> None:
+        if len(tok) >= 3 and tok[1].strip("'\"").upper() == "MARKER":
+            return  # integer markers: read as continuous
+        j = self.cols.setdefault(tok[0], len(self.cols))
+        if len(tok) not in (3, 5):
+            raise self.fail(f"COLUMNS line with {len(tok)} fields")
+        for rname, val in zip(tok[1::2], tok[2::2]):
+            v = _num(val)
+            if rname == self.obj_row:
+                self.c_entries[j] = self.c_entries.get(j, 0.0) + v
+            elif rname in self.row_type:
+                self.a_entries[(rname, j)] = self.a_entries.get((rname, j), 0.0) + v
+            elif rname not in self.free_rows:
+                raise self.fail(f"unknown row {rname!r}")
+
+    def rhs_ranges(self, sec: str, tok: list[str]) -> None:
+        if len(tok) % 2:                      # a set name is given
+            set_name, pairs = tok[0], tok[1:]
+        else:
+            set_name, pairs = "", tok
+        if self.sets[sec] is None:
+            self.sets[sec] = set_name
+        if set_name != self.sets[sec]:
+            return  # only the first set is read
+        target = self.rhs if sec == "RHS" else self.ranges
+        for rname, val in zip(pairs[0::2], pairs[1::2]):
+            if rname in self.free_rows:
+                continue
+            if rname != self.obj_row and rname not in self.row_type:
+                raise self.fail(f"unknown row {rname!r}")
+            target[rname] = _num(val)
+
+    def bounds(self, tok: list[str], line: str) -> None:
+        kind, rest = tok[0].upper(), tok[1:]
+        value = math.nan
+        if kind in ("FR", "MI", "PL"):
+            set_name, cname = (rest[0], rest[1]) if len(rest) == 2 else ("", rest[0])
+        elif kind == "BV":
+            if len(rest) == 3 or (len(rest) == 2 and rest[1] in self.cols):
+                set_name, cname = rest[0], rest[1]
+            else:
+                set_name, cname = "", rest[0]
+        elif kind in ("UP", "LO", "FX", "LI", "UI"):
+            if len(rest) == 3:
+                set_name, cname, value = rest[0], rest[1], _num(rest[2])
+            elif len(rest) == 2:
+                set_name, cname, value = "", rest[0], _num(rest[1])
+            else:
+                raise self.fail(f"BOUNDS line {line!r}")
+        else:
+            raise self.fail(f"bound type {tok[0]!r}")
+        if self.sets["BOUNDS"] is None:
+            self.sets["BOUNDS"] = set_name
+        if set_name != self.sets["BOUNDS"]:
+            return
+        j = self.col_index(cname)
+        lower, upper, given = self.lower, self.upper, self.lower_given
+        if kind in ("UP", "UI"):
+            upper[j] = value
+            if value < 0 and j not in given and lower.get(j, 0.0) == 0.0:
+                lower[j] = -math.inf
+                self.notes.append(f"UP {cname} {value:g} < 0 without LO: lower set to -inf")
+        elif kind in ("LO", "LI"):
+            lower[j] = value
+            given.add(j)
+        elif kind == "FX":
+            lower[j] = upper[j] = value
+            given.add(j)
+        elif kind == "FR":
+            lower[j], upper[j] = -math.inf, math.inf
+            given.add(j)
+        elif kind == "MI":
+            lower[j] = -math.inf
+            given.add(j)
+        elif kind == "PL":
+            upper[j] = math.inf
+        else:  # BV
+            lower[j], upper[j] = 0.0, 1.0
+            given.add(j)
+            self.notes.append(f"BV {cname}: read as continuous [0, 1]")
+
+    def assemble(self) -> MPSData:
+        self.at = ""
+        if not self.obj_row:
+            raise self.fail("no objective (N) row")
+        n = len(self.cols)
+        row_names = list(self.row_type)
+        rindex = {r: i for i, r in enumerate(row_names)}
+        m = len(row_names)
+        if self.a_entries:
+            ri, ci, vals = zip(*((rindex[r], j, v) for (r, j), v in self.a_entries.items()))
+        else:
+            ri, ci, vals = (), (), ()
+        A = sp.csr_matrix((np.array(vals, float), (np.array(ri, int), np.array(ci, int))),
+                          shape=(m, n))
+        c = np.zeros(n)
+        for j, v in self.c_entries.items():
+            c[j] = v
+        row_lower, row_upper = self.row_sides(rindex)
+        col_lower = np.zeros(n)
+        col_upper = np.full(n, math.inf)
+        for j, v in self.lower.items():
+            col_lower[j] = v
+        for j, v in self.upper.items():
+            col_upper[j] = v
+        Q = None
+        if self.q_entries:
+            qi, qj, qv = zip(*((i, j, v) for (i, j), v in self.q_entries.items()))
+            Q = sp.csr_matrix((np.array(qv, float), (np.array(qi), np.array(qj))),
+                              shape=(n, n))
+            asym = abs(Q - Q.T).max() if Q.nnz else 0.0
+            if asym > 1e-12 * max(1.0, abs(Q).max()):
+                raise self.fail(f"Q not symmetric (max |Q - Q'| = {asym:g})")
+        return MPSData(name=self.name, objective_row=self.obj_row, sense=self.sense,
+                       col_names=list(self.cols), row_names=row_names,
+                       row_types=[self.row_type[r] for r in row_names], c=c,
+                       constant=-self.rhs.get(self.obj_row, 0.0), A=A, row_lower=row_lower,
+                       row_upper=row_upper, col_lower=col_lower, col_upper=col_upper, Q=Q,
+                       dropped_free_rows=self.free_rows, notes=self.notes)
+
+    def row_sides(self, rindex: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
+        """``row_lower <= A x <= row_upper`` from the row types, RHS and RANGES."""
+        m = len(rindex)
+        row_lower = np.full(m, -math.inf)
+        row_upper = np.full(m, math.inf)
+        for r, i in rindex.items():
+            b = self.rhs.get(r, 0.0)
+            t = self.row_type[r]
+            rng = self.ranges.get(r)
+            if t == "E":
+                row_lower[i] = row_upper[i] = b
+                if rng is not None:
+                    if rng > 0:
+                        row_upper[i] = b + rng
+                    else:
+                        row_lower[i] = b + rng
+            elif t == "L":
+                row_upper[i] = b
+                if rng is not None:
+                    row_lower[i] = b - abs(rng)
+            else:  # "G"
+                row_lower[i] = b
+                if rng is not None:
+                    row_upper[i] = b + abs(rng)
+        return row_lower, row_upper
 
 
 def build_problem(data: MPSData, var_name: str = "x") -> tuple[cp.Problem, cp.Variable]:

@@ -66,8 +66,10 @@ class ConicSolverSpec:
     #: the solver's accuracy settings are ``safety * tol`` (the tolerance policy,
     #: :data:`convexkern.solvers.outcome.TOLERANCE`, floors them)
     safety: float = 0.1
-    #: re-solve once at tighter settings when an "optimal" answer misses tol
-    #: (interior-point solvers, whose extra iterations are few)
+    #: re-solve once at tighter settings when an "optimal" answer misses tol: every
+    #: solver whose accuracy settings are tolerances (an interior-point method pays a few
+    #: iterations, a first-order method more, within the caller's time_limit); without
+    #: it, a solver's "optimal" at its own residual criteria stays optimal_inaccurate
     refine: bool = False
     #: the largest PSD cone side it is tried on by default in :func:`convexkern.compare`
     #: (``None``: any): an interior-point solver factorises a dense block of the cone's

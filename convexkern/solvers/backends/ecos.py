@@ -64,4 +64,5 @@ class Ecos(ConicSolverSpec):
 # tolerances reach 1e-10; below that it reports itself inaccurate.  So the default target
 # is 1e-5, reached with settings 1e-10 (safety 1e-5).
 SOLVER = Ecos(name="ecos", cvxpy_name="ECOS", module="ecos", cones=CLASSES_SOCP | {"EXP"},
-              default_tol=1e-5, safety=1e-5, install="pip install ecos")
+              default_tol=1e-5, safety=1e-5, install="pip install ecos",
+              refine=True)

@@ -74,4 +74,5 @@ class Highs(ConicSolverSpec):
 # whatever the feasibility tolerances, so the default target is 1e-6.  Its row duals'
 # sign convention depends on the row's sense: both signs are tried.
 SOLVER = Highs(name="highs", cvxpy_name="HIGHS", module="highspy", cones=CLASSES_QP,
-               default_tol=1e-6, install="pip install highspy", dual_signs=(1.0, -1.0))
+               default_tol=1e-6, install="pip install highspy", dual_signs=(1.0, -1.0),
+               refine=True)

@@ -83,4 +83,4 @@ class Scs(ConicSolverSpec):
 
 
 SOLVER = Scs(name="scs", cvxpy_name="SCS", module="scs", cones=CLASSES_ALL,
-             default_tol=1e-4, install="pip install scs")
+             default_tol=1e-4, install="pip install scs", refine=True)
