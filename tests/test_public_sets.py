@@ -165,3 +165,61 @@ def test_a_public_suite_runs_and_reports_against_the_published_values(tmp_path):
     report = (tmp_path / "pub" / "report.md").read_text()
     assert "## Against the published optima" in report
     assert "**miss** hs21_wrong / clarabel" in report
+
+
+# ---------------------------------------------------------------- SDPLIB (SDPA files)
+def _sdp(name: str, form: str):
+    from convexkern.data import sdpa
+
+    return ck.from_cvxpy(sdpa.build_problem(sdpa.read_sdpa(public_file(
+        f"sdplib/{name}.dat-s")), form), f"{name}_{form}")
+
+
+def _sdplib_optima() -> dict[str, tuple[float, float]]:
+    return {p.name: (p.optimum, p.slack) for p in load_suite("sdplib_small").problems
+            if p.optimum is not None}
+
+
+def test_sdpa_reader_reads_the_block_structure(tmp_path):
+    from convexkern.data.sdpa import SDPAError, build_problem, read_sdpa
+
+    d = read_sdpa(public_file("sdplib/truss1.dat-s"))
+    assert (d.m, d.blocks) == (6, [2, 2, 2, 2, 2, 2, 1])
+    for k in range(d.m + 1):  # every matrix symmetric, block by block
+        for F in d.F[k]:
+            assert (F != F.T).nnz == 0
+    bad = tmp_path / "bad.dat-s"
+    bad.write_text('"a comment\n1\n1\n2\n1.0\n0 1 1 3 2.0\n')
+    with pytest.raises(SDPAError, match=r"bad.dat-s:6: entry \(1, 3\) outside block 1") as exc:
+        read_sdpa(bad)
+    assert exc.value.argument == "path"
+    with pytest.raises(InvalidInputError) as exc:
+        build_problem(d, "both")
+    assert exc.value.argument == "form"
+
+
+@pytest.mark.parametrize(("name", "form", "solver"), [
+    ("truss1", "primal", "clarabel"), ("truss1", "dual", "clarabel"),
+    ("truss4", "primal", "scs"), ("truss4", "dual", "clarabel"),
+    ("truss3", "primal", "scs"),
+])
+def test_sdplib_brackets_hold_the_published_optimum(name, form, solver):
+    """The primal form's lower bound needs a dual point strictly inside the PSD cone: the
+    solver's multipliers sit on its boundary, so the certificate steps toward a dual
+    phase-one point (and the dual form's upper bound the other way round)."""
+    r = ck.solve(_sdp(name, form), solver)
+    optimum, slack = _sdplib_optima()[f"{name}_{form}"]
+    assert r.status is Status.OPTIMAL, (name, form, solver, r.message)
+    lo, hi = sorted((r.primal_value, r.dual_value))
+    assert lo <= optimum + slack and hi >= optimum - slack, (lo, hi, optimum)
+
+
+def test_an_ill_posed_sdp_gets_an_infinite_bound_not_a_wrong_one():
+    """hinf1's dual (SDPA's D) has no strictly feasible point (its phase one reaches
+    t = -1e-10): the primal form's lower bound is infinite, with the reason, and its
+    upper bound still holds the published value."""
+    r = ck.solve(_sdp("hinf1", "primal"), "clarabel")
+    optimum, slack = _sdplib_optima()["hinf1_primal"]
+    assert r.status is not Status.OPTIMAL
+    assert r.dual_value == -math.inf and "no certified lower bound" in r.message
+    assert r.primal_value >= optimum - slack

@@ -8,7 +8,10 @@ Two public test sets nobody on this project wrote, shipped in
 * ``netlib``: 17 small Netlib LPs (MPS), optimal values from the Netlib ``lp/data``
   readme (MINOS 5.3, 11 digits);
 * ``maros_meszaros``: 16 small Maros-Meszaros convex QPs (QPS), optimal values from the
-  set's ``00README.QP`` (BPMPD, 8 digits).
+  set's ``00README.QP`` (BPMPD, 8 digits);
+* ``sdplib``: 14 small SDPLIB 1.2 SDPs (SDPA sparse format), each in SDPA's primal form
+  (``truss1:primal``, an LMI in x) and dual form (``truss1:dual``, PSD matrices), optimal
+  values from SDPLIB's table (SDPA, 3-7 digits).
 
 For every instance the script
 
@@ -40,7 +43,7 @@ over 60 s is listed.
 
 Usage::
 
-    python benchmarks/public_sets/run.py [--sets netlib,maros_meszaros]
+    python benchmarks/public_sets/run.py [--sets netlib,maros_meszaros,sdplib]
         [--instances afiro,HS21] [--solvers clarabel,scs] [--json out.json]
 """
 
@@ -78,6 +81,8 @@ from certify_cvxpy_standard import (  # noqa: E402
 
 import convexkern as ck  # noqa: E402
 from convexkern.data.mps import build_problem, public_file, read_mps  # noqa: E402
+from convexkern.data.sdpa import build_problem as build_sdpa  # noqa: E402
+from convexkern.data.sdpa import read_sdpa  # noqa: E402
 from convexkern.solvers.table import CONIC  # noqa: E402
 
 TIME_LIMIT_S = 60.0
@@ -123,9 +128,19 @@ MAROS_MESZAROS: dict[str, str] = {
     "QSC205": "-5.8139518e-03",
     "QSHARE2B": "1.1703692e+04",
 }
+#: SDPLIB 1.2's published values (SDPA's sign convention), each instance in SDPA's
+#: primal form (P, an LMI in x) and dual form (D, PSD matrices)
+_SDPLIB = {"control1": "1.778463e+01", "control2": "8.300000e+00", "hinf1": "2.0326e+00",
+           "hinf2": "1.0967e+01", "hinf3": "5.69e+01", "hinf4": "2.74764e+02",
+           "hinf5": "3.63e+02", "truss1": "-8.999996e+00", "truss2": "-1.233804e+02",
+           "truss3": "-9.109996e+00", "truss4": "-9.009996e+00", "theta1": "2.300000e+01",
+           "qap5": "-4.360e+02", "mcp100": "2.261574e+02"}
+SDPLIB: dict[str, str] = {f"{k}:{form}": v for k, v in _SDPLIB.items()
+                          for form in ("primal", "dual")}
 SETS: dict[str, tuple[str, str, dict[str, str]]] = {
     "netlib": ("netlib", "mps", NETLIB),
     "maros_meszaros": ("maros_meszaros", "QPS", MAROS_MESZAROS),
+    "sdplib": ("sdplib", "dat-s", SDPLIB),
 }
 #: references where the published digits are off by more than the slack
 REFINED: dict[str, tuple[str, str]] = {
@@ -200,7 +215,18 @@ class Check:
 
 def instance_path(set_name: str, name: str) -> Path:
     folder, ext, _ = SETS[set_name]
-    return public_file(f"{folder}/{name}.{ext}")
+    return public_file(f"{folder}/{name.split(':')[0]}.{ext}")
+
+
+def read(set_name: str, name: str) -> tuple[cp.Problem, str]:
+    """The instance as a cvxpy problem (an SDPLIB name carries its form: ``truss1:dual``)
+    and its size."""
+    path = instance_path(set_name, name)
+    if set_name == "sdplib":
+        data = read_sdpa(path)
+        return build_sdpa(data, name.split(":")[1]), data.size()
+    mdata = read_mps(path)
+    return build_problem(mdata)[0], mdata.size()
 
 
 def reference_of(set_name: str, name: str) -> tuple[float, float, float]:
@@ -214,8 +240,7 @@ def reference_of(set_name: str, name: str) -> tuple[float, float, float]:
 
 
 def load(set_name: str, name: str) -> cp.Problem:
-    problem, _ = build_problem(read_mps(instance_path(set_name, name)))
-    return problem
+    return read(set_name, name)[0]
 
 
 def run_pair(set_name: str, name: str, solver: str) -> Row:
@@ -305,10 +330,9 @@ class Worker:
 # --------------------------------------------------------------------------- driver
 def check_instance(set_name: str, name: str) -> Check:
     published, reference, _ = reference_of(set_name, name)
-    data = read_mps(instance_path(set_name, name))
-    chk = Check(set=set_name, problem=name, size=data.size(), published=published,
+    problem, size = read(set_name, name)
+    chk = Check(set=set_name, problem=name, size=size, published=published,
                 reference=reference)
-    problem, _ = build_problem(data)
     t0 = time.perf_counter()
     try:
         with warnings.catch_warnings():

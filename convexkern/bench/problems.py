@@ -56,22 +56,27 @@ def build(problem: Problem) -> tuple[Formulation, int]:
 
 
 def _from_file(problem: Problem) -> tuple[Formulation, int]:
-    """The formulation of an MPS / QPS file problem (``ck.from_cvxpy`` of the cvxpy
-    problem :func:`convexkern.data.mps.build_problem` writes) and its number of columns."""
+    """The formulation of a file problem (``ck.from_cvxpy`` of the cvxpy problem that
+    :func:`convexkern.data.mps.build_problem` or :func:`convexkern.data.sdpa.build_problem`
+    writes) and its number of variables (columns; SDPA's ``m``)."""
     import warnings
 
-    from ..data.mps import MPSError, build_problem, read_mps
+    from ..data import mps, sdpa
     from ..formulation import from_cvxpy
 
     assert problem.file is not None
-    try:
-        data = read_mps(problem.file)
-    except MPSError as exc:
-        raise SpecError(f"{problem.name}.file", str(exc).split(": ", 1)[-1]) from None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # cvxpy's note on large constant matrices
-        prob, _ = build_problem(data)
-    return from_cvxpy(prob, name=problem.name), data.n
+        try:
+            if problem.file.endswith(".dat-s"):
+                sd = sdpa.read_sdpa(problem.file)
+                prob, n = sdpa.build_problem(sd, problem.form), sd.m
+            else:
+                md = mps.read_mps(problem.file)
+                (prob, _), n = mps.build_problem(md), md.n
+        except (mps.MPSError, sdpa.SDPAError) as exc:
+            raise SpecError(f"{problem.name}.file", str(exc).split(": ", 1)[-1]) from None
+    return from_cvxpy(prob, name=problem.name), n
 
 
 def _subsample(X: np.ndarray, y: np.ndarray, n: int, seed: int,

@@ -31,9 +31,10 @@ its hyper-parameters) and the controls every (problem, solver) pair runs with::
 
     [[problem]]
     name = "afiro"
-    file = "netlib/afiro.mps"   # an MPS / QPS file: a shipped public one
-                                # (convexkern.data.mps.public_file), or a path relative
-                                # to the suite file
+    file = "netlib/afiro.mps"   # an MPS / QPS file or an SDPA sparse file (.dat-s, with
+                                # form = "primal" or "dual": SDPA's (P) or (D)): a shipped
+                                # public one (convexkern.data.mps.public_file), or a path
+                                # relative to the suite file
     optimum = -464.75314286     # optional: a published optimal value; every certified
     optimum_digits = 11         # bracket is checked against it (slack: half a unit of the
                                 # last published digit plus 1e-9 relative)
@@ -69,7 +70,8 @@ __all__ = ["Suite", "Problem", "load_suite", "available_suites"]
 
 _TOP_KEYS = ("name", "description", "tol", "time_limit", "seed", "solvers", "problem")
 _PROBLEM_KEYS = ("name", "spec", "builder", "sizes", "solvers", "override", "drop", "params",
-                 "data", "split", "preprocess", "kernel", "file", "optimum", "optimum_digits")
+                 "data", "split", "preprocess", "kernel", "file", "optimum", "optimum_digits",
+                 "form")
 _DATA_SECTIONS = ("data", "split", "preprocess", "kernel")
 #: the placeholder formulation that lets the spec validator check a builder problem's data
 _PLACEHOLDER = {"name": "svm.primal"}
@@ -96,6 +98,7 @@ class Problem:
     file: str | None = None
     optimum: float | None = None
     slack: float = 0.0
+    form: str = "primal"
 
     @property
     def id(self) -> str:
@@ -108,6 +111,8 @@ class Problem:
         if self.builder is not None:
             return self.builder.rpartition(":")[2]
         if self.file is not None:
+            if self.file.endswith(".dat-s"):
+                return f"sdp (SDPA file, {self.form})"
             return "qp (QPS file)" if self.file.upper().endswith(".QPS") else "lp (MPS file)"
         f = self.spec["formulation"]
         extra = f.get("decomposition")
@@ -117,7 +122,7 @@ class Problem:
         """A digest of everything that defines the instance (for the results cache)."""
         blob = json.dumps({"spec": self.spec, "base": self.base_dir, "n": self.n,
                            "builder": self.builder, "params": self.params,
-                           "seed": self.seed, "file": self.file,
+                           "seed": self.seed, "file": self.file, "form": self.form,
                            "optimum": self.optimum}, sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
@@ -220,7 +225,7 @@ def _problem(t: dict[str, Any], where: str, base: Path, seed: int) -> list[Probl
                                          "(an MPS / QPS file)")
     if has_file:
         return [_file_problem(t, name, where, base, seed)]
-    for k in ("optimum", "optimum_digits"):
+    for k in ("optimum", "optimum_digits", "form"):
         if k in t:
             raise SpecError(f"{where}.{k}", "belongs to a file problem (file = ...)")
     if has_spec:
@@ -299,9 +304,16 @@ def _file_problem(t: dict[str, Any], name: str, where: str, base: Path, seed: in
         slack = 0.5 * unit + 1e-9 * abs(optimum) + 1e-12
     elif "optimum_digits" in t:
         raise SpecError(f"{where}.optimum_digits", "needs optimum")
+    form = "primal"
+    if "form" in t:
+        form = _text(t["form"], f"{where}.form")
+        if form not in ("primal", "dual") or not p.name.endswith(".dat-s"):
+            raise SpecError(f"{where}.form", "is 'primal' or 'dual', for an SDPA file "
+                                             f"(.dat-s); got {form!r} for {p.name}")
     solvers = _solvers(t["solvers"], f"{where}.solvers") if "solvers" in t else None
     return Problem(name=name, n=None, spec={}, base_dir=str(p.parent), solvers=solvers,
-                   seed=seed, file=str(p.resolve()), optimum=optimum, slack=slack)
+                   seed=seed, file=str(p.resolve()), optimum=optimum, slack=slack,
+                   form=form)
 
 
 def _spec_dict(value: Any, where: str, base: Path) -> tuple[dict[str, Any], Path]:

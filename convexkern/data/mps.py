@@ -391,9 +391,9 @@ def build_problem(data: MPSData, var_name: str = "x") -> tuple[cp.Problem, cp.Va
 
 
 def public_file(name: str) -> Path:
-    """The shipped copy of a public test-set file, ``"netlib/afiro.mps"`` or
-    ``"maros_meszaros/HS21.QPS"`` (sources, commits and published optima in
-    ``convexkern/data/public/README.md``)."""
+    """The shipped copy of a public test-set file, ``"netlib/afiro.mps"``,
+    ``"maros_meszaros/HS21.QPS"`` or ``"sdplib/truss1.dat-s"`` (sources, commits and
+    published optima in ``convexkern/data/public/README.md``)."""
     from importlib import resources
 
     root = Path(str(resources.files("convexkern.data") / "public"))

@@ -41,7 +41,7 @@ import scipy.sparse as sp
 
 from .budget import time_left
 from .conic_boxes import _dual_box, _primal_box, _psd_P_exact
-from .conic_cones import _cone_moves, _into_cone, interior_point, psd_shift
+from .conic_cones import _cone_moves, _into_cone, dual_interior_point, interior_point, psd_shift
 from .conic_data import (
     _TINY,
     _U,
@@ -140,7 +140,11 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
         open_side = ~np.isfinite(lo) | ~np.isfinite(hi)
         J = np.flatnonzero(bad | (open_side & (np.abs(r) <= 1e3 * err + 1e-9 * float(
             np.max(np.abs(r))))))
+        # columns whose finite box makes their residual costly (1e-9 on a free column
+        # boxed to 1e5 by the objective cut loses 1e-4 of the bound) join once that works
+        scale = abs(float(data.b @ yk)) + 1.0
         polished = False
+        done = None
         for _ in range(6):
             if not polished:
                 y2, w2 = dual_polish(data, yk, w, J, residual)
@@ -170,6 +174,9 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
                 polished = False
                 continue
             if why:
+                if done is not None:  # a larger correction failed: keep the one that worked
+                    yk, w, term, bad, fix_b, fix_q, res_fix = done
+                    why = ""
                 break
             dy, dw = dv[: By.size], dv[By.size:]
             # the residual moves by A_By' delta_y + P_Bw delta_w on the other columns
@@ -196,7 +203,14 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
                              1 + 8 * _U * (Bw.size + 2))
             res_fix = {"dual_correction": float(np.max(dv)) if dv.size else 0.0}
             why = ""
-            break
+            # columns left out whose residual, moved by the correction, is now costly on
+            # their box join a larger correction (kept only if it succeeds)
+            costly = ~inJ & (-term > 1e-12 * scale)
+            if not costly.any() or done is not None:
+                break
+            done = (yk, w, term, bad, fix_b, fix_q, res_fix)
+            J = np.union1d(J, np.flatnonzero(costly))
+            polished = False
     if bad.any():
         j = int(np.flatnonzero(bad)[0])
         late = " (no time was left for the dual correction: time_limit)" if (
@@ -244,6 +258,27 @@ def _refine_undecided(data: ConicData, At: sp.csr_matrix, y: np.ndarray, r: np.n
     return r, err
 
 
+def _lower_best(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray,
+                hi: np.ndarray, p_shift: float, allow_fix: bool,
+                inner: tuple[np.ndarray, np.ndarray] | None
+                ) -> tuple[float, str, dict[str, float]]:
+    """:func:`_lower` at ``(x, y)``, and when that is infinite, at points stepped toward
+    the dual interior point ``inner = (y, w)`` (each one a valid bound): the multipliers
+    of a solver's optimal point sit on their cone's boundary (complementarity), where no
+    exact correction of the dual residual stays in ``K*``."""
+    best = _lower(data, x, y, lo, hi, p_shift, allow_fix)
+    if inner is None or math.isfinite(best[0]):
+        return best
+    yin, win = inner
+    cand, theta = _smallest_step(
+        lambda t: _lower(data, x + t * (win - x), y + t * (yin - y), lo, hi, p_shift,
+                         allow_fix), math.isfinite)
+    if cand[0] > best[0]:
+        best = cand
+        best[2]["dual_interior_step"] = theta
+    return best
+
+
 def _upper(data: ConicData, x: np.ndarray, ylo: np.ndarray, yhi: np.ndarray,
            inner: np.ndarray | None = None) -> tuple[float, str, dict[str, float]]:
     """The best of :func:`_upper_at` at ``x`` and at points stepped toward the interior
@@ -256,16 +291,40 @@ def _upper(data: ConicData, x: np.ndarray, ylo: np.ndarray, yhi: np.ndarray,
             best[2]["active_rows_exact"] = 1.0
     if inner is None or best[0] < math.inf and best[2].get("primal_residual", 0.0) == 0.0:
         return best
-    for theta in (1e-10, 1e-8, 1e-6, 1e-4, 1e-2):
+    def at(theta: float) -> tuple[float, str, dict[str, float]]:
         cand = _upper_at(data, x + theta * (inner - x), ylo, yhi)
         if cand[0] == math.inf and data.nonneg:  # rows a relative interior point meets
             cand = _upper_at(data, x + theta * (inner - x), ylo, yhi, active=True)
-        if cand[0] < best[0]:
-            best = cand
-            best[2]["interior_step"] = theta
-        if cand[0] < math.inf and cand[2].get("primal_residual", 0.0) == 0.0:
-            break
+        return cand
+
+    cand, theta = _smallest_step(at, lambda v: v < math.inf)
+    if cand[0] < best[0]:
+        best = cand
+        best[2]["interior_step"] = theta
     return best
+
+
+#: the steps toward an interior point that are tried (the bound loses about the step
+#: times the distance, so the smallest that works is searched for)
+_STEPS = tuple(10.0 ** -k for k in range(12, 1, -1))
+
+
+def _smallest_step(at, works) -> tuple[tuple[float, str, dict[str, float]], float]:
+    """The result at the smallest step of :data:`_STEPS` whose value ``works`` (bisection:
+    a larger step gives more room, so once one works the larger ones do), and that step;
+    the largest step's result when none works."""
+    lo, hi = 0, len(_STEPS) - 1
+    found = at(_STEPS[hi]), _STEPS[hi]
+    if not works(found[0][0]):
+        return found
+    while lo < hi:
+        mid = (lo + hi) // 2
+        cand = at(_STEPS[mid])
+        if works(cand[0]):
+            found, hi = (cand, _STEPS[mid]), mid
+        else:
+            lo = mid + 1
+    return found
 
 
 def _upper_at(data: ConicData, x: np.ndarray, ylo: np.ndarray, yhi: np.ndarray,
@@ -397,7 +456,8 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
     if not math.isfinite(shift):
         why_lo = why_lo or "the quadratic objective could not be verified PSD"
     inner: np.ndarray | None = None
-    tried_inner = False
+    dual_inner: tuple[np.ndarray, np.ndarray] | None = None
+    tried_inner = tried_dual = False
     for it in range(rounds + 1):
         progress = False
         if x is not None and upper == math.inf:
@@ -410,7 +470,7 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
                 why_up = why
                 if not tried_inner and interior:
                     tried_inner, progress = True, True
-                    inner, margin = interior_point(data)
+                    inner, margin = interior_point(data, x)
                     res["phase_one_margin"] = margin
                     left = time_left()
                     if inner is None and left is not None and left <= 0:
@@ -418,13 +478,19 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
         if y is not None and x is not None and math.isfinite(shift) and lower == -math.inf:
             yk, _ = _into_cone(y, data, dual=True)
             lo, hi = _primal_box(data, upper, x, yk)
-            val, why, r = _lower(data, x, y, lo, hi, shift,
-                                  allow_fix=math.isfinite(upper) or it > 0)
+            val, why, r = _lower_best(data, x, y, lo, hi, shift,
+                                      math.isfinite(upper) or it > 0, dual_inner)
             res.update(r)
             if math.isfinite(val):
                 lower, why_lo, progress = val, "", True
             else:
                 why_lo = why
+                if not tried_dual and interior and shift == 0.0:
+                    tried_dual, progress = True, True
+                    yin, win, margin = dual_interior_point(data, y)
+                    res["dual_phase_one_margin"] = margin
+                    if yin is not None:
+                        dual_inner = (yin, x if win is None else win)
         if not progress or (math.isfinite(lower) and math.isfinite(upper)):
             break
     d = float(data.offset)

@@ -215,13 +215,17 @@ def _cone_box(lo: np.ndarray, hi: np.ndarray, data: ConicData, start: int, dual:
             lo[i + 1] = max(lo[i + 1], 0.0)
 
 
-def interior_point(data: ConicData) -> tuple[np.ndarray | None, float]:
+def interior_point(data: ConicData, near: np.ndarray | None = None
+                   ) -> tuple[np.ndarray | None, float]:
     """A point deep inside the cone rows (phase one): ``max t`` subject to the equality
     rows and ``b - Ax - t e`` in the cone (``e``: 1, the SOC head, the identity, the
     exponential cone's interior point ``(-1, 1, 1)``), with
-    ``t <= 1``, solved once by cvxpy; returns ``(x, t)`` (``None`` if it failed or
-    power cones are present).  Only a direction for the upper bound's step
-    toward the interior: nothing about it is trusted without being re-checked."""
+    ``t <= 1`` and, given the solver's point ``near``, within the box of radius
+    ``max(1, |near|_inf)`` around it (a step toward a far point costs the bound in
+    proportion; see :func:`dual_interior_point`), solved once by cvxpy; returns
+    ``(x, t)`` (``None`` if it failed or power cones are present).  Only a direction for
+    the upper bound's step toward the interior: nothing about it is trusted without
+    being re-checked."""
     import cvxpy as cp
 
     if data.p3d:
@@ -232,7 +236,7 @@ def interior_point(data: ConicData) -> tuple[np.ndarray | None, float]:
     cached = data.cache.get("interior")
     if cached is not None:
         return cached
-    out = _phase_one(data, cp)
+    out = _phase_one(data, cp, near=near)
     if (out[0] is None or out[1] < 1e-7) and out[2] is not None and data.nonneg:
         # no point strictly inside every row: the rows whose multipliers block the margin
         # are implicit equalities (a fixed column, two opposite rows); keep them >= 0 only
@@ -240,7 +244,7 @@ def interior_point(data: ConicData) -> tuple[np.ndarray | None, float]:
         dual = out[2]
         blocked = dual > 1e-6 * float(np.max(dual, initial=0.0))
         if blocked.any() and not blocked.all():
-            again = _phase_one(data, cp, blocked)
+            again = _phase_one(data, cp, blocked, near)
             if again[0] is not None and again[1] > out[1]:
                 out = again
     out = out[:2]
@@ -250,7 +254,86 @@ def interior_point(data: ConicData) -> tuple[np.ndarray | None, float]:
     return out
 
 
-def _phase_one(data: ConicData, cp, blocked: np.ndarray | None = None
+def _mat_expr(cp, v, k: int, lower: bool):
+    """The symmetric ``k x k`` matrix (a cvxpy expression) whose scaled svec is ``v``."""
+    r, c = _svec_index(k, lower)
+    size = k * (k + 1) // 2
+    Msel = np.zeros((k * k, size))
+    scale = np.where(r == c, 1.0, 1.0 / math.sqrt(2.0))
+    Msel[r * k + c, np.arange(size)] = scale
+    Msel[c * k + r, np.arange(size)] = scale
+    S = cp.reshape(Msel @ v, (k, k), order="C")
+    return 0.5 * (S + S.T)
+
+
+def dual_interior_point(data: ConicData, near: np.ndarray
+                        ) -> tuple[np.ndarray | None, np.ndarray | None, float]:
+    """A dual point deep inside ``K*`` (the dual phase one) within the box of radius
+    ``max(1, |near|_inf)`` around the solver's multipliers ``near``: ``max t`` subject to
+    ``c + A'y + Pw = 0`` and ``y - t e`` in ``K*`` (the equality rows' multipliers free),
+    ``t <= 1``; returns ``(y, w, t)`` (``None`` when it failed, or for exponential or power
+    cones and native variable bounds, whose dual cones it does not write).  The box keeps
+    the step toward it cheap: a step ``theta`` costs at most ``theta |b|_1`` times the
+    radius of the bound (without it the phase one may answer with entries of 1e7).  Only
+    a direction for the lower bound's step toward the interior of the dual: nothing about
+    it is trusted without being re-checked.  A dual with no interior (``t`` near 0:
+    SDPLIB's hinf problems) has no lower bound a floating-point proof can give."""
+    import cvxpy as cp
+
+    if (data.p3d or data.lb is not None or data.ub is not None
+            or any(kind == "exp" for kind, _, _ in data.blocks)):
+        return None, None, 0.0
+    left = time_left()
+    if left is not None and left <= 0:
+        return None, None, 0.0
+    cached = data.cache.get("dual_interior")
+    if cached is not None:
+        return cached
+    m, n = data.A.shape
+    y = cp.Variable(m)
+    t = cp.Variable()
+    expr = data.c + data.A.T @ y
+    w = None
+    if data.P is not None:
+        w = cp.Variable(n)
+        expr = expr + data.P @ w
+    z, nn = data.zero, data.nonneg
+    radius = max(1.0, float(np.max(np.abs(near), initial=0.0)))
+    cons = [expr == 0, t <= 1.0, cp.norm(y - near, "inf") <= radius]
+    if nn:
+        cons.append(y[z: z + nn] >= t)
+    for kind, i, k in data.blocks:
+        if kind == "soc":
+            cons.append(cp.SOC(y[i] - t, y[i + 1: i + k]))
+        elif kind == "psd":
+            Y = _mat_expr(cp, y[i: i + k * (k + 1) // 2], k, data.psd_lower)
+            cons.append(Y - t * np.eye(k) >> 0)
+    out: tuple[np.ndarray | None, np.ndarray | None, float] = (None, None, 0.0)
+    prob = cp.Problem(cp.Maximize(t), cons)
+    limit = {"CLARABEL": "time_limit", "SCS": "time_limit_secs"}
+    for solver in ("CLARABEL", "SCS"):
+        if solver not in cp.installed_solvers():
+            continue
+        left = time_left()
+        if left is not None and left <= 0:
+            return out
+        try:
+            prob.solve(solver=solver,
+                       **({} if left is None else {limit[solver]: 0.5 * left}))
+        except (cp.error.SolverError, ValueError, ArithmeticError):
+            continue
+        if y.value is not None and t.value is not None and float(t.value) > 1e-12:
+            out = (np.asarray(y.value, dtype=float),
+                   None if w is None else np.asarray(w.value, dtype=float), float(t.value))
+            break
+    spent = (left := time_left()) is not None and left <= 0
+    if out[0] is not None or not spent:
+        data.cache["dual_interior"] = out
+    return out
+
+
+def _phase_one(data: ConicData, cp, blocked: np.ndarray | None = None,
+               near: np.ndarray | None = None
                ) -> tuple[np.ndarray | None, float, np.ndarray | None]:
     """The phase-one problem of :func:`interior_point`, solved: ``(x, t, multipliers of
     the nonnegative rows)``; rows marked ``blocked`` are only kept ``>= 0``."""
@@ -260,6 +343,9 @@ def _phase_one(data: ConicData, cp, blocked: np.ndarray | None = None
     s = data.b - data.A @ x
     z, nn = data.zero, data.nonneg
     cons = [t <= 1.0]
+    if near is not None:
+        radius = max(1.0, float(np.max(np.abs(near), initial=0.0)))
+        cons.append(cp.norm(x - near, "inf") <= radius)
     exp_starts: list[int] = []
     if z:
         cons.append(s[:z] == 0)
@@ -274,14 +360,8 @@ def _phase_one(data: ConicData, cp, blocked: np.ndarray | None = None
         if kind == "soc":
             cons.append(cp.SOC(s[i] - t, s[i + 1: i + k]))
         elif kind == "psd":
-            r, c = _svec_index(k, data.psd_lower)
-            size = k * (k + 1) // 2
-            Msel = np.zeros((k * k, size))
-            scale = np.where(r == c, 1.0, 1.0 / math.sqrt(2.0))
-            Msel[r * k + c, np.arange(size)] = scale
-            Msel[c * k + r, np.arange(size)] = scale
-            S = cp.reshape(Msel @ s[i: i + size], (k, k), order="C")
-            cons.append(0.5 * (S + S.T) - t * np.eye(k) >> 0)
+            S = _mat_expr(cp, s[i: i + k * (k + 1) // 2], k, data.psd_lower)
+            cons.append(S - t * np.eye(k) >> 0)
         elif kind == "exp":
             exp_starts.append(i)
     if exp_starts:  # s - t (-1, 1, 1) in K_exp, all blocks in one vector constraint

@@ -221,7 +221,11 @@ def dual_polish(data: ConicData, y: np.ndarray, w: np.ndarray, J: np.ndarray,
             break
         r2 = residual(y2, w2)[0]
         now = float(np.max(np.abs(r2[J])))
-        if not now < best:
+        # a step that cancels a residual of size `best` moves the point by about as much
+        # (times the basis's condition); one that moved it far, the cone projection
+        # pulling it back, trades the residual for the bound's value: refused
+        moved = float(np.max(np.abs(y2 - y), initial=0.0))
+        if not now < best or moved > 1e6 * best:
             break
         y, w, r, best = y2, w2, r2, now
     return y, w
