@@ -534,7 +534,8 @@ def _add_bench(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("bench", parents=[common],
                        help="run a benchmark suite: success rates, times, performance profiles")
     p.add_argument("suite", nargs="?", metavar="SUITE",
-                   help="a shipped suite (quick, kernels) or a suite TOML file (omit to list)")
+                   help="a shipped suite (quick, kernels, netlib_small, ...) or a suite TOML "
+                        "file (omit to list)")
     p.add_argument("--solvers", metavar="A,B,C",
                    help="only these solvers (default: the suite's, else every applicable one)")
     p.add_argument("--tol", type=_tol, help="target relative certified gap (default: the suite's)")
