@@ -284,7 +284,7 @@ def _upper(data: ConicData, x: np.ndarray, ylo: np.ndarray, yhi: np.ndarray,
     """The best of :func:`_upper_at` at ``x`` and at points stepped toward the interior
     point ``inner`` (each one a valid bound)."""
     best = _upper_at(data, x, ylo, yhi)
-    if best[0] == math.inf and data.nonneg:
+    if _active_helps(best, data):
         cand = _upper_at(data, x, ylo, yhi, active=True)
         if cand[0] < math.inf:
             best = cand
@@ -293,7 +293,7 @@ def _upper(data: ConicData, x: np.ndarray, ylo: np.ndarray, yhi: np.ndarray,
         return best
     def at(theta: float) -> tuple[float, str, dict[str, float]]:
         cand = _upper_at(data, x + theta * (inner - x), ylo, yhi)
-        if cand[0] == math.inf and data.nonneg:  # rows a relative interior point meets
+        if _active_helps(cand, data):  # rows a relative interior point meets
             cand = _upper_at(data, x + theta * (inner - x), ylo, yhi, active=True)
         return cand
 
@@ -302,6 +302,18 @@ def _upper(data: ConicData, x: np.ndarray, ylo: np.ndarray, yhi: np.ndarray,
         best = cand
         best[2]["interior_step"] = theta
     return best
+
+
+def _active_helps(result: tuple[float, str, dict[str, float]], data: ConicData) -> bool:
+    """Whether meeting the active inequality rows exactly can close an open upper bound:
+    it failed on the equality correction, or on inequality rows alone (a cone row's
+    move is not what :func:`active_fix` removes)."""
+    if result[0] < math.inf or not data.nonneg:
+        return False
+    res = result[2]
+    if "unpaid_cone_rows" in res:
+        return res["unpaid_cone_rows"] == 0 and res["unpaid_inequality_rows"] > 0
+    return "equality" in result[1] or "degenerate" in result[1]
 
 
 #: the steps toward an interior point that are tried (the bound loses about the step
@@ -373,10 +385,14 @@ def _upper_at(data: ConicData, x: np.ndarray, ylo: np.ndarray, yhi: np.ndarray,
     with np.errstate(invalid="ignore"):
         pen_terms = np.where(move > 0, move * width, 0.0)
     if not np.all(np.isfinite(pen_terms)):
-        i = int(np.flatnonzero(~np.isfinite(pen_terms))[0])
+        unpaid = np.flatnonzero(~np.isfinite(pen_terms))
+        i = int(unpaid[0])
+        nn = (unpaid >= data.zero) & (unpaid < data.zero + data.nonneg)
         return math.inf, (f"conic row {i} of the primal point is off its cone by "
                           f"{move[i]:.2g} and its multiplier has no finite bound"), {
-                              "primal_residual": float(np.max(move))}
+                              "primal_residual": float(np.max(move)),
+                              "unpaid_inequality_rows": float(np.sum(nn)),
+                              "unpaid_cone_rows": float(np.sum(~nn))}
     pen, epen = _fsum(pen_terms)
     cx, ecx = _dot(data.c, x)
     q, eq = (0.0, 0.0)
@@ -478,14 +494,15 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
         if y is not None and x is not None and math.isfinite(shift) and lower == -math.inf:
             yk, _ = _into_cone(y, data, dual=True)
             lo, hi = _primal_box(data, upper, x, yk)
-            val, why, r = _lower_best(data, x, y, lo, hi, shift,
-                                      math.isfinite(upper) or it > 0, dual_inner)
+            fix = math.isfinite(upper) or it > 0
+            val, why, r = _lower_best(data, x, y, lo, hi, shift, fix, dual_inner)
             res.update(r)
             if math.isfinite(val):
                 lower, why_lo, progress = val, "", True
             else:
                 why_lo = why
-                if not tried_dual and interior and shift == 0.0:
+                # the dual phase one only once the exact correction itself has failed
+                if fix and not tried_dual and interior and shift == 0.0:
                     tried_dual, progress = True, True
                     yin, win, margin = dual_interior_point(data, y)
                     res["dual_phase_one_margin"] = margin

@@ -220,9 +220,10 @@ def interior_point(data: ConicData, near: np.ndarray | None = None
     """A point deep inside the cone rows (phase one): ``max t`` subject to the equality
     rows and ``b - Ax - t e`` in the cone (``e``: 1, the SOC head, the identity, the
     exponential cone's interior point ``(-1, 1, 1)``), with
-    ``t <= 1`` and, given the solver's point ``near``, within the box of radius
-    ``max(1, |near|_inf)`` around it (a step toward a far point costs the bound in
-    proportion; see :func:`dual_interior_point`), solved once by cvxpy; returns
+    ``t <= 1``, solved once by cvxpy, and again within the box of radius
+    ``max(1, |near|_inf)`` around the solver's point ``near`` when the answer lies beyond
+    ten times that box (a step toward a far point costs the bound in proportion; see
+    :func:`dual_interior_point`); returns
     ``(x, t)`` (``None`` if it failed or power cones are present).  Only a direction for
     the upper bound's step toward the interior: nothing about it is trusted without
     being re-checked."""
@@ -236,7 +237,13 @@ def interior_point(data: ConicData, near: np.ndarray | None = None
     cached = data.cache.get("interior")
     if cached is not None:
         return cached
-    out = _phase_one(data, cp, near=near)
+    out = _phase_one(data, cp)
+    box = None
+    if out[0] is not None and near is not None and _far(out[0], near):
+        box = near  # again, within the box: a step toward a far point costs the bound
+        boxed = _phase_one(data, cp, near=box)
+        if boxed[0] is not None:
+            out = boxed
     if (out[0] is None or out[1] < 1e-7) and out[2] is not None and data.nonneg:
         # no point strictly inside every row: the rows whose multipliers block the margin
         # are implicit equalities (a fixed column, two opposite rows); keep them >= 0 only
@@ -244,7 +251,7 @@ def interior_point(data: ConicData, near: np.ndarray | None = None
         dual = out[2]
         blocked = dual > 1e-6 * float(np.max(dual, initial=0.0))
         if blocked.any() and not blocked.all():
-            again = _phase_one(data, cp, blocked, near)
+            again = _phase_one(data, cp, blocked, box)
             if again[0] is not None and again[1] > out[1]:
                 out = again
     out = out[:2]
@@ -266,10 +273,18 @@ def _mat_expr(cp, v, k: int, lower: bool):
     return 0.5 * (S + S.T)
 
 
+def _far(point: np.ndarray, near: np.ndarray) -> bool:
+    """Whether an interior point lies beyond ten times the box of radius
+    ``max(1, |near|_inf)`` around the solver's point."""
+    radius = max(1.0, float(np.max(np.abs(near), initial=0.0)))
+    return float(np.max(np.abs(point - near), initial=0.0)) > 10.0 * radius
+
+
 def dual_interior_point(data: ConicData, near: np.ndarray
                         ) -> tuple[np.ndarray | None, np.ndarray | None, float]:
-    """A dual point deep inside ``K*`` (the dual phase one) within the box of radius
-    ``max(1, |near|_inf)`` around the solver's multipliers ``near``: ``max t`` subject to
+    """A dual point deep inside ``K*`` (the dual phase one), solved again within the box
+    of radius ``max(1, |near|_inf)`` around the solver's multipliers ``near`` when its
+    answer lies beyond ten times that box: ``max t`` subject to
     ``c + A'y + Pw = 0`` and ``y - t e`` in ``K*`` (the equality rows' multipliers free),
     ``t <= 1``; returns ``(y, w, t)`` (``None`` when it failed, or for exponential or power
     cones and native variable bounds, whose dual cones it does not write).  The box keeps
@@ -289,6 +304,21 @@ def dual_interior_point(data: ConicData, near: np.ndarray
     cached = data.cache.get("dual_interior")
     if cached is not None:
         return cached
+    out = _dual_phase_one(data, cp, None)
+    if out[0] is not None and _far(out[0], near):
+        boxed = _dual_phase_one(data, cp, near)
+        if boxed[0] is not None:
+            out = boxed
+    spent = (left := time_left()) is not None and left <= 0
+    if out[0] is not None or not spent:
+        data.cache["dual_interior"] = out
+    return out
+
+
+def _dual_phase_one(data: ConicData, cp, near: np.ndarray | None
+                    ) -> tuple[np.ndarray | None, np.ndarray | None, float]:
+    """The problem of :func:`dual_interior_point`, solved (within the box around ``near``
+    when given)."""
     m, n = data.A.shape
     y = cp.Variable(m)
     t = cp.Variable()
@@ -298,8 +328,10 @@ def dual_interior_point(data: ConicData, near: np.ndarray
         w = cp.Variable(n)
         expr = expr + data.P @ w
     z, nn = data.zero, data.nonneg
-    radius = max(1.0, float(np.max(np.abs(near), initial=0.0)))
-    cons = [expr == 0, t <= 1.0, cp.norm(y - near, "inf") <= radius]
+    cons = [expr == 0, t <= 1.0]
+    if near is not None:
+        radius = max(1.0, float(np.max(np.abs(near), initial=0.0)))
+        cons.append(cp.norm(y - near, "inf") <= radius)
     if nn:
         cons.append(y[z: z + nn] >= t)
     for kind, i, k in data.blocks:
@@ -308,7 +340,6 @@ def dual_interior_point(data: ConicData, near: np.ndarray
         elif kind == "psd":
             Y = _mat_expr(cp, y[i: i + k * (k + 1) // 2], k, data.psd_lower)
             cons.append(Y - t * np.eye(k) >> 0)
-    out: tuple[np.ndarray | None, np.ndarray | None, float] = (None, None, 0.0)
     prob = cp.Problem(cp.Maximize(t), cons)
     limit = {"CLARABEL": "time_limit", "SCS": "time_limit_secs"}
     for solver in ("CLARABEL", "SCS"):
@@ -316,20 +347,16 @@ def dual_interior_point(data: ConicData, near: np.ndarray
             continue
         left = time_left()
         if left is not None and left <= 0:
-            return out
+            break
         try:
             prob.solve(solver=solver,
                        **({} if left is None else {limit[solver]: 0.5 * left}))
         except (cp.error.SolverError, ValueError, ArithmeticError):
             continue
         if y.value is not None and t.value is not None and float(t.value) > 1e-12:
-            out = (np.asarray(y.value, dtype=float),
-                   None if w is None else np.asarray(w.value, dtype=float), float(t.value))
-            break
-    spent = (left := time_left()) is not None and left <= 0
-    if out[0] is not None or not spent:
-        data.cache["dual_interior"] = out
-    return out
+            return (np.asarray(y.value, dtype=float),
+                    None if w is None else np.asarray(w.value, dtype=float), float(t.value))
+    return None, None, 0.0
 
 
 def _phase_one(data: ConicData, cp, blocked: np.ndarray | None = None,
