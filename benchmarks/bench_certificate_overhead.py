@@ -14,7 +14,11 @@ docs/extending.md (1-norm SVM LP, nu-SVM QP, norm-SVM SOCP, nearest-kernel SDP o
 patients) and kernel logistic regression (Pima, n = 300, ``cp.logistic``).  Feeds
 docs/certificates.md ("Cost").  Quote numbers only from a quiet machine.
 
-Run: ``python benchmarks/bench_certificate_overhead.py [--repeat 5] [--only klr,lp_1]``
+With ``--sets netlib,maros_meszaros,sdplib`` it runs the public sets shipped in
+``convexkern/data/public`` instead (the sets of the "On public test sets" table).
+
+Run: ``python benchmarks/bench_certificate_overhead.py [--repeat 5] [--only klr,lp_1]
+[--sets standard,docs]``
 """
 
 from __future__ import annotations
@@ -88,12 +92,42 @@ def _docs_problems() -> dict[str, Callable[[], cp.Problem]]:
             "nearest_kernel": nearest_kernel, "klr": klr}
 
 
-def problems() -> dict[str, Callable[[], cp.Problem]]:
+def _public(set_name: str) -> dict[str, Callable[[], cp.Problem]]:
+    """The shipped public instances of one set (convexkern/data/public): every Netlib and
+    Maros-Meszaros file; the SDPLIB files in both SDPA forms (mcp100's dual form, tens of
+    seconds a solve, left out)."""
+    from importlib import resources
+    from pathlib import Path
+
+    from convexkern.data import mps, sdpa
+
+    root = Path(str(resources.files("convexkern.data") / "public" / set_name))
+    out: dict[str, Callable[[], cp.Problem]] = {}
+    for path in sorted(root.iterdir()):
+        if set_name == "sdplib":
+            if path.name.startswith("inf"):
+                continue
+            for form in ("primal", "dual"):
+                if (path.name, form) != ("mcp100.dat-s", "dual"):
+                    out[f"{path.name.split('.')[0]}:{form}"] = (
+                        lambda p=path, f=form: sdpa.build_problem(sdpa.read_sdpa(p), f))
+        elif path.suffix.lower() in (".mps", ".qps"):
+            out[path.stem] = lambda p=path: mps.build_problem(mps.read_mps(p))[0]
+    return out
+
+
+def problems(sets: str = "standard,docs") -> dict[str, Callable[[], cp.Problem]]:
     from cvxpy.tests import solver_test_helpers as h
 
-    out: dict[str, Callable[[], cp.Problem]] = {
-        name: (lambda name=name: getattr(h, name)().prob) for name in _STANDARD}
-    out.update(_docs_problems())
+    out: dict[str, Callable[[], cp.Problem]] = {}
+    for part in sets.split(","):
+        if part == "standard":
+            out.update({name: (lambda name=name: getattr(h, name)().prob)
+                        for name in _STANDARD})
+        elif part == "docs":
+            out.update(_docs_problems())
+        else:
+            out.update(_public(part))
     return out
 
 
@@ -110,8 +144,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--only", default="")
+    ap.add_argument("--sets", default="standard,docs",
+                    help="comma list of standard, docs, netlib, maros_meszaros, sdplib")
     args = ap.parse_args()
-    probs = problems()
+    probs = problems(args.sets)
     if args.only:
         probs = {k: v for k, v in probs.items() if k in args.only.split(",")}
     rows, ratios = [], {}
