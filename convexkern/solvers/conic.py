@@ -81,11 +81,19 @@ def solve_conic(
     if left is not None and left <= 0.1 * time_limit:
         return first  # no time worth a second solve and its certificate
     finer = TOLERANCE.refined(accuracy)
-    second = at(finer, left)
-    best = second if second.status.has_solution and second.rel_gap < first.rel_gap \
-        else first
+    budget = max(TOLERANCE.refine_min_s, TOLERANCE.refine_time * first.solve_time)
+    own = left is None or budget < left
+    second = at(finer, budget if own else left)
     note = (f"re-solved at settings {finer:.0e} after a certified gap of "
             f"{first.rel_gap:.2g} at {accuracy:.0e}")
+    if own and second.status is Status.TIME_LIMIT:
+        # stopped by the re-solve's own budget, not by the caller: its point is judged
+        # by its certificate alone
+        second = replace(second, status=Status.OPTIMAL if second.rel_gap <= tol
+                         else Status.OPTIMAL_INACCURATE)
+        note += f" (the re-solve stopped at its budget of {budget:.2g} s)"
+    best = second if second.status.has_solution and second.rel_gap < first.rel_gap \
+        else first
     if (best is second and best.status is Status.OPTIMAL_INACCURATE
             and best.solver_stats.get("status") == "optimal_inaccurate"
             and best.rel_gap <= tol):

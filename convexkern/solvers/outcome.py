@@ -47,6 +47,11 @@ class TolerancePolicy:
     #: absolute, so a problem with a small objective needs them far below ``tol``
     refine_factor: float = 1e-3
     refine_floor: float = 1e-14
+    #: the re-solve's own time budget: this many times the first solve, at least
+    #: ``refine_min_s`` seconds (a first-order solver at settings 1000x tighter ran 32 s
+    #: after a 0.27 s solve on SDPLIB's theta1), within the caller's time_limit
+    refine_time: float = 10.0
+    refine_min_s: float = 0.5
     #: below this magnitude of both bounds the gap is compared with ``tol`` as an absolute
     #: number (:func:`convexkern.report.relative_gap`)
     absolute_below: float = ABSOLUTE_GAP_BELOW
