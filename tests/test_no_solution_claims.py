@@ -171,38 +171,6 @@ def test_costs_times_1e12_false_unbounded_is_an_error():
 
 
 # ---------------------------------------------------------------- the property
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10_000), log_scale=st.sampled_from([-12, -6, 0, 6, 12]),
-       kind=st.sampled_from(["lp", "qp", "socp", "exp"]), where=st.sampled_from(["obj", "rows"]))
-def test_no_claim_survives_on_a_feasible_bounded_problem(seed, log_scale, kind, where):
-    """A feasible, bounded problem (a point x0 inside a box, rows that x0 meets with slack)
-    scaled by 10^k in its objective or its rows: whatever a solver says, no report is
-    infeasible, unbounded or infeasible_or_unbounded."""
-    rng = np.random.default_rng(seed)
-    n, m = 4, 3
-    scale = 10.0 ** log_scale
-    x = cp.Variable(n, name="x")
-    x0 = rng.uniform(-0.5, 0.5, n)
-    A = rng.standard_normal((m, n))
-    b = A @ x0 + rng.uniform(0.1, 1.0, m)
-    rs = scale if where == "rows" else 1.0
-    os_ = scale if where == "obj" else 1.0
-    cons = [rs * (A @ x) <= rs * b, x >= -1, x <= 1]
-    c = rng.standard_normal(n)
-    if kind == "lp":
-        obj = c @ x
-    elif kind == "qp":
-        obj = c @ x + cp.sum_squares(x[:2])
-    elif kind == "socp":
-        obj = c @ x + cp.norm(x - x0)
-    else:
-        obj = c @ x + cp.sum(cp.exp(x[:2]))
-    f = ck.from_cvxpy(cp.Problem(cp.Minimize(os_ * obj), cons), f"fuzz_{kind}")
-    for s in _conic_solvers(f):
-        r = ck.solve(f, s)
-        assert r.status not in CLAIMS, (s, kind, log_scale, where, r.status, r.message)
-
-
 def _drawn_problem(seed: int, kind: str, rs: float, os_: float) -> cp.Problem:
     """A feasible problem bounded by its box ``-1 <= x <= 1`` (a point ``x0`` inside meets
     the rows with slack), its rows scaled by ``rs`` and its objective by ``os_``."""
@@ -226,6 +194,21 @@ def _drawn_problem(seed: int, kind: str, rs: float, os_: float) -> cp.Problem:
     else:
         obj = c @ x + cp.sum(cp.exp(x[:2]))
     return cp.Problem(cp.Minimize(os_ * obj), cons)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), log_scale=st.sampled_from([-12, -6, 0, 6, 12]),
+       kind=st.sampled_from(["lp", "qp", "socp", "exp"]), where=st.sampled_from(["obj", "rows"]))
+def test_no_claim_survives_on_a_feasible_bounded_problem(seed, log_scale, kind, where):
+    """A feasible, bounded problem (a point x0 inside a box, rows that x0 meets with slack)
+    scaled by 10^k in its objective or its rows: whatever a solver says, no report is
+    infeasible, unbounded or infeasible_or_unbounded."""
+    scale = 10.0 ** log_scale
+    rs, os_ = (scale, 1.0) if where == "rows" else (1.0, scale)
+    f = ck.from_cvxpy(_drawn_problem(seed, kind, rs, os_), f"fuzz_{kind}")
+    for s in _conic_solvers(f):
+        r = ck.solve(f, s)
+        assert r.status not in CLAIMS, (s, kind, log_scale, where, r.status, r.message)
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -273,6 +273,19 @@ def _mat_expr(cp, v, k: int, lower: bool):
     return 0.5 * (S + S.T)
 
 
+def _margin_rows(cp, data: ConicData, v, t) -> list:
+    """cvxpy constraints ``v - t e`` in each second-order and PSD block of ``data`` (``e``:
+    the SOC head, the identity): the margin of a phase one, primal or dual."""
+    cons = []
+    for kind, i, k in data.blocks:
+        if kind == "soc":
+            cons.append(cp.SOC(v[i] - t, v[i + 1: i + k]))
+        elif kind == "psd":
+            M = _mat_expr(cp, v[i: i + k * (k + 1) // 2], k, data.psd_lower)
+            cons.append(M - t * np.eye(k) >> 0)
+    return cons
+
+
 def _far(point: np.ndarray, near: np.ndarray) -> bool:
     """Whether an interior point lies beyond ten times the box of radius
     ``max(1, |near|_inf)`` around the solver's point."""
@@ -334,12 +347,7 @@ def _dual_phase_one(data: ConicData, cp, near: np.ndarray | None
         cons.append(cp.norm(y - near, "inf") <= radius)
     if nn:
         cons.append(y[z: z + nn] >= t)
-    for kind, i, k in data.blocks:
-        if kind == "soc":
-            cons.append(cp.SOC(y[i] - t, y[i + 1: i + k]))
-        elif kind == "psd":
-            Y = _mat_expr(cp, y[i: i + k * (k + 1) // 2], k, data.psd_lower)
-            cons.append(Y - t * np.eye(k) >> 0)
+    cons += _margin_rows(cp, data, y, t)  # SOC and PSD are self-dual
     prob = cp.Problem(cp.Maximize(t), cons)
     limit = {"CLARABEL": "time_limit", "SCS": "time_limit_secs"}
     for solver in ("CLARABEL", "SCS"):
@@ -373,7 +381,6 @@ def _phase_one(data: ConicData, cp, blocked: np.ndarray | None = None,
     if near is not None:
         radius = max(1.0, float(np.max(np.abs(near), initial=0.0)))
         cons.append(cp.norm(x - near, "inf") <= radius)
-    exp_starts: list[int] = []
     if z:
         cons.append(s[:z] == 0)
     nn_con = None
@@ -383,14 +390,8 @@ def _phase_one(data: ConicData, cp, blocked: np.ndarray | None = None,
         else:
             nn_con = s[z: z + nn] >= cp.multiply(t, (~blocked).astype(float))
         cons.append(nn_con)
-    for kind, i, k in data.blocks:
-        if kind == "soc":
-            cons.append(cp.SOC(s[i] - t, s[i + 1: i + k]))
-        elif kind == "psd":
-            S = _mat_expr(cp, s[i: i + k * (k + 1) // 2], k, data.psd_lower)
-            cons.append(S - t * np.eye(k) >> 0)
-        elif kind == "exp":
-            exp_starts.append(i)
+    cons += _margin_rows(cp, data, s, t)
+    exp_starts = [i for kind, i, _ in data.blocks if kind == "exp"]
     if exp_starts:  # s - t (-1, 1, 1) in K_exp, all blocks in one vector constraint
         e0 = np.asarray(exp_starts)
         cons.append(cp.constraints.ExpCone(s[e0] + t, s[e0 + 1] - t, s[e0 + 2] - t))
