@@ -41,12 +41,17 @@ def _solve_all(problem, name):
 # ---------------------------------------------------------------- the proofs themselves
 def test_farkas_proof_on_a_hand_made_system():
     """x1 >= 1, x2 >= 1, x1 + x2 <= 1 (rows of ``Ax + s = b``, s >= 0): y = (1, 1, 1) gives
-    A'y = 0 and b'y = -1 < 0; a y in K* with b'y >= 0 proves nothing."""
+    A'y = 0 and b'y = -1 < 0.  y = (1, 1, 3) has A'y = (2, 2) but is corrected exactly
+    (multipliers with room cancel A'y) into a valid proof, as the system is infeasible;
+    y = (1, 0, 0), whose only multiplier with room cannot cancel A'y and keep b'y < 0,
+    proves nothing; nor does any y for a feasible system."""
     A = np.array([[-1.0, 0.0], [0.0, -1.0], [1.0, 1.0]])
     data = ConicData(c=np.zeros(2), A=A, b=np.array([-1.0, -1.0, 1.0]), nonneg=3)
     val, why = farkas_proof(data, np.array([1.0, 1.0, 1.0]))
     assert val > 0 and not why
-    val, _ = farkas_proof(data, np.array([1.0, 1.0, 3.0]))  # A'y != 0 on free columns
+    val, why = farkas_proof(data, np.array([1.0, 1.0, 3.0]))  # A'y != 0: corrected
+    assert val > 0 and not why
+    val, _ = farkas_proof(data, np.array([1.0, 0.0, 0.0]))    # cannot be corrected
     assert not val > 0
     feasible = ConicData(c=np.zeros(2), A=A, b=np.array([-1.0, -1.0, 3.0]), nonneg=3)
     assert not farkas_proof(feasible, np.array([1.0, 1.0, 1.0]))[0] > 0
