@@ -229,7 +229,25 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
         return -math.inf, (f"conic variable {j} carries dual residual {r[j]:.2g} and has no "
                            f"finite bound from the constraints{late}{tail}"), {
                                "dual_residual": float(np.max(np.abs(r)))}
-    by, ebyv = _dot(data.b, yk)
+    pen = 0.0
+    if p_shift > 0:  # 1/2 (x'-x)'P(x'-x) >= -1/2 shift |x'-x|^2 over the box
+        dist = np.maximum(np.abs(hi - x), np.abs(x - lo))
+        pen = 0.5 * p_shift * float(np.sum(dist * dist)) * (1 + 1e-12)
+    total = _weak_duality(data, yk, w, term, pen + fix_b + fix_q)
+    if kept is not None:  # a correction tried only to tighten: kept only where it does
+        plain = _weak_duality(data, kept[0], kept[1], kept[4], pen)
+        if plain > total:
+            yk, w, r, total, res_fix = kept[0], kept[1], kept[2], plain, {}
+    res = {"dual_residual": float(np.max(np.abs(r))) if r.size else 0.0,
+           "dual_cone_move": float(np.max(np.abs(yk - y))) if y.size else 0.0, **res_fix}
+    return _down(total), "", res
+
+
+def _weak_duality(data: ConicData, y: np.ndarray, w: np.ndarray, term: np.ndarray,
+                  paid: float) -> float:
+    """``-b'y - 1/2 w'Pw + sum(term) - paid`` rounded down with the rounding bounds of
+    every sum and product (the lower bound of :func:`_lower` once its terms are known)."""
+    by, ebyv = _dot(data.b, y)
     s_box, e_box = _fsum(term)
     e_box += 2 * _U * float(np.sum(np.abs(term)))  # the products' own rounding
     q, eq = (0.0, 0.0)
@@ -237,16 +255,9 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
         q, eq = _dot(w, data.P @ w)
         eq += float(np.sum(np.abs(w) * _gamma(np.diff(data.P.indptr) + 2)
                            * abs_mv(data.P, w)))
-    pen = 0.0
-    if p_shift > 0:  # 1/2 (x'-x)'P(x'-x) >= -1/2 shift |x'-x|^2 over the box
-        dist = np.maximum(np.abs(hi - x), np.abs(x - lo))
-        pen = 0.5 * p_shift * float(np.sum(dist * dist)) * (1 + 1e-12)
-    val = -by - 0.5 * q + s_box - pen - fix_b - fix_q
+    val = -by - 0.5 * q + s_box - paid
     errs = ebyv + 0.5 * eq + e_box
-    total = val - errs - 8 * _U * (abs(by) + abs(q) + abs(s_box) + pen + fix_b + fix_q) - _TINY
-    res = {"dual_residual": float(np.max(np.abs(r))) if r.size else 0.0,
-           "dual_cone_move": float(np.max(np.abs(yk - y))) if y.size else 0.0, **res_fix}
-    return _down(total), "", res
+    return val - errs - 8 * _U * (abs(by) + abs(q) + abs(s_box) + paid) - _TINY
 
 
 def _refine_undecided(data: ConicData, At: sp.csr_matrix, y: np.ndarray, r: np.ndarray,
