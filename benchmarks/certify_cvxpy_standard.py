@@ -313,20 +313,30 @@ def run(problems: list[str]) -> tuple[list[Row], list[str]]:
         for solver in solvers:
             row = run_pair(name, factory, solver)
             rows.append(row)
-            flag = ""
-            if row.wall_s > SLOW_SOLVE_S:
-                flag = f"  (SLOW: {row.wall_s:.0f} s)"
-                alerts.append(f"slow solve: {name}/{solver} took {row.wall_s:.0f} s")
-            if row.category == "wrong bracket":
-                msg = (f"!!! WRONG BRACKET {name}/{solver}: [{row.lower!r}, {row.upper!r}] "
-                       f"misses the optimum {row.reference!r} by {row.miss:.3g}; status "
-                       f"{row.status}; {row.message}")
-                print(msg, file=sys.stderr)
-                alerts.append(msg)
+            flag = pair_alerts(row, f"{name}/{solver}", SLOW_SOLVE_S, alerts)
             print(f"  {name:17s} {probe.cone_class:5s} {solver:9s} {row.category:14s} "
                   f"{row.wall_s:6.2f} s{flag}", file=sys.stderr)
         alerts += consistency(name, [r for r in rows if r.problem == name])
     return rows, alerts
+
+
+def pair_alerts(row: Outcome, label: str, slow_s: float, alerts: list[str]) -> str:
+    """Append the alerts a finished pair raises (a solve slower than ``slow_s``; a wrong
+    bracket, also printed to stderr at once) and return the progress line's flag."""
+    flag = ""
+    if row.wall_s > slow_s:
+        flag = f"  (SLOW: {row.wall_s:.0f} s)"
+        alerts.append(f"slow solve: {label} took {row.wall_s:.0f} s")
+    if row.category == "wrong bracket":
+        slack = getattr(row, "slack", None)
+        ref = getattr(row, "reference", math.nan)  # every Row that is judged has one
+        msg = (f"!!! WRONG BRACKET {label}: [{row.lower!r}, {row.upper!r}] misses the "
+               f"reference {ref!r} by {row.miss:.3g}"
+               + ("" if slack is None else f" (slack {slack:.2g})")
+               + f"; status {row.status}; {row.message}")
+        print(msg, file=sys.stderr)
+        alerts.append(msg)
+    return flag
 
 
 def consistency(name: str, rows: list[Row]) -> list[str]:

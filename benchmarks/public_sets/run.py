@@ -77,6 +77,7 @@ from certify_cvxpy_standard import (  # noqa: E402
     check_bracket,
     classify,
     fmt,
+    pair_alerts,
     record,
     short,
 )
@@ -491,17 +492,7 @@ def main(argv: list[str] | None = None) -> int:
                 for solver in chk.solvers:
                     row = worker.run(set_name, name, solver)
                     rows.append(row)
-                    flag = ""
-                    if row.wall_s > TIME_LIMIT_S:
-                        flag = f"  (SLOW: {row.wall_s:.0f} s)"
-                        alerts.append(f"slow solve: {name}/{solver} took {row.wall_s:.0f} s")
-                    if row.category == "wrong bracket":
-                        msg = (f"!!! WRONG BRACKET {name}/{solver}: [{row.lower!r}, "
-                               f"{row.upper!r}] misses the reference {row.reference!r} by "
-                               f"{row.miss:.3g} (slack {row.slack:.2g}); status {row.status}; "
-                               f"{row.message}")
-                        print(msg, file=sys.stderr)
-                        alerts.append(msg)
+                    flag = pair_alerts(row, f"{name}/{solver}", TIME_LIMIT_S, alerts)
                     print(f"  {solver:9s} {row.category:14s} {row.wall_s:6.2f} s{flag}",
                           file=sys.stderr)
     finally:
