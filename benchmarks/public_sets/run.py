@@ -74,6 +74,7 @@ from certify_cvxpy_standard import (  # noqa: E402
     _NUMBER,
     NO_SOLUTION,
     Outcome,
+    _jsonable,
     check_bracket,
     classify,
     fmt,
@@ -447,12 +448,6 @@ def reason_tables(rows: list[Row], top: int = 4) -> str:
                     for why in (r.reasons or [short(r.status, 110)]))
         out += [f"- {s} ({n}x): {why}" for why, n in c.most_common(top)]
     return "\n".join(out)
-
-
-def _jsonable(v: Any) -> Any:
-    if isinstance(v, float) and not math.isfinite(v):
-        return None if math.isnan(v) else ("inf" if v > 0 else "-inf")
-    return v
 
 
 def main(argv: list[str] | None = None) -> int:

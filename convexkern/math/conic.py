@@ -220,7 +220,7 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
         # a correction tried only to tighten a finite bound failed: the bound without it
         yk, w, r, err, term, bad = kept
         fix_b = fix_q = 0.0
-        res_fix, why = {}, ""
+        res_fix, why, kept = {}, "", None
     if bad.any():
         j = int(np.flatnonzero(bad)[0])
         late = " (no time was left for the dual correction: time_limit)" if (
