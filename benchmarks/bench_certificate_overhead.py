@@ -18,7 +18,7 @@ With ``--sets netlib,maros_meszaros,sdplib`` it runs the public sets shipped in
 ``convexkern/data/public`` instead (the sets of the "On public test sets" table).
 
 Run: ``python benchmarks/bench_certificate_overhead.py [--repeat 5] [--only klr,lp_1]
-[--sets standard,docs]``
+[--sets standard,docs] [--solvers clarabel,scs]``
 """
 
 from __future__ import annotations
@@ -146,6 +146,8 @@ def main() -> None:
     ap.add_argument("--only", default="")
     ap.add_argument("--sets", default="standard,docs",
                     help="comma list of standard, docs, netlib, maros_meszaros, sdplib")
+    ap.add_argument("--solvers", default="",
+                    help="comma list of solvers (default: every installed conic solver)")
     args = ap.parse_args()
     probs = problems(args.sets)
     if args.only:
@@ -153,7 +155,8 @@ def main() -> None:
     rows, ratios = [], {}
     for name, build in probs.items():
         f0 = ck.from_cvxpy(build(), name)
-        for solver in [s for s in ck.available_solvers(f0) if s in CONIC]:
+        for solver in [s for s in ck.available_solvers(f0) if s in CONIC and (
+                not args.solvers or s in args.solvers.split(","))]:
             spec = CONIC[solver]
             acc = TOLERANCE.settings(spec.default_tol, spec.safety)
             kwargs = spec.settings(acc, None, None)

@@ -24,7 +24,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .math.conic import ConicBounds, ConicData, conic_bounds
-from .report import Certificate
+from .report import Certificate, relative_gap
 
 __all__ = ["ConicPoint", "generic_certify", "conic_data", "CONIC_KEY"]
 
@@ -35,10 +35,10 @@ CONIC_KEY = "__conic__"
 @dataclass(frozen=True)
 class ConicNames:
     """What each column and row of cvxpy's conic form is, in the user's terms: ``(start,
-    size, label, shape)`` spans, in the form's order."""
+    size, label, shape)`` spans, in the form's order (``str(label)`` is the label)."""
 
-    columns: tuple[tuple[int, int, str, tuple[int, ...]], ...]
-    rows: tuple[tuple[int, int, str, tuple[int, ...]], ...]
+    columns: tuple[tuple[int, int, Any, tuple[int, ...]], ...]
+    rows: tuple[tuple[int, int, Any, tuple[int, ...]], ...]
     solver_rows: np.ndarray | None = None
 
     @staticmethod
@@ -47,7 +47,7 @@ class ConicNames:
             if start <= i < start + size:
                 k = i - start
                 if size == 1:
-                    return label
+                    return str(label)
                 where = np.unravel_index(k, shape, order="F") if shape else (k,)
                 return f"{label}[{', '.join(str(int(w)) for w in where)}]"
         return fallback
@@ -63,6 +63,21 @@ class ConicNames:
         """``text`` with "conic variable j" and "conic row i" named."""
         text = re.sub(r"conic variable (\d+)", lambda m: self.column(int(m.group(1))), text)
         return re.sub(r"conic row (\d+)", lambda m: self.row(int(m.group(1))), text)
+
+
+class _ConstraintLabel:
+    """A user constraint's label, written only when a message names it (printing a
+    constraint prints its data: milliseconds a constraint, wasted on a certified solve)."""
+
+    def __init__(self, index: int, constraint: Any) -> None:
+        self.index, self.constraint = index, constraint
+
+    def __str__(self) -> str:
+        c = self.constraint
+        text = str(c)  # the expression as written, when short and free of data dumps
+        if len(text) > 40 or "np." in text or "[" in text:
+            text = f"{type(c).__name__}, shape {tuple(c.shape)}"
+        return f"constraint {self.index} ({text})"
 
 
 def conic_names(problem: cp.Problem, inverse: Any,
@@ -93,10 +108,7 @@ def conic_names(problem: cp.Problem, inverse: Any,
     for c in cons:
         size = int(getattr(c, "size", 0))
         if c.id in user_cons:
-            text = str(c)  # the expression as written, when short and free of data dumps
-            if len(text) > 40 or "np." in text or "[" in text:
-                text = f"{type(c).__name__}, shape {tuple(c.shape)}"
-            label = f"constraint {user_cons[c.id]} ({text})"
+            label = _ConstraintLabel(user_cons[c.id], c)
             shape = tuple(c.shape) if size == int(np.prod(c.shape or (1,))) else ()
         else:
             label = f"a {type(c).__name__} row cvxpy added for its canonical form"
@@ -195,7 +207,13 @@ def conic_data(data: Mapping[str, Any], solver: Any = None) -> tuple[ConicData, 
                      psd_lower=psd_lower, lb=lb, ub=ub, solver_rows=solver_rows), reason
 
 
-def _pair_bounds(cd: ConicData, x: Any, y: Any, signs: tuple[float, ...]) -> ConicBounds:
+#: a bracket within this fraction of the caller's ``tol`` ends the certificate's work
+#: (the tightening that would follow only shrinks a gap already well inside ``tol``)
+ENOUGH = 0.1
+
+
+def _pair_bounds(cd: ConicData, x: Any, y: Any, signs: tuple[float, ...],
+                 tol: float | None = None) -> ConicBounds:
     """Bounds with the dual point taken as ``s * y`` for the sign ``s`` (among those the
     solver's convention leaves open) whose dual residual ``c + A'(s y)`` is smaller:
     either sign gives valid bounds, the right one tight ones."""
@@ -209,15 +227,25 @@ def _pair_bounds(cd: ConicData, x: Any, y: Any, signs: tuple[float, ...]) -> Con
             return float(np.linalg.norm(g))
 
         signs = (min(signs, key=resid),)
-    return conic_bounds(cd, x, None if y is None else signs[0] * y)
+    enough = None
+    if tol is not None and tol > 0:
+        scale = _term_scale(cd, x)
+
+        def enough(lower: float, upper: float) -> bool:
+            return relative_gap(lower, upper, scale) <= ENOUGH * tol
+
+    return conic_bounds(cd, x, None if y is None else signs[0] * y, enough=enough)
 
 
-def generic_certify(f: Any, point: Mapping[str, Any]) -> Certificate:
+def generic_certify(f: Any, point: Mapping[str, Any], tol: float | None = None
+                    ) -> Certificate:
     """Certify ``point`` for any cvxpy formulation: see the module docstring.
 
     With the conic path's raw pair (``point["__conic__"]``) both sides are bounded; with
     variable values only, the primal side is bounded when the values fill every conic
-    variable (no auxiliary variables) and the dual side is reported uncertified.
+    variable (no auxiliary variables) and the dual side is reported uncertified.  With
+    ``tol`` (the caller's relative gap), tightening stops once the bracket is within
+    ``ENOUGH * tol``: the bounds are as valid, the work is what ``tol`` needs.
     """
     sense = f.sense
     values = {k: v for k, v in point.items() if k != CONIC_KEY}
@@ -235,7 +263,7 @@ def generic_certify(f: Any, point: Mapping[str, Any]) -> Certificate:
     if reason:
         bounds = ConicBounds(-math.inf, math.inf, reason, reason)
     else:
-        bounds = _pair_bounds(cd, x, y, signs)
+        bounds = _pair_bounds(cd, x, y, signs, tol)
     if sense == "maximize":  # cvxpy minimises the negated objective
         lower, upper = -bounds.upper, -bounds.lower
         why_lower, why_upper = bounds.upper_reason, bounds.lower_reason

@@ -376,3 +376,55 @@ def test_pyproject_lists_every_package_and_ships_the_problem_specs():
     assert set(cfg["packages"]) == tree | {"convexkern.problems"}
     assert cfg["package-dir"] == {"convexkern.problems": "problems"}
     assert sorted(p.name for p in (PKG.parent / "problems").glob("*.toml"))
+
+
+def _package_of(mod: str) -> str:
+    """The package a module belongs to (a package is its own)."""
+    return mod if MODULES[mod].name == "__init__.py" else mod.rsplit(".", 1)[0]
+
+
+def _private_imports() -> list[tuple[str, str, str]]:
+    """``(importer, module, name)`` for every underscore name imported from a module of
+    another package (dunder names aside)."""
+    out = []
+    for mod, path in MODULES.items():
+        is_pkg = path.name == "__init__.py"
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            base = _resolve(mod, is_pkg, node.level, node.module)
+            if not base.startswith("convexkern"):
+                continue
+            home = base
+            while home not in MODULES and "." in home:
+                home = home.rsplit(".", 1)[0]
+            for alias in node.names:
+                name = alias.name
+                if (name.startswith("_") and not name.startswith("__")
+                        and f"{base}.{name}" not in MODULES
+                        and _package_of(home) != _package_of(mod)):
+                    out.append((mod, home, name))
+    return out
+
+
+def test_no_private_name_crosses_a_package():
+    """An underscore name is its package's own: another package imports only public
+    names (inside one package, modules share their helpers)."""
+    assert _private_imports() == []
+
+
+def test_the_private_import_check_sees_one(monkeypatch):
+    """The check above is not vacuous: a planted module importing another package's
+    private name is found."""
+    planted = PKG / "formulations" / "_planted_for_test.py"
+    monkeypatch.setitem(MODULES, "convexkern.formulations._planted_for_test", planted)
+    original = Path.read_text
+
+    def read(self: Path, *a, **k) -> str:
+        if self == planted:
+            return "from ..math.lp_svm import _hidden\n"
+        return original(self, *a, **k)
+
+    monkeypatch.setattr(Path, "read_text", read)
+    assert ("convexkern.formulations._planted_for_test", "convexkern.math.lp_svm",
+            "_hidden") in _private_imports()

@@ -32,12 +32,12 @@ def build(problem: Problem) -> tuple[Formulation, int]:
     if problem.file is not None:
         return _from_file(problem)
     from ..specs import load_spec
-    from ..specs.build import _call_builder, _kernel_matrices, _prepare_data
+    from ..specs.build import call_builder, kernel_matrices, prepare_data
 
     spec = load_spec(dict(problem.spec), base_dir=problem.base_dir)
     quiet: Any = lambda msg: None  # noqa: E731
     timings: dict[str, float] = {}
-    X, y, *_ = _prepare_data(spec.data, spec.split, spec.preprocess, quiet, timings)
+    X, y, *_ = prepare_data(spec.data, spec.split, spec.preprocess, quiet, timings)
     if problem.n is not None:
         X, y = _subsample(X, y, problem.n, problem.seed, problem.name)
     if problem.builder is not None:
@@ -50,9 +50,9 @@ def build(problem: Problem) -> tuple[Formulation, int]:
             raise SpecError(f"{problem.name}.params", str(exc)) from None
     K = None
     if spec.kernel is not None:
-        _, K, _ = _kernel_matrices(spec.kernel, X, None, quiet, timings)
+        _, K, _ = kernel_matrices(spec.kernel, X, None, quiet, timings)
     fn = spec.formulation.builder_function()
-    return _call_builder(spec.formulation, fn, K, X, y, quiet, timings), int(y.size)
+    return call_builder(spec.formulation, fn, K, X, y, quiet, timings), int(y.size)
 
 
 def _from_file(problem: Problem) -> tuple[Formulation, int]:

@@ -150,12 +150,12 @@ def _limit_threads(threads: int | None) -> Any:
 
 def _plan_child(problem: Problem, solvers: tuple[str, ...] | None) -> dict[str, Any]:
     from ..solvers import available_solvers
-    from ..solvers.dispatch import _largest_psd_side
+    from ..solvers.dispatch import largest_psd_side
     from ..solvers.table import CONIC
 
     f, n = build(problem)
     usable = available_solvers(f)
-    side = _largest_psd_side(f)
+    side = largest_psd_side(f)
     wanted = list(solvers) if solvers else usable
     run, skipped = [], {}
     for s in wanted:

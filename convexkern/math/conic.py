@@ -35,6 +35,7 @@ unbounded where the residual lives is reported as infinite, with the reason.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 import scipy.sparse as sp
@@ -103,11 +104,14 @@ def _toward_bounds(data: ConicData, y: np.ndarray, lo: np.ndarray, hi: np.ndarra
 
 
 def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np.ndarray,
-           p_shift: float, allow_fix: bool = True) -> tuple[float, str, dict[str, float]]:
+           p_shift: float, allow_fix: bool = True,
+           enough: Callable[[float], bool] | None = None
+           ) -> tuple[float, str, dict[str, float]]:
     """Weak duality with the box (module docstring); without ``d``.  Columns without a
     finite box get an exactly zero residual: the point is first polished in floating
     point (:func:`dual_polish`), then the rest is enclosed (:func:`dual_fix`).  ``x``
-    serves as the dual's ``w`` (any ``w`` gives a valid bound when ``P`` is PSD)."""
+    serves as the dual's ``w`` (any ``w`` gives a valid bound when ``P`` is PSD).
+    ``enough(bound)`` says when a finite bound needs no correction to tighten it."""
     yk, reason = _into_cone(y, data, dual=True)
     if reason:
         return -math.inf, reason, {}
@@ -141,6 +145,8 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
     scale = abs(float(data.b @ yk)) + 1.0
     costly0 = np.isfinite(term) & (-term > 1e-12 * scale)
     worth = not bad.any() and float(-np.sum(term[costly0])) > 1e-10 * scale
+    if worth and enough is not None and enough(_down(_weak_duality(data, yk, w, term, 0.0))):
+        worth = False  # tight enough for the caller without the correction
     kept = (yk, w, r, err, term, bad) if worth else None
     if (bad.any() or worth) and p_shift == 0.0 and allow_fix:
         # columns open on a side whose residual sign is not safely away from it join the
@@ -281,41 +287,44 @@ def _refine_undecided(data: ConicData, At: sp.csr_matrix, y: np.ndarray, r: np.n
 
 def _lower_best(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray,
                 hi: np.ndarray, p_shift: float, allow_fix: bool,
-                inner: tuple[np.ndarray, np.ndarray] | None
+                inner: tuple[np.ndarray, np.ndarray] | None,
+                enough: Callable[[float], bool] | None = None
                 ) -> tuple[float, str, dict[str, float]]:
     """:func:`_lower` at ``(x, y)``, and when that is infinite, at points stepped toward
     the dual interior point ``inner = (y, w)`` (each one a valid bound): the multipliers
     of a solver's optimal point sit on their cone's boundary (complementarity), where no
     exact correction of the dual residual stays in ``K*``."""
-    best = _lower(data, x, y, lo, hi, p_shift, allow_fix)
+    best = _lower(data, x, y, lo, hi, p_shift, allow_fix, enough)
     if inner is None or math.isfinite(best[0]):
         return best
     yin, win = inner
     cand, theta = _smallest_step(
         lambda t: _lower(data, x + t * (win - x), y + t * (yin - y), lo, hi, p_shift,
-                         allow_fix), math.isfinite)
+                         allow_fix, enough), math.isfinite)
     if cand[0] > best[0]:
         best = cand
         best[2]["dual_interior_step"] = theta
     return best
 
 
-def _upper(data: ConicData, x: np.ndarray, ylo: np.ndarray, yhi: np.ndarray,
+def _upper(data: ConicData, x: np.ndarray,
+           box: Callable[[], tuple[np.ndarray, np.ndarray]],
            inner: np.ndarray | None = None) -> tuple[float, str, dict[str, float]]:
     """The best of :func:`_upper_at` at ``x`` and at points stepped toward the interior
-    point ``inner`` (each one a valid bound)."""
-    best = _upper_at(data, x, ylo, yhi)
+    point ``inner`` (each one a valid bound); ``box()`` gives the dual box, computed
+    only where a move must be paid for."""
+    best = _upper_at(data, x, box)
     if _active_helps(best, data):
-        cand = _upper_at(data, x, ylo, yhi, active=True)
+        cand = _upper_at(data, x, box, active=True)
         if cand[0] < math.inf:
             best = cand
             best[2]["active_rows_exact"] = 1.0
     if inner is None or best[0] < math.inf and best[2].get("primal_residual", 0.0) == 0.0:
         return best
     def at(theta: float) -> tuple[float, str, dict[str, float]]:
-        cand = _upper_at(data, x + theta * (inner - x), ylo, yhi)
+        cand = _upper_at(data, x + theta * (inner - x), box)
         if _active_helps(cand, data):  # rows a relative interior point meets
-            cand = _upper_at(data, x + theta * (inner - x), ylo, yhi, active=True)
+            cand = _upper_at(data, x + theta * (inner - x), box, active=True)
         return cand
 
     cand, theta = _smallest_step(at, lambda v: v < math.inf)
@@ -360,8 +369,9 @@ def _smallest_step(at, works) -> tuple[tuple[float, str, dict[str, float]], floa
     return found
 
 
-def _upper_at(data: ConicData, x: np.ndarray, ylo: np.ndarray, yhi: np.ndarray,
-              active: bool = False) -> tuple[float, str, dict[str, float]]:
+def _upper_at(data: ConicData, x: np.ndarray,
+              box: Callable[[], tuple[np.ndarray, np.ndarray]], active: bool = False
+              ) -> tuple[float, str, dict[str, float]]:
     """An upper bound from the primal point (without ``d``).
 
     The equality rows are met exactly by a point ``x*`` near ``x`` (:func:`equality_fix`),
@@ -402,9 +412,13 @@ def _upper_at(data: ConicData, x: np.ndarray, ylo: np.ndarray, yhi: np.ndarray,
     move, reason = _cone_moves(s, rad, data)
     if reason:
         return math.inf, reason, {}
-    width = np.maximum(np.abs(ylo), np.abs(yhi))
-    with np.errstate(invalid="ignore"):
-        pen_terms = np.where(move > 0, move * width, 0.0)
+    if np.any(move > 0):
+        ylo, yhi = box()
+        width = np.maximum(np.abs(ylo), np.abs(yhi))
+        with np.errstate(invalid="ignore"):
+            pen_terms = np.where(move > 0, move * width, 0.0)
+    else:
+        pen_terms = np.zeros(move.size)
     if not np.all(np.isfinite(pen_terms)):
         unpaid = np.flatnonzero(~np.isfinite(pen_terms))
         i = int(unpaid[0])
@@ -435,6 +449,27 @@ def _upper_at(data: ConicData, x: np.ndarray, ylo: np.ndarray, yhi: np.ndarray,
                             "equality_correction": float(np.max(d)) if d.size else 0.0}
 
 
+def _with_offset(lower: float, upper: float, d: float) -> tuple[float, float]:
+    """The bracket of ``f + d`` from one of ``f``, rounded outward."""
+    if math.isfinite(lower):
+        lower = _down(_down(lower + d) - 4 * _U * abs(d))
+    if math.isfinite(upper):
+        upper = _up(_up(upper + d) + 4 * _U * abs(d))
+    return lower, upper
+
+
+def _once(make: Callable[[], tuple[np.ndarray, np.ndarray]]
+          ) -> Callable[[], tuple[np.ndarray, np.ndarray]]:
+    """``make``, called at the first use only (a box is costly and often not needed)."""
+    memo: list = []
+
+    def get() -> tuple[np.ndarray, np.ndarray]:
+        if not memo:
+            memo.append(make())
+        return memo[0]
+    return get
+
+
 def _p_shift(P: sp.csr_matrix | None) -> float:
     """A verified ``t >= 0`` with ``P + t I`` PSD (0 when ``P`` is exactly PSD)."""
     if _psd_P_exact(P):
@@ -451,7 +486,8 @@ def _p_shift(P: sp.csr_matrix | None) -> float:
 
 
 def conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
-                 rounds: int = 3, interior: bool = True) -> ConicBounds:
+                 rounds: int = 3, interior: bool = True,
+                 enough: Callable[[float, float], bool] | None = None) -> ConicBounds:
     """See :func:`_conic_bounds`; BLAS runs on one thread (the blocks are small: threads
     only contend, the more so on a loaded machine)."""
     global _POOLS
@@ -460,14 +496,15 @@ def conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
 
         _POOLS = ThreadpoolController()
     with _POOLS.limit(limits=1, user_api="blas"):
-        return _conic_bounds(data, x, y, rounds, interior)
+        return _conic_bounds(data, x, y, rounds, interior, enough)
 
 
 _POOLS = None
 
 
 def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
-                  rounds: int = 3, interior: bool = True) -> ConicBounds:
+                  rounds: int = 3, interior: bool = True,
+                  enough: Callable[[float, float], bool] | None = None) -> ConicBounds:
     """A rigorous bracket on ``min c'x + 1/2 x'Px + d`` from an approximate primal point
     ``x`` and dual point ``y`` (either may be ``None``: that side is then infinite).
 
@@ -476,8 +513,13 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
     When the primal point misses a cone row whose multiplier has no finite bound,
     ``interior=True`` solves a phase-one problem once (:func:`interior_point`) and steps
     toward its point.
+
+    ``enough(lower, upper)`` (offset included) says when a bracket is tight enough for
+    the caller: a correction that would only tighten a finite lower bound is then
+    skipped.  The bounds are valid either way.
     """
     lower, upper = -math.inf, math.inf
+    d = float(data.offset)
     why_lo = "no dual point" if y is None else ""
     why_up = "no primal point" if x is None else ""
     res: dict[str, float] = {}
@@ -498,8 +540,7 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
     for it in range(rounds + 1):
         progress = False
         if x is not None and upper == math.inf:
-            ylo, yhi = _dual_box(data, lower)
-            val, why, r = _upper(data, x, ylo, yhi, inner)
+            val, why, r = _upper(data, x, _once(lambda lower=lower: _dual_box(data, lower)), inner)
             res.update(r)
             if math.isfinite(val):
                 upper, why_up, progress = val, "", True
@@ -514,9 +555,14 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
                         why_up += " (no time was left for a phase-one point)"
         if y is not None and x is not None and math.isfinite(shift) and lower == -math.inf:
             yk, _ = _into_cone(y, data, dual=True)
-            lo, hi = _primal_box(data, upper, x, yk)
             fix = math.isfinite(upper) or it > 0
-            val, why, r = _lower_best(data, x, y, lo, hi, shift, fix, dual_inner)
+
+            def good(v: float, up: float = upper) -> bool:
+                return enough is not None and enough(*_with_offset(v, up, d))
+
+            lo, hi = _primal_box(data, upper, x, yk)
+            val, why, r = _lower_best(data, x, y, lo, hi, shift, fix, dual_inner,
+                                      good if enough is not None else None)
             res.update(r)
             if math.isfinite(val):
                 lower, why_lo, progress = val, "", True
@@ -531,11 +577,7 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
                         dual_inner = (yin, x if win is None else win)
         if not progress or (math.isfinite(lower) and math.isfinite(upper)):
             break
-    d = float(data.offset)
-    if math.isfinite(lower):
-        lower = _down(_down(lower + d) - 4 * _U * abs(d))
-    if math.isfinite(upper):
-        upper = _up(_up(upper + d) + 4 * _U * abs(d))
+    lower, upper = _with_offset(lower, upper, d)
     return ConicBounds(lower=lower, upper=upper, lower_reason=why_lo, upper_reason=why_up,
                        residuals=res)
 

@@ -39,8 +39,8 @@ def _activity(G: sp.csr_matrix, lo: np.ndarray, hi: np.ndarray, rows: np.ndarray
     j = G.indices
     g = G.data
     with np.errstate(invalid="ignore", over="ignore"):
-        tmin = np.where(g > 0, g * lo[j], g * hi[j])
-        tmax = np.where(g > 0, g * hi[j], g * lo[j])
+        tmin = np.where(g > 0, g * lo[j], np.where(g < 0, g * hi[j], 0.0))
+        tmax = np.where(g > 0, g * hi[j], np.where(g < 0, g * lo[j], 0.0))
     ninf_min = np.bincount(rows, weights=~np.isfinite(tmin), minlength=G.shape[0])
     ninf_max = np.bincount(rows, weights=~np.isfinite(tmax), minlength=G.shape[0])
     fmin = np.where(np.isfinite(tmin), tmin, 0.0)
@@ -73,8 +73,8 @@ def _propagate(G: sp.csr_matrix, rlo: np.ndarray, rhi: np.ndarray, lo: np.ndarra
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         up = (rhi[rows] - rest_min + err) / g      # g z_j <= rhi - rest_min
         dn = (rlo[rows] - rest_max - err) / g      # g z_j >= rlo - rest_max
-    new_hi = np.where(g > 0, up, dn)
-    new_lo = np.where(g > 0, dn, up)
+    new_hi = np.where(g > 0, up, np.where(g < 0, dn, np.inf))  # a stored 0 bounds nothing
+    new_lo = np.where(g > 0, dn, np.where(g < 0, up, -np.inf))
     new_hi = np.where(np.isnan(new_hi), np.inf, new_hi)
     new_lo = np.where(np.isnan(new_lo), -np.inf, new_lo)
     new_hi = new_hi + np.abs(new_hi) * 4 * _U + _TINY
@@ -249,6 +249,9 @@ def _primal_box(data: ConicData, upper: float, x: np.ndarray | None = None,
     if cut and x is not None and y is not None:
         r_l, e_l, R_l = _lagrangian_cut(data, x, y, upper)
         cols = np.flatnonzero((r_l != 0) | (e_l != 0))
+        row = sp.csr_matrix((np.ones(cols.size), cols, np.array([0, cols.size])),
+                            shape=(1, n + m))
+        row_layout = _Layout(row)
 
         def lagrangian(lo_: np.ndarray, hi_: np.ndarray) -> None:
             # the true coefficient is within e of r: take its worst case on each column's
@@ -261,11 +264,9 @@ def _primal_box(data: ConicData, upper: float, x: np.ndarray | None = None,
                 pay = float(np.sum(e_l[cols][mixed] * np.maximum(-lj[mixed], hj[mixed])))
             if not math.isfinite(pay):
                 return
-            row = sp.csr_matrix((rho, (np.zeros(cols.size, dtype=int), cols)),
-                                shape=(1, n + m))
-            row.eliminate_zeros()
+            row.data = rho  # the row's pattern is fixed; a zero coefficient bounds nothing
             _propagate(row, np.array([-np.inf]), np.array([_up(R_l + pay * (1 + 4 * _U))]),
-                       lo_, hi_)
+                       lo_, hi_, row_layout)
 
         rules.append(lagrangian)
     if cut and data.P is not None:

@@ -60,25 +60,47 @@ def _exact_rows(M: sp.csr_matrix, v: np.ndarray, rows: np.ndarray,
     value (every product split exactly by :func:`_two_product`, every row summed by
     ``math.fsum``), with the bound on its error: 0 where the exact value is a float (in
     particular an exact 0, which no rounding can fake), else half an ulp.  A row whose
-    terms are near overflow or underflow keeps ``inf`` as its error bound."""
-    M = sp.csr_matrix(M)
+    terms are near overflow or underflow keeps ``inf`` as its error bound.  The products
+    are split for all rows at once; only the exact sums run row by row."""
+    M = M if sp.isspmatrix_csr(M) or isinstance(M, sp.csr_array) else sp.csr_matrix(M)
+    rows = np.asarray(rows, dtype=int)
+    starts, stops = M.indptr[rows], M.indptr[rows + 1]
+    counts = stops - starts
+    cvals = np.zeros(rows.size) if const is None else np.asarray(const, dtype=float)[rows]
+    # the nonzeros of the chosen rows, row after row
+    offsets = np.concatenate([[0], np.cumsum(counts)])
+    idx = np.arange(offsets[-1]) - np.repeat(offsets[:-1] - starts, counts)
+    a, x = M.data[idx], v[M.indices[idx]]
+    p, e = _two_product(a, x)
+    # per row: the largest magnitude among its data, point, terms and constant, and its
+    # smallest nonzero product
+    mag = np.maximum(np.maximum(np.abs(a), np.abs(x)), np.maximum(np.abs(p), np.abs(e)))
+    big = np.abs(cvals)
+    small = np.full(rows.size, np.inf)
+    has = counts > 0
+    if idx.size:
+        first = offsets[:-1][has]
+        big[has] = np.maximum(big[has], np.maximum.reduceat(mag, first))
+        with np.errstate(invalid="ignore"):
+            nz = np.where(p != 0, np.abs(p), np.inf)
+        small[has] = np.minimum.reduceat(nz, first)
+    risky = (big > 2.0 ** 500) | (small < 2.0 ** -500)
+    pl, el, cl = p.tolist(), e.tolist(), cvals.tolist()
     vals = np.zeros(rows.size)
     errs = np.zeros(rows.size)
-    for k, i in enumerate(rows):
-        lo, hi = M.indptr[i], M.indptr[i + 1]
-        a, x = M.data[lo:hi], v[M.indices[lo:hi]]
-        p, e = _two_product(a, x)
-        terms = np.concatenate([p, e, [0.0 if const is None else float(const[i])]])
-        big = float(np.max(np.abs(np.concatenate([a, x, terms]))))
-        tiny = np.abs(p[p != 0])
-        if big > 2.0 ** 500 or (tiny.size and float(np.min(tiny)) < 2.0 ** -500):
+    fsum, ulp = math.fsum, math.ulp
+    for k in range(rows.size):
+        lo, hi = int(offsets[k]), int(offsets[k + 1])
+        terms = pl[lo:hi] + el[lo:hi]
+        terms.append(cl[k])
+        if risky[k]:
             vals[k], errs[k] = float(np.sum(terms)), math.inf
             continue
-        total = math.fsum(terms.tolist())
+        total = fsum(terms)
         vals[k] = total
         # exact iff the rounded total minus the terms sums to 0 exactly
-        rest = math.fsum([-total, *terms.tolist()])
-        errs[k] = 0.0 if rest == 0.0 else 0.5 * math.ulp(total)
+        terms.append(-total)
+        errs[k] = 0.0 if fsum(terms) == 0.0 else 0.5 * ulp(total)
     return vals, errs
 
 

@@ -120,7 +120,7 @@ def _met_with_no_move(data: ConicData, x: np.ndarray) -> tuple[float, str]:
     when every row is met exactly after the equality correction (no cone move to pay
     for), so the value is that of an exactly feasible point."""
     m = data.b.size
-    val, why, res = _upper_at(data, x, np.full(m, -np.inf), np.full(m, np.inf))
+    val, why, res = _upper_at(data, x, lambda: (np.full(m, -np.inf), np.full(m, np.inf)))
     if why:
         return math.inf, why
     if res.get("primal_residual", 0.0) > 0.0:

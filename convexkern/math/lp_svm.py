@@ -55,6 +55,9 @@ from .._validation import check_matrix
 
 __all__ = [
     "THRESHOLD_RTOL",
+    "below_threshold",
+    "check_gram",
+    "max_abs_diff",
     "nu_lp_value",
     "nu_lp_dual_value",
     "lp_value",
@@ -163,7 +166,8 @@ def _sum_bounds(v: np.ndarray) -> tuple[float, float]:
     return float(_down(t)), float(_up(t))
 
 
-def _check_A(A: Any) -> np.ndarray:
+def check_gram(A: Any) -> np.ndarray:
+    """The matrix ``A`` of the LPs (finite, 2-d), checked under the argument name "A"."""
     return check_matrix(A, "A")
 
 
@@ -183,7 +187,7 @@ def _simplex_repair(R: np.ndarray) -> np.ndarray:
 THRESHOLD_RTOL = 4.0 * float(np.finfo(float).eps)
 
 
-def _below_threshold(C: float, M: int) -> bool:
+def below_threshold(C: float, M: int) -> bool:
     """True when ``M C < 1`` beyond rounding (Theorem 2: unbounded ν-LP, infeasible dual)."""
     return C * M < 1.0 - THRESHOLD_RTOL
 
@@ -196,7 +200,7 @@ def _best_rho(s: np.ndarray, C: float, rho_min: float | None) -> tuple[float, fl
     ulps, and the kink's value is still the objective of a feasible point (a valid lower
     bound)."""
     M = s.size
-    if _below_threshold(C, M):
+    if below_threshold(C, M):
         return math.inf, math.inf
     ss = np.sort(s)
     prefix = np.concatenate([[0.0], np.cumsum(ss)[:-1]])
@@ -235,7 +239,7 @@ def nu_lp_value(A: np.ndarray, R: np.ndarray, C_rho: float, rho_min: float | Non
     with np.errstate(invalid="ignore", over="ignore"):
         s_lo = _down(np.where(lo >= 0, lo / sig_hi, lo / sig_lo))
     if not np.all(np.isfinite(s_lo)):
-        val, rho = (math.inf, math.inf) if _below_threshold(C_rho, s.size) else (-math.inf, 0.0)
+        val, rho = (math.inf, math.inf) if below_threshold(C_rho, s.size) else (-math.inf, 0.0)
     else:
         val, rho = _best_rho(s_lo, C_rho, rho_min)
         if math.isfinite(val):
@@ -271,7 +275,7 @@ def _repair_delta(delta: np.ndarray, C: float, rho_min: float | None) -> np.ndar
     ``delta <= C`` by the clip and ``sum delta = M min(1/M, C) >= 1 - THRESHOLD_RTOL``
     (one rounding, unlike a float sum of ``M`` terms).  Otherwise ``sum delta >= 1`` holds
     exactly (:func:`_sum_at_least_one`)."""
-    if _below_threshold(C, delta.size):
+    if below_threshold(C, delta.size):
         return None
     d = np.clip(delta, 0.0, C)
     total = d.sum()
@@ -376,11 +380,12 @@ def c_min(A: Any) -> float:
     For :math:`C_M \le C_{\min}` the LP SVM solution is ``R = 0`` (unique below it); above
     it ``R != 0``.  ``inf`` when every column sum is ``<= 0`` (``R = 0`` for every ``C_M``).
     """
-    A = _check_A(A)
+    A = check_gram(A)
     b = float(A.sum(axis=0).max())
     return 1.0 / b if b > 0 else math.inf
 
 
-def _dist(a: np.ndarray, b: np.ndarray) -> float:
+def max_abs_diff(a: np.ndarray, b: np.ndarray) -> float:
+    """``max |a - b|`` (0 for empty arrays): how far a point is from a reference one."""
     return float(np.max(np.abs(a - b))) if a.size else 0.0
 

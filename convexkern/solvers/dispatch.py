@@ -264,7 +264,7 @@ def compare(
     names = available_solvers(formulation) if solvers is None else list(solvers)
     for name in names:
         _resolve(formulation, name)
-    side = _largest_psd_side(formulation) if solvers is None else 0
+    side = largest_psd_side(formulation) if solvers is None else 0
     reports = []
     for name in names:
         if progress is not None:
@@ -285,7 +285,7 @@ def compare(
     return ReportTable(reports)
 
 
-def _largest_psd_side(f: Formulation) -> int:
+def largest_psd_side(f: Formulation) -> int:
     """The side of the largest PSD constraint of ``f``'s cvxpy problem (0: none)."""
     sides = [int(c.args[0].shape[0]) for c in f.problem.constraints
              if isinstance(c, cp.constraints.PSD) and c.args[0].ndim == 2]

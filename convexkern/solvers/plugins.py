@@ -68,13 +68,13 @@ def _entry_points(group: str) -> list[Any]:
     return list(seen.values())
 
 
-def _dist(ep: Any) -> str:
+def max_abs_diff(ep: Any) -> str:
     dist = getattr(ep, "dist", None)
     return f"{dist.name} {dist.version}" if dist is not None else ""
 
 
 def _describe(ep: Any) -> str:
-    where = f" from {_dist(ep)}" if _dist(ep) else ""
+    where = f" from {max_abs_diff(ep)}" if max_abs_diff(ep) else ""
     return f"solver plugin '{ep.name}' ({ep.value}{where})"
 
 
@@ -100,7 +100,7 @@ def _load(ep: Any) -> None:
         _fail(key, f"{what} ran but registered no solver named '{key}' (its function must "
                    f"call convexkern.register_solver('{key}', kinds=[...]))")
         return
-    _sources[key] = _dist(ep) or ep.value
+    _sources[key] = max_abs_diff(ep) or ep.value
 
 
 def _fail(key: str, message: str) -> None:

@@ -123,7 +123,7 @@ def _split(y: np.ndarray, s: SplitSpec) -> tuple[np.ndarray, np.ndarray]:
     return train, test
 
 
-def _prepare_data(
+def prepare_data(
     data: DataSpec,
     split: SplitSpec | None,
     preprocess: PreprocessSpec,
@@ -159,7 +159,7 @@ def _prepare_data(
     return X_train, y_train, X_test, y_test, mean, scale
 
 
-def _kernel_matrices(
+def kernel_matrices(
     spec: KernelSpec,
     X_train: np.ndarray,
     X_test: np.ndarray | None,
@@ -191,7 +191,7 @@ def _kernel_matrices(
     return kernel, K_train, K_test
 
 
-def _call_builder(
+def call_builder(
     spec: FormulationSpec,
     fn: Callable[..., Formulation],
     K_train: np.ndarray | None,

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..formulation import Formulation
-from .build import _call_builder, _kernel_matrices, _prepare_data
+from .build import call_builder, kernel_matrices, prepare_data
 from .model import (
     DataSpec,
     FormulationSpec,
@@ -57,14 +57,14 @@ class ProblemSpec:
         """
         progress = progress or (lambda msg: None)
         timings: dict[str, float] = {}
-        X_train, y_train, X_test, y_test, mean, scale = _prepare_data(
+        X_train, y_train, X_test, y_test, mean, scale = prepare_data(
             self.data, self.split, self.preprocess, progress, timings)
         fn = self.formulation.builder_function()
         kernel = K_train = K_test = None
         if self.kernel is not None:
-            kernel, K_train, K_test = _kernel_matrices(self.kernel, X_train, X_test, progress,
+            kernel, K_train, K_test = kernel_matrices(self.kernel, X_train, X_test, progress,
                                                        timings)
-        f = _call_builder(self.formulation, fn, K_train, X_train, y_train, progress, timings)
+        f = call_builder(self.formulation, fn, K_train, X_train, y_train, progress, timings)
         return Instance(
             spec=self, X_train=X_train, y_train=y_train, X_test=X_test, y_test=y_test,
             kernel=kernel, K_train=K_train, K_test=K_test, formulation=f,

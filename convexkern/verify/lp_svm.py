@@ -22,7 +22,7 @@ from .._validation import check_positive, check_positive_sequence
 from ..errors import InvalidInputError
 from ..formulation import Formulation
 from ..formulations.lp_svm import lp, nu_lp, nu_lp_dual
-from ..math.lp_svm import _check_A, _dist, c_min, lp_value, nu_lp_value
+from ..math.lp_svm import check_gram, max_abs_diff, c_min, lp_value, nu_lp_value
 from ..report import SolveReport
 
 __all__ = [
@@ -178,7 +178,7 @@ def check_theorem_1(A: Any, C_rho: float, *, C_M: float | None = None,
     hypothesis, which the paper adds to [7]'s statement, fails -- and no ``C_M`` was
     given for the converse).
     """
-    A = _check_A(A)
+    A = check_gram(A)
     C_rho = check_positive(C_rho, "C_rho")
     if C_M is not None:
         C_M = check_positive(C_M, "C_M")
@@ -267,7 +267,7 @@ def check_theorem_2(A: Any, C_rho: float | None = None, *,
     """
     from ..solvers import available_solvers
 
-    A = _check_A(A)
+    A = check_gram(A)
     M = A.shape[0]
     C = 0.5 / M if C_rho is None else check_positive(C_rho, "C_rho")
     fp, fd = nu_lp(A, C), nu_lp_dual(A, C)
@@ -296,7 +296,7 @@ def check_theorem_3(A: Any, C_values: tuple[float, ...] = (1.0, 2.0, 10.0, 100.0
     optimal for every other :math:`C_\rho` of the list (solutions need not be unique, so
     the ``R`` vectors themselves are compared only through their values).
     """
-    A = _check_A(A)
+    A = check_gram(A)
     C_values = tuple(check_positive_sequence(C_values, "C_values"))
     reps = [_solve(nu_lp(A, C), solver, tol) for C in C_values]
     vals = [r.primal_value for r in reps]
@@ -304,7 +304,7 @@ def check_theorem_3(A: Any, C_values: tuple[float, ...] = (1.0, 2.0, 10.0, 100.0
                 for ri in reps for j, C in enumerate(C_values))
     scale = max(abs(v) for v in vals)
     ok = all(r.ok for r in reps) and cross <= 10 * tol * scale
-    rdiff = max(_dist(r.x["R"], reps[0].x["R"]) for r in reps)
+    rdiff = max(max_abs_diff(r.x["R"], reps[0].x["R"]) for r in reps)
     rhos = [float(r.x["rho"]) for r in reps]
     note = ""
     amax = _amax(A)
@@ -342,7 +342,7 @@ def check_theorem_4(A: Any, C_rho: float = 1.0, *, t_values: tuple[float, ...] =
     :math:`C_\rho \ge 1`) and the ν-property counts :math:`\#\{\xi_r > 0\} \le 1/C_\rho \le
     \#\{\delta_r > 0\}` (which hold whenever ``rho > 0``).
     """
-    A = _check_A(A)
+    A = check_gram(A)
     C0 = check_positive(C_rho, "C_rho")
     t_values = tuple(check_positive_sequence(t_values, "t_values"))
     if any(t <= 1 for t in t_values):
@@ -404,7 +404,7 @@ def check_theorem_5(A: Any, *, factor: float = 1e-2, solver: str = "linprog",
     1e4}.  ``as_printed`` is the printed part (below :math:`C_{\min}`, or the "otherwise"
     case); ``holds`` adds the part above :math:`C_{\min}`.
     """
-    A = _check_A(A)
+    A = check_gram(A)
     c0 = c_min(A)
     # R scales with 1/A: a weight counts as nonzero above 1e-7 / max|a_ir| (1e-7 of the
     # weight one input needs to give the largest triplet margin 1); values scale with 1/A
@@ -452,7 +452,7 @@ def check_theorem_6(A: Any, *, solver: str = "linprog", tol: float = 1e-8) -> Th
     import scipy.sparse as sp
     from scipy.optimize import linprog
 
-    A = _check_A(A)
+    A = check_gram(A)
     M, m = A.shape
     As = sp.csr_matrix(A)
     # phase 1: min sum xi  s.t. A R + xi >= 1

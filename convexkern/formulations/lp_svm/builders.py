@@ -19,9 +19,9 @@ from ..._validation import check_positive
 from ...errors import InvalidInputError, InvalidTypeError
 from ...formulation import Formulation
 from ...math.lp_svm import (
-    _below_threshold,
-    _check_A,
-    _dist,
+    below_threshold,
+    check_gram,
+    max_abs_diff,
     lp_dual_value,
     lp_value,
     nu_lp_dual_value,
@@ -80,18 +80,18 @@ def _certifier(param: str, main: str, own: Any, dual: str, other: Any,
         C = f.param(param)
         Ad = f.data["A"]
         val, pt = own(Ad, point[main], C)
-        res = {"projection": _dist(pt[main], np.asarray(point[main], float))}
+        res = {"projection": max_abs_diff(pt[main], np.asarray(point[main], float))}
         bound = math.inf if sense == "maximize" else -math.inf
         if dual in point:
             bound, opt = other(Ad, point[dual], C)
             pt.update({k: opt[k] for k in carry})
-            res[f"{dual}_projection"] = _dist(opt[dual], np.asarray(point[dual], float))
+            res[f"{dual}_projection"] = max_abs_diff(opt[dual], np.asarray(point[dual], float))
         if math.isfinite(val) and math.isfinite(bound):
             bound = max(bound, val) if sense == "maximize" else min(bound, val)
         side = "upper" if sense == "maximize" else "lower"
         note = "" if dual in point else f"no multipliers: no {side} bound"
         status = None
-        if proven is not None and _below_threshold(C, Ad.shape[0]):
+        if proven is not None and below_threshold(C, Ad.shape[0]):
             note = f"{proven.value}: " + _theorem2_hint(Ad.shape[0])
             status = proven
         elif proven is not None and C is not None and Fraction(float(C)) * Ad.shape[0] < 1:
@@ -160,7 +160,7 @@ def nu_lp(A: Any, C_rho: float = 1.0, *, rho_min: float | None = 0.0) -> Formula
     >>> r.status.value, round(r.primal_value, 6), round(r.dual_value, 6)
     ('optimal', 0.2, 0.2)
     """
-    A = _check_A(A)
+    A = check_gram(A)
     Cv = check_positive(C_rho, "C_rho")
     rmin = _check_rho_min(rho_min)
     M, m = A.shape
@@ -205,7 +205,7 @@ def nu_lp_dual(A: Any, C_rho: float = 1.0, *, rho_min: float | None = 0.0) -> Fo
     ``infeasible``).  Variables ``delta`` (M,), ``z``; the multipliers of ``A'delta <= z``
     are the ν-LP's ``R`` (``x["R"]`` in reports).
     """
-    A = _check_A(A)
+    A = check_gram(A)
     Cv = check_positive(C_rho, "C_rho")
     rmin = _check_rho_min(rho_min)
     M, m = A.shape
@@ -259,7 +259,7 @@ def lp(A: Any, C_M: float = 1.0) -> Formulation:
     >>> np.round(r.x["R"], 6).tolist(), round(r.primal_value, 6)
     ([3.0, 2.0], 5.0)
     """
-    A = _check_A(A)
+    A = check_gram(A)
     Cv = check_positive(C_M, "C_M")
     M, m = A.shape
     R = cp.Variable(m, nonneg=True, name="R")
@@ -287,7 +287,7 @@ def lp_dual(A: Any, C_M: float = 1.0) -> Formulation:
     ``max sum alpha  s.t.  A' alpha <= e, 0 <= alpha <= C_M``.  Variable ``alpha``; the
     multipliers of ``A' alpha <= e`` are the LP SVM's ``R`` (``x["R"]`` in reports).
     """
-    A = _check_A(A)
+    A = check_gram(A)
     Cv = check_positive(C_M, "C_M")
     M, m = A.shape
     alpha = cp.Variable(M, nonneg=True, name="alpha")
