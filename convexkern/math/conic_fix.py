@@ -27,7 +27,7 @@ from .conic_cones import _into_cone, _smat, psd_shift
 from .conic_data import _TINY, _U, ConicData, _exact_rows, _gamma, _up
 
 __all__ = ["abs_mv", "active_fix", "clip_singletons", "dual_fix", "dual_polish",
-           "equality_fix", "slack_bound"]
+           "equality_fix", "quadratic_polish", "slack_bound"]
 
 
 def abs_mv(M: sp.csr_matrix, v: np.ndarray) -> np.ndarray:
@@ -229,6 +229,47 @@ def dual_polish(data: ConicData, y: np.ndarray, w: np.ndarray, J: np.ndarray,
             break
         y, w, r, best = y2, w2, r2, now
     return y, w
+
+
+#: the largest block of ``P`` :func:`quadratic_polish` factorises (dense)
+_POLISH_P_LIMIT = 2000
+
+
+def quadratic_polish(data: ConicData, y: np.ndarray, w: np.ndarray, residual,
+                     term: np.ndarray, wanted: bool) -> np.ndarray:
+    """``w`` moved toward the minimiser of the dual's quadratic part for this ``y``: up
+    to two least-squares steps on ``P``'s block of used columns ``U`` that shrink the
+    residual ``(c + A'y + Pw)_U`` (any ``w`` gives a valid bound; the best one cancels
+    that residual, so the box pays nothing for it: SCS on kernel logistic regression,
+    a lower bound 7e-4 below the optimum with ``w = x``, 3.5e-5 with this ``w``).  Only
+    where ``wanted`` and the residual on ``U`` costs more than 1e-12 of the objective's
+    scale on the box (``term``); ``w`` itself (the same object) otherwise."""
+    P = data.P
+    if P is None or not wanted:
+        return w
+    used = np.flatnonzero(np.diff(P.indptr) > 0)
+    if used.size == 0 or used.size > _POLISH_P_LIMIT:
+        return w
+    scale = abs(float(data.b @ y)) + 1.0
+    if not float(-np.sum(term[used])) > 1e-12 * scale:
+        return w
+    block = P[used][:, used].toarray()
+    r = residual(y, w)[0][used]
+    best = float(np.max(np.abs(r)))
+    out = w
+    for _ in range(2):
+        try:
+            step = scipy.linalg.lstsq(block, -r, lapack_driver="gelsy")[0]
+        except (ValueError, np.linalg.LinAlgError):
+            break
+        w2 = out.copy()
+        w2[used] += step
+        r2 = residual(y, w2)[0][used]
+        now = float(np.max(np.abs(r2)))
+        if not (now < best and np.all(np.isfinite(w2))):
+            break
+        out, r, best = w2, r2, now
+    return out
 
 
 def _refine_slack(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray,

@@ -11,6 +11,7 @@ iteration limit and an inaccurate "infeasible" from a proof.  Every report is th
 
 from __future__ import annotations
 
+import math
 import time
 import warnings
 from collections.abc import Mapping
@@ -68,9 +69,9 @@ def solve_conic(
     accuracy = TOLERANCE.settings(tol, spec.safety)
     t_start = time.perf_counter()  # time_limit bounds the whole call, certificates included
 
-    def at(acc: float, limit: float | None) -> SolveReport:
+    def at(acc: float, limit: float | None, until: float | None = None) -> SolveReport:
         return _solve_at(f, spec, tol=tol, accuracy=acc, max_iter=max_iter,
-                         time_limit=limit, verbose=verbose, options=options)
+                         time_limit=limit, verbose=verbose, options=options, until=until)
 
     first = at(accuracy, time_limit)
     if not (spec.refine and first.status is Status.OPTIMAL_INACCURATE
@@ -83,7 +84,10 @@ def solve_conic(
     finer = TOLERANCE.refined(accuracy)
     budget = max(TOLERANCE.refine_min_s, TOLERANCE.refine_time * first.solve_time)
     own = left is None or budget < left
-    second = at(finer, budget if own else left)
+    # the re-solve's own budget stops the solver; its certificate has what the caller
+    # has left (all it needs without a time_limit), like the first one's
+    second = at(finer, budget if own else left,
+                math.inf if time_limit is None else t_start + time_limit)
     note = (f"re-solved at settings {finer:.0e} after a certified gap of "
             f"{first.rel_gap:.2g} at {accuracy:.0e}")
     if own and second.status is Status.TIME_LIMIT:
@@ -141,12 +145,17 @@ def _unpack(f: Formulation, raw: Any, chain: Any, inverse: Any) -> bool:
 
 def _solve_at(f: Formulation, spec: ConicSolverSpec, *, tol: float, accuracy: float,
               max_iter: int | None, time_limit: float | None, verbose: bool,
-              options: Mapping[str, Any], second: bool = True) -> SolveReport:
+              options: Mapping[str, Any], second: bool = True,
+              until: float | None = None) -> SolveReport:
     """One solve at the solver settings ``accuracy``, certified against ``tol``
-    (``second``: a "no solution" word this solver cannot prove may ask another)."""
+    (``second``: a "no solution" word this solver cannot prove may ask another).  The
+    certificate's deadline is ``until`` (a ``perf_counter`` time; ``inf``: none) where
+    given, else ``time_limit`` from now."""
     settings = {**spec.settings(accuracy, max_iter, time_limit), **options}
     t0 = time.perf_counter()
-    with deadline(None if time_limit is None else t0 + time_limit):
+    if until is None and time_limit is not None:
+        until = t0 + time_limit
+    with deadline(None if until == math.inf else until):
         return _solve_within(f, spec, settings, t0=t0, tol=tol, accuracy=accuracy,
                              max_iter=max_iter, time_limit=time_limit, verbose=verbose,
                              second=second)

@@ -22,7 +22,7 @@ from .._validation import check_positive, check_positive_sequence
 from ..errors import InvalidInputError
 from ..formulation import Formulation
 from ..formulations.lp_svm import lp, nu_lp, nu_lp_dual
-from ..math.lp_svm import check_gram, max_abs_diff, c_min, lp_value, nu_lp_value
+from ..math.lp_svm import c_min, check_gram, lp_value, max_abs_diff, nu_lp_value
 from ..report import SolveReport
 
 __all__ = [

@@ -21,9 +21,9 @@ from ...formulation import Formulation
 from ...math.lp_svm import (
     below_threshold,
     check_gram,
-    max_abs_diff,
     lp_dual_value,
     lp_value,
+    max_abs_diff,
     nu_lp_dual_value,
     nu_lp_value,
 )
