@@ -196,6 +196,10 @@ def _drawn_problem(seed: int, kind: str, rs: float, os_: float) -> cp.Problem:
     elif kind == "sdp":
         Ms = [(lambda G: G + G.T)(rng.standard_normal((3, 3))) for _ in range(n + 1)]
         obj = c @ x + cp.lambda_max(Ms[0] + sum(x[i] * Ms[i + 1] for i in range(n)))
+    elif kind == "pow":  # t <= (x0 + 1)^0.3 (x1 + 1)^0.7, a power cone
+        t = cp.Variable(name="t")
+        cons.append(cp.constraints.PowCone3D(x[0] + 1, x[1] + 1, t, 0.3))
+        obj = c @ x - t
     else:
         obj = c @ x + cp.sum(cp.exp(x[:2]))
     return cp.Problem(cp.Minimize(os_ * obj), cons)
@@ -203,7 +207,8 @@ def _drawn_problem(seed: int, kind: str, rs: float, os_: float) -> cp.Problem:
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), log_scale=st.sampled_from([-12, -6, 0, 6, 12]),
-       kind=st.sampled_from(["lp", "qp", "socp", "exp"]), where=st.sampled_from(["obj", "rows"]))
+       kind=st.sampled_from(["lp", "qp", "socp", "exp", "pow"]),
+       where=st.sampled_from(["obj", "rows"]))
 def test_no_claim_survives_on_a_feasible_bounded_problem(seed, log_scale, kind, where):
     """A feasible, bounded problem (a point x0 inside a box, rows that x0 meets with slack)
     scaled by 10^k in its objective or its rows: whatever a solver says, no report is
@@ -218,7 +223,7 @@ def test_no_claim_survives_on_a_feasible_bounded_problem(seed, log_scale, kind, 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), log_scale=st.sampled_from([-12, -6, 0, 6, 12]),
-       kind=st.sampled_from(["lp", "qp", "socp", "sdp", "exp"]),
+       kind=st.sampled_from(["lp", "qp", "socp", "sdp", "exp", "pow"]),
        where=st.sampled_from(["obj", "rows"]))
 def test_brackets_hold_an_independent_optimum_at_every_scale(seed, log_scale, kind, where):
     """Every finite side of every solver's certified bracket holds the optimum of the same

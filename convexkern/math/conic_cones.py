@@ -10,7 +10,7 @@ import numpy as np
 import scipy.linalg
 
 from .budget import time_left
-from .conic_data import _U, ConicData, _gamma, _up
+from .conic_data import _U, ConicData, _down, _gamma, _up
 
 __all__ = ["psd_shift", "interior_point"]
 
@@ -77,6 +77,47 @@ def psd_shift(M: np.ndarray, margin: float = 0.0) -> float:
     return math.inf
 
 
+#: the relative error allowed for ``exp``/``log`` of the math library in the power and
+#: exponential cone tests (a few ulps in fact; every such value is widened by this)
+_LIBM = 1e-12
+
+
+def _pow_alphas(data: ConicData) -> dict[int, float]:
+    """The exponent of every 3-d power cone block, by its first row."""
+    starts = [i for kind, i, _ in data.blocks if kind == "pow"]
+    return dict(zip(starts, (float(a) for a in data.p3d), strict=True))
+
+
+def _geo(a: float, b: float, alpha: float) -> float:
+    """A lower bound on ``a^alpha b^(1 - alpha)`` for ``a, b >= 0`` (the power cone's
+    weighted geometric mean; 0 when either is 0)."""
+    if not (a > 0 and b > 0):
+        return 0.0
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return math.inf
+    return math.exp(alpha * math.log(a) + (1.0 - alpha) * math.log(b)) * (1.0 - _LIBM)
+
+
+def _into_pow(a: float, b: float, c: float, alpha: float, dual: bool
+              ) -> tuple[float, float]:
+    """``(a, b)`` raised so that ``(a, b, c)`` is in the power cone ``a^alpha b^(1-alpha)
+    >= |c|`` (``dual``: its dual, ``(a/alpha)^alpha (b/(1-alpha))^(1-alpha) >= |c|``),
+    ``a, b >= 0``.  Both are scaled by one factor where both are positive (the mean is
+    homogeneous); else each is raised to ``|c|`` (times its weight for the dual): the
+    mean is at least the smaller of its arguments."""
+    a, b = max(a, 0.0), max(b, 0.0)
+    wa, wb = (alpha, 1.0 - alpha) if dual else (1.0, 1.0)
+    need = _up(abs(c) * (1.0 + _LIBM))
+    have = _geo(a / wa, b / wb, alpha)
+    if have >= need:
+        return a, b
+    if have > 0:
+        kappa = _up(need / have * (1.0 + 4 * _U))
+        return _up(a * kappa), _up(b * kappa)
+    lift = _up(need * (1.0 + 4 * _U))
+    return max(a, _up(lift * wa)), max(b, _up(lift * wb))
+
+
 def _into_cone(v: np.ndarray, data: ConicData, dual: bool) -> tuple[np.ndarray, str]:
     """A copy of ``v`` moved into the cone (``dual``: ``K*``, where the zero rows are
     free; else ``K``, where they become 0), each block by a move that provably lands
@@ -87,6 +128,7 @@ def _into_cone(v: np.ndarray, data: ConicData, dual: bool) -> tuple[np.ndarray, 
     nn = slice(data.zero, data.zero + data.nonneg)
     v[nn] = np.maximum(v[nn], 0.0)
     reason = ""
+    alphas = _pow_alphas(data)
     for kind, i, k in data.blocks:
         if kind == "soc":
             tail = v[i + 1: i + k]
@@ -126,19 +168,24 @@ def _into_cone(v: np.ndarray, data: ConicData, dual: bool) -> tuple[np.ndarray, 
                     reason = "an exponential cone block is out of range"
             if not np.all(np.isfinite(v[i: i + 3])):
                 reason = "an exponential cone block is not finite"
-        else:
-            reason = "power cones are not certified"
+        elif kind == "pow":
+            v[i], v[i + 1] = _into_pow(v[i], v[i + 1], v[i + 2], alphas[i], dual)
+            if not np.all(np.isfinite(v[i: i + 3])):
+                reason = "a power cone block is not finite"
     return v, reason
 
 
 def _cone_moves(s: np.ndarray, rad: np.ndarray, data: ConicData) -> tuple[np.ndarray, str]:
     """Per row (zero rows excluded: 0), a move ``m >= 0`` such that ``s* + m`` is in the
     cone for every ``s*`` within ``rad`` of ``s``: clipping, a second-order head raised, a
-    PSD diagonal shifted, an exponential cone's last entry raised."""
+    PSD diagonal shifted, an exponential cone's last entry raised, a power cone's first two
+    raised by one amount (the mean is concave and homogeneous, so it grows by at least
+    that amount)."""
     move = np.zeros_like(s)
     nn = slice(data.zero, data.zero + data.nonneg)
     move[nn] = np.maximum(0.0, -(s[nn] - rad[nn]))
     reason = ""
+    alphas = _pow_alphas(data)
     for kind, i, k in data.blocks:
         if kind == "soc":
             tail = np.abs(s[i + 1: i + k]) + rad[i + 1: i + k]
@@ -166,8 +213,18 @@ def _cone_moves(s: np.ndarray, rad: np.ndarray, data: ConicData) -> tuple[np.nda
                 continue
             need = _up(yh * math.exp(arg) * (1.0 + 1e-12))
             move[i + 2] = max(0.0, _up(need - zl))
-        else:
-            reason = "power cones are not certified"
+        elif kind == "pow":
+            def low(v: float, r: float) -> float:  # exact when r = 0
+                return _down(v - r) if r > 0 else v
+
+            xl, yl = low(s[i], rad[i]), low(s[i + 1], rad[i + 1])
+            zh = abs(s[i + 2]) + rad[i + 2]
+            need = _up(_up(zh) * (1.0 + _LIBM)) if zh > 0 else 0.0
+            short = need - _geo(max(xl, 0.0), max(yl, 0.0), alphas[i])
+            delta = _up(short) if short > 0 else 0.0
+            for j, v in ((i, xl), (i + 1, yl)):
+                m = max(0.0, -v) + delta
+                move[j] = _up(m) if m > 0 else 0.0
     return move, reason
 
 
@@ -179,6 +236,7 @@ def _cone_box(lo: np.ndarray, hi: np.ndarray, data: ConicData, start: int, dual:
         hi[z: z + data.zero] = np.minimum(hi[z: z + data.zero], 0.0)
     nn = slice(z + data.zero, z + data.zero + data.nonneg)
     lo[nn] = np.maximum(lo[nn], 0.0)
+    alphas = {i + z: a for i, a in _pow_alphas(data).items()}
     for kind, i, k in data.blocks:
         i += z
         if kind == "soc":
@@ -213,24 +271,30 @@ def _cone_box(lo: np.ndarray, hi: np.ndarray, data: ConicData, start: int, dual:
         elif kind == "pow":
             lo[i] = max(lo[i], 0.0)
             lo[i + 1] = max(lo[i + 1], 0.0)
+            # the weighted geometric mean is at most the weighted arithmetic one:
+            # |z| <= alpha x + (1 - alpha) y; for the dual cone |w| <= u + v
+            alpha = alphas[i]
+            wa, wb = (1.0, 1.0) if dual else (alpha, 1.0 - alpha)
+            cap = _up(_up(wa * hi[i]) + _up(wb * hi[i + 1])) if (
+                math.isfinite(hi[i]) and math.isfinite(hi[i + 1])) else math.inf
+            hi[i + 2] = min(hi[i + 2], cap)
+            lo[i + 2] = max(lo[i + 2], -cap)
 
 
 def interior_point(data: ConicData, near: np.ndarray | None = None
                    ) -> tuple[np.ndarray | None, float]:
     """A point deep inside the cone rows (phase one): ``max t`` subject to the equality
     rows and ``b - Ax - t e`` in the cone (``e``: 1, the SOC head, the identity, the
-    exponential cone's interior point ``(-1, 1, 1)``), with
+    exponential cone's interior point ``(-1, 1, 1)``, the power cone's ``(1, 1, 0)``), with
     ``t <= 1``, solved once by cvxpy, and again within the box of radius
     ``max(1, |near|_inf)`` around the solver's point ``near`` when the answer lies beyond
     ten times that box (a step toward a far point costs the bound in proportion; see
     :func:`dual_interior_point`); returns
-    ``(x, t)`` (``None`` if it failed or power cones are present).  Only a direction for
+    ``(x, t)`` (``None`` if it failed).  Only a direction for
     the upper bound's step toward the interior: nothing about it is trusted without
     being re-checked."""
     import cvxpy as cp
 
-    if data.p3d:
-        return None, 0.0
     left = time_left()
     if left is not None and left <= 0:
         return None, 0.0
@@ -395,6 +459,11 @@ def _phase_one(data: ConicData, cp, blocked: np.ndarray | None = None,
     if exp_starts:  # s - t (-1, 1, 1) in K_exp, all blocks in one vector constraint
         e0 = np.asarray(exp_starts)
         cons.append(cp.constraints.ExpCone(s[e0] + t, s[e0 + 1] - t, s[e0 + 2] - t))
+    alphas = _pow_alphas(data)
+    if alphas:  # s - t (1, 1, 0) in the power cones
+        p0 = np.asarray(list(alphas))
+        cons.append(cp.constraints.PowCone3D(s[p0] - t, s[p0 + 1] - t, s[p0 + 2],
+                                             np.asarray(list(alphas.values()))))
     if data.lb is not None:
         fin = np.isfinite(data.lb)
         if fin.any():

@@ -119,8 +119,8 @@ class ConicData:
     block an svec of its triangle with off-diagonal entries scaled by sqrt(2) (an isometry,
     so the cone is self-dual in these coordinates); ``psd_lower`` says which triangle is
     listed column by column (SCS: lower; Clarabel: upper); ``exp`` counts exponential cones
-    ``(x, y, z): y exp(x/y) <= z`` in that order; ``p3d`` lists 3-d power cone exponents
-    (not certified: a bound involving them is reported infinite, with the reason).
+    ``(x, y, z): y exp(x/y) <= z`` in that order; ``p3d`` lists the exponents ``alpha`` of 3-d
+    power cones ``(x, y, z): x^alpha y^(1-alpha) >= |z|, x, y >= 0``.
     ``lb``/``ub`` are native variable bounds (``None``: none).
     """
 
