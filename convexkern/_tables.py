@@ -4,6 +4,8 @@
   line's listings);
 * :func:`markdown_table`: the same rows as a GitHub-flavoured Markdown table (the
   reproductions' reports);
+* :func:`latex_table`: the same rows as a LaTeX ``tabular`` (booktabs rules), for a
+  benchmark report to paste into a paper;
 * :func:`flatten` and :func:`csv_text`: dict rows (nested dicts flattened to dotted
   keys) as CSV (``ReportTable.to_csv``, ``convexkern solve/compare --csv``).
 """
@@ -17,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["text_table", "markdown_table", "flatten", "csv_text"]
+__all__ = ["text_table", "markdown_table", "latex_table", "flatten", "csv_text"]
 
 
 def text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -43,6 +45,38 @@ def markdown_table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
 
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$",
+                  "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
+                  "^": r"\textasciicircum{}"}
+
+
+def latex_escape(text: str) -> str:
+    """``text`` with LaTeX's special characters escaped."""
+    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in str(text))
+
+
+def latex_table(header: Sequence[str], rows: Iterable[Sequence[Any]],
+                caption: str = "") -> str:
+    """A LaTeX ``table`` with a ``tabular`` (first column left, the others right) and
+    booktabs rules (``\\usepackage{booktabs}``); cells as :func:`markdown_table` prints
+    them, escaped."""
+
+    def cell(v: Any) -> str:
+        if isinstance(v, (float, np.floating)):
+            return "--" if np.isnan(v) else f"{v:.4g}"
+        return latex_escape(v)
+
+    cols = "l" + "r" * (len(header) - 1)
+    lines = [r"\begin{table}[ht]", r"\centering", rf"\begin{{tabular}}{{{cols}}}",
+             r"\toprule", " & ".join(latex_escape(h) for h in header) + r" \\", r"\midrule"]
+    lines += [" & ".join(cell(v) for v in row) + r" \\" for row in rows]
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    if caption:
+        lines.append(rf"\caption{{{latex_escape(caption)}}}")
+    lines.append(r"\end{table}")
     return "\n".join(lines)
 
 

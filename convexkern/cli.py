@@ -6,7 +6,7 @@
     convexkern specs                           # the problem specs shipped with the package
     convexkern solve SPEC [--solver NAME]      # one certified report (+ test accuracy)
     convexkern compare SPEC [--solvers a,b,c]  # the same instance on several solvers
-    convexkern bench SUITE [--jobs N]          # a benchmark suite: report, tables, profiles
+    convexkern bench SUITE [--jobs N] [--repeat K]  # a benchmark suite: report, profiles
 
 ``SPEC`` is a TOML file (see :mod:`convexkern.specs`) or the bare name of a shipped spec
 (``convexkern compare svm_usps_3v5_rbf``).  ``solve`` and ``compare`` take ``--tol``,
@@ -440,7 +440,8 @@ def _cmd_bench(args: argparse.Namespace, progress: _Progress, err: TextIO) -> in
         result = run_suite(args.suite, solvers=solvers, tol=args.tol,
                            time_limit=args.time_limit, out_dir=args.out_dir, n_jobs=args.jobs,
                            backend=args.backend, scheduler=args.scheduler,
-                           use_cache=not args.no_cache, progress=progress.stage)
+                           use_cache=not args.no_cache, progress=progress.stage,
+                           repeat=args.repeat)
     _emit(result.files["report"].read_text(encoding="utf-8"), args, progress, err)
     ran = [r for r in result.rows if r["status"] != "skipped"]
     if not ran:
@@ -546,6 +547,9 @@ def _add_bench(sub: Any, common: argparse.ArgumentParser) -> None:
                         "(in DIR/SUITE)")
     p.add_argument("--jobs", type=_positive_int, default=1, metavar="N",
                    help="pairs run at the same time (worker processes)")
+    p.add_argument("--repeat", type=_positive_int, default=1, metavar="K",
+                   help="run every pair K times: the report gives the median time and the "
+                        "range")
     _add_backend(p)
     p.add_argument("--no-cache", action="store_true",
                    help="run every pair again (results are still written to the cache)")

@@ -159,6 +159,57 @@ def test_a_rerun_resumes_from_the_cache(tmp_path, monkeypatch):
     assert third.solved_now == 1 and third.from_cache == 3
 
 
+@pytest.mark.slow
+def test_repeated_runs_give_a_median_and_a_range_and_the_report_is_complete(
+        tmp_path, monkeypatch):
+    """``repeat=2``: every pair run twice (a rerun takes both from the cache), its time the
+    median within the range; the report names the machine and the packages, gives the
+    tables as LaTeX, the profiles as PNG and SVG; without matplotlib a warning, not
+    silence."""
+    import sys
+
+    import cvxpy
+    import numpy
+
+    res = run_suite(TINY, out_dir=tmp_path, repeat=2)
+    assert res.solved_now == 8 and res.rows
+    for r in res.rows:
+        assert r["repeats"] == 2
+        assert r["time_min"] <= r["time"] <= r["time_max"]
+    d = tmp_path / "tiny"
+    md = (d / "report.md").read_text()
+    assert "median of 2 runs" in md and "## Environment" in md
+    assert f"numpy {numpy.__version__}" in md and f"cvxpy {cvxpy.__version__}" in md
+    assert "### Success at looser tolerances" in md
+    tex = (d / "report.tex").read_text()
+    assert tex.count("\\begin{tabular}") >= 3 and "\\toprule" in tex
+    assert (d / "profile.svg").read_text().lstrip().startswith("<?xml")
+    meta = json.loads((d / "results.json").read_text())["meta"]
+    assert meta["repeat"] == 2 and meta["environment"]["cores"] >= 1
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib fails
+    (d / "profile.svg").unlink()
+    with pytest.warns(UserWarning, match="matplotlib is not installed"):
+        again = run_suite(TINY, out_dir=tmp_path, repeat=2)
+    assert again.solved_now == 0
+    assert not (d / "profile.svg").exists()
+    assert "profiles not drawn" in (d / "report.md").read_text()
+
+
+def test_latex_tables_escape_and_rule():
+    from convexkern._tables import latex_table
+
+    tex = latex_table(["solver", "rate %"], [["a_b", 0.5], ["c&d", float("nan")]], "x_y")
+    assert tex.splitlines()[2] == "\\begin{tabular}{lr}"
+    assert "a\\_b & 0.5 \\\\" in tex and "c\\&d & -- \\\\" in tex
+    assert "rate \\%" in tex and "\\caption{x\\_y}" in tex
+
+
+def test_a_bad_repeat_is_named(tmp_path):
+    with pytest.raises(InvalidInputError) as info:
+        run_suite(TINY, out_dir=tmp_path, repeat=0)
+    assert info.value.argument == "repeat"
+
+
 # ------------------------------------------------------------------------- time limits
 def test_a_pair_over_a_tiny_time_limit_is_recorded_as_time_limit(tmp_path):
     res = run_suite(TINY, out_dir=tmp_path, time_limit=1e-4)

@@ -1,5 +1,6 @@
-"""Writing a benchmark's results: ``results.csv``, ``results.json``, ``report.md`` and the
-performance profiles as PNG (matplotlib, Agg backend)."""
+"""Writing a benchmark's results: ``results.csv``, ``results.json``, ``report.md``,
+``report.tex`` (the same tables as LaTeX) and the performance profiles as PNG and SVG
+(matplotlib, Agg backend; without matplotlib a warning says the profiles were not drawn)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,14 @@ import csv
 import json
 import math
 import re
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from .._tables import markdown_table
+from .._tables import latex_escape, latex_table, markdown_table
 from .metrics import (
     SHIFT,
     disjoint_brackets,
@@ -26,7 +28,8 @@ __all__ = ["COLUMNS", "write_report", "group_times"]
 
 #: the columns of results.csv (results.json has the same keys per row)
 COLUMNS = ("problem", "formulation", "kind", "n", "solver", "status", "success", "rel_gap",
-           "gap", "primal_value", "dual_value", "time", "solve_time", "iterations",
+           "gap", "primal_value", "dual_value", "time", "time_min", "time_max", "repeats",
+           "solve_time", "iterations",
            "peak_rss_mb", "base_rss_mb", "solver_status", "tol", "time_limit", "cached",
            "optimum", "bracket_holds", "message")
 
@@ -82,44 +85,116 @@ def _solver_table(rows: Sequence[Mapping[str, Any]], tol: float, time_limit: flo
     return out, t
 
 
-def _profile_png(path: Path, t: np.ndarray, solvers: Sequence[str], title: str) -> bool:
+#: line styles of the profiles: a marker and a dash pattern per solver, so that curves that
+#: lie on one another stay distinguishable (and legible in black and white)
+_STYLES = (("o", "-"), ("s", "--"), ("^", "-."), ("D", ":"), ("v", "-"), ("P", "--"),
+           ("X", "-."), ("*", ":"))
+
+
+def _profile(stem: Path, t: np.ndarray, solvers: Sequence[str], title: str) -> list[Path]:
+    """The performance profile of the times ``t`` (problems x solvers, ``inf`` a failure)
+    as ``stem.png`` and ``stem.svg``; every solver in the legend, those that solved
+    nothing as a line at 0.  Nothing (and a warning) without matplotlib."""
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
-    except ImportError:  # pragma: no cover - matplotlib is in the test extra
-        return False
+        import matplotlib.ticker
+    except ImportError:
+        warnings.warn("matplotlib is not installed: the performance profiles are not drawn "
+                      "(pip install matplotlib, or the 'bench' extra)", stacklevel=3)
+        return []
     taus, rho = performance_profile(t)
     tmax = max(2.0, float(taus.max()) * 1.5)
-    fig, ax = plt.subplots(figsize=(6, 4))
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
     for j, s in enumerate(solvers):
+        marker, dash = _STYLES[j % len(_STYLES)]
         x = np.r_[taus, tmax]
-        ax.step(x, np.r_[rho[:, j], rho[-1, j]], where="post", label=s)
+        ax.step(x, np.r_[rho[:, j], rho[-1, j]], where="post", label=s, marker=marker,
+                linestyle=dash, markersize=4, markevery=max(1, x.size // 12))
     ax.set_xscale("log")
     ax.set_xlim(1.0, tmax)
-    ax.set_ylim(0.0, 1.02)
-    ax.set_xlabel("tau: time within a factor tau of the best solver")
-    ax.set_ylabel("fraction of problems solved")
+    ticks = [v for v in (1, 1.25, 1.5, 2, 3, 5, 10, 20, 50, 100, 1000, 1e4) if v <= tmax]
+    ax.set_xticks(ticks, [f"{v:g}" for v in ticks])
+    ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_xlabel("tau: time within a factor tau of the best solver", fontsize=10)
+    ax.set_ylabel("fraction of problems solved", fontsize=10)
+    ax.tick_params(labelsize=9)
     ax.set_title(title, fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(loc="lower right", fontsize=8)
-    fig.savefig(path, dpi=120, bbox_inches="tight")
+    ax.legend(loc="lower right", fontsize=8, ncol=1 + len(solvers) // 6)
+    out = []
+    for ext in ("png", "svg"):
+        path = stem.with_suffix(f".{ext}")
+        fig.savefig(path, dpi=120, bbox_inches="tight")
+        out.append(path)
     plt.close(fig)
-    return True
+    return out
 
 
 def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_")
 
 
+def _time(r: Mapping[str, Any]) -> str:
+    """The median time, with the range of the runs when there were several."""
+    if (r.get("repeats") or 0) > 1 and r.get("time_min") is not None:
+        return f"{_fmt(r['time'])} [{_fmt(r['time_min'])}, {_fmt(r['time_max'])}]"
+    return _fmt(r["time"])
+
+
+_DETAIL_HEAD = ["problem", "n", "solver", "status", "rel gap", "lower", "upper", "time (s)",
+                "iterations", "peak RSS (MiB)", "added RSS (MiB)"]
+
+
+def _detail_rows(rows: Sequence[Mapping[str, Any]]) -> list[list[str]]:
+    """Per pair: status, certified gap and bracket, time (median [range]), memory."""
+    out = []
+    for r in rows:
+        p, d = r.get("primal_value"), r.get("dual_value")
+        known = p is not None and d is not None and not (math.isnan(p) or math.isnan(d))
+        lo, up = (min(p, d), max(p, d)) if known else (math.nan, math.nan)
+        out.append([r["problem"], r["n"], r["solver"], r["status"], _fmt(r["rel_gap"], 2),
+                    _fmt(lo, 10), _fmt(up, 10), _time(r), _fmt(r["iterations"]),
+                    _fmt(r["peak_rss_mb"]), _fmt(r["peak_rss_mb"] - r["base_rss_mb"])])
+    return out
+
+
 def _details(rows: Sequence[Mapping[str, Any]]) -> str:
-    return markdown_table(
-        ["problem", "n", "solver", "status", "rel gap", "time (s)", "iterations",
-         "peak RSS (MiB)", "added RSS (MiB)"],
-        [[r["problem"], r["n"], r["solver"], r["status"], _fmt(r["rel_gap"], 2),
-          _fmt(r["time"]), _fmt(r["iterations"]), _fmt(r["peak_rss_mb"]),
-          _fmt(r["peak_rss_mb"] - r["base_rss_mb"])] for r in rows])
+    return markdown_table(_DETAIL_HEAD, _detail_rows(rows))
+
+
+def _tolerance_rows(rows: Sequence[Mapping[str, Any]], tol: float,
+                    solvers: Sequence[str]) -> tuple[list[str], list[list[str]]]:
+    """Success rates at ``100 tol``, ``10 tol`` and ``tol`` from the same runs (a run
+    certified to ``rel_gap`` succeeds at every looser tolerance), over the pairs run."""
+    levels = [100 * tol, 10 * tol, tol]
+    head = ["solver", "pairs run", *(f"gap <= {t:.0e}" for t in levels)]
+    out = []
+    for s in solvers:
+        ran = [r for r in rows if r["solver"] == s and r["status"] != "skipped"]
+        cells = [s, str(len(ran))]
+        for t in levels:
+            ok = sum(1 for r in ran if is_success(r, t))
+            cells.append(f"{ok} ({100.0 * ok / len(ran):.0f}%)" if ran else "-")
+        out.append(cells)
+    return head, out
+
+
+def _environment(meta: Mapping[str, Any]) -> list[str]:
+    """The machine and software lines of the report (Markdown)."""
+    env = meta.get("environment") or {}
+    if not env:
+        return []
+    pk = env.get("packages", {})
+    return ["## Environment", "",
+            f"- CPU: {env.get('cpu', '?')}; {env.get('cores', '?')} logical cores, "
+            f"{env.get('usable_cores', '?')} usable by this run",
+            f"- OS: {env.get('os', '?')}; Python {env.get('python', '?')}",
+            f"- BLAS: {'; '.join(env.get('blas', [])) or 'unknown'}",
+            "- packages: " + ", ".join(f"{k} {v}" for k, v in pk.items()), ""]
 
 
 def _published(rows: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -143,29 +218,36 @@ def _published(rows: Sequence[Mapping[str, Any]]) -> list[str]:
 def write_report(rows: Sequence[Mapping[str, Any]], *, out_dir: Path, suite: Any,
                  tol: float, time_limit: float, solvers: Sequence[str],
                  meta: Mapping[str, Any]) -> dict[str, Path]:
-    """Write the CSV, JSON, Markdown report and profile PNGs; returns their paths."""
+    """Write the CSV, JSON, Markdown and LaTeX reports and the profiles (PNG and SVG);
+    returns their paths."""
     out_dir.mkdir(parents=True, exist_ok=True)
     files = {"csv": out_dir / "results.csv", "json": out_dir / "results.json",
-             "report": out_dir / "report.md"}
+             "report": out_dir / "report.md", "tex": out_dir / "report.tex"}
     with open(files["csv"], "w", newline="", encoding="utf-8") as fh:
         w = csv.DictWriter(fh, fieldnames=COLUMNS, extrasaction="ignore")
         w.writeheader()
         w.writerows(rows)
     files["json"].write_text(json.dumps({"meta": dict(meta), "rows": list(rows)}, indent=1,
                                         default=str) + "\n", encoding="utf-8")
+    repeat = int(meta.get("repeat", 1) or 1)
+    times = ("median of " + str(repeat) + " runs, each in a fresh worker, with their "
+             "range in the details" if repeat > 1 else "one run per pair")
     md = [f"# Benchmark `{suite.name}`", "", suite.description, "",
           f"Target certified relative gap `tol = {tol:g}` for every solver; hard time limit "
           f"{time_limit:g} s per (problem, solver) pair; {len(rows)} pairs over "
           f"{len({r['problem'] for r in rows})} problems.  Success: a finished solve (status "
           "`optimal`, or `optimal_inaccurate` by the solver's own flag) within the limit "
           "whose certified relative gap, recomputed from the data, is at most `tol`.  Times "
-          "are wall times of `ck.solve` (compilation, solver, certificate). "
+          f"are wall times of `ck.solve` (compilation, solver, certificate; {times}). "
           f"Shifted geometric mean (sgm): shift {SHIFT:g} s, a failure counted at the time "
           "limit.", "",
           f"_convexkern {meta.get('version', '?')} (code {meta.get('code', '?')}), "
           f"{meta.get('jobs', 1)} job(s), backend {meta.get('backend', '?')}, "
           f"{meta.get('cached', 0)} pair(s) from the cache, "
-          f"{meta.get('elapsed', math.nan):.1f} s elapsed._", "", "## All problems", ""]
+          f"{meta.get('elapsed', math.nan):.1f} s elapsed._", "", *_environment(meta),
+          "## All problems", ""]
+    tex = [f"% convexkern benchmark {latex_escape(suite.name)}: tables of report.md",
+           "% \\usepackage{booktabs}", ""]
     head = ["solver", "pairs run", "skipped", "solved", "success", f"sgm time (s, shift "
             f"{SHIFT:g})"]
     table, t = _solver_table(rows, tol, time_limit, solvers, common=False)
@@ -174,21 +256,34 @@ def write_report(rows: Sequence[Mapping[str, Any]], *, out_dir: Path, suite: Any
            "formulations), so compare times in the tables per formulation below.  The "
            "profile is over all problems: a problem a solver does not take counts as a "
            "failure.", ""]
-    if solvers and _profile_png(out_dir / "profile.png", t, solvers,
-                                f"{suite.name}: all problems (tol {tol:g})"):
-        files["profile"] = out_dir / "profile.png"
-        md += ["![performance profile](profile.png)", ""]
+    tex += [latex_table(head, table, f"{suite.name}: all problems, tol {tol:g}"), ""]
+    thead, trows = _tolerance_rows(rows, tol, solvers)
+    md += ["### Success at looser tolerances", "",
+           "The same runs, a pair counted where its certified gap is within each level:",
+           "", markdown_table(thead, trows), ""]
+    tex += [latex_table(thead, trows, f"{suite.name}: certified success by tolerance"), ""]
+    drawn = _profile(out_dir / "profile", t, solvers,
+                     f"{suite.name}: all problems (tol {tol:g})") if solvers else []
+    if drawn:
+        files.update(profile=drawn[0], profile_svg=drawn[1])
+        md += ["![performance profile](profile.svg)", ""]
+    elif solvers:
+        md += ["_(profiles not drawn: matplotlib is not installed)_", ""]
     groups = list(dict.fromkeys(r["formulation"] for r in rows))
     for g in groups:
         sub = [r for r in rows if r["formulation"] == g]
         names = [s for s in solvers if any(r["solver"] == s for r in sub)]
         table, t = _solver_table(sub, tol, time_limit, names, common=True)
         md += [f"## {g}", "", markdown_table([*head, "sgm / best"], table), ""]
-        png = out_dir / f"profile_{_slug(g)}.png"
-        if len(names) > 1 and _profile_png(png, t, names, f"{g} (tol {tol:g})"):
-            files[f"profile_{g}"] = png
-            md += [f"![performance profile, {g}]({png.name})", ""]
+        tex += [latex_table([*head, "sgm / best"], table, f"{suite.name}: {g}"), ""]
+        if len(names) > 1:
+            drawn = _profile(out_dir / f"profile_{_slug(g)}", t, names, f"{g} (tol {tol:g})")
+            if drawn:
+                files[f"profile_{g}"] = drawn[0]
+                md += [f"![performance profile, {g}]({drawn[1].name})", ""]
         md += [_details(sub), ""]
+        tex += [latex_table(_DETAIL_HEAD, _detail_rows(sub), f"{suite.name}: {g}, per pair"),
+                ""]
     bad = disjoint_brackets(rows)
     n_prob = len({r["problem"] for r in rows})
     md += ["## Certified brackets", "",
@@ -204,4 +299,5 @@ def write_report(rows: Sequence[Mapping[str, Any]], *, out_dir: Path, suite: Any
     if notes:
         md += ["## Notes", "", *notes, ""]
     files["report"].write_text("\n".join(md), encoding="utf-8")
+    files["tex"].write_text("\n".join(tex), encoding="utf-8")
     return files

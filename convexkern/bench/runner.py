@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import math
 import os
 import time
 import warnings
@@ -20,8 +21,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..errors import InvalidInputError, SpecError
 from ..reproduce.harness import dask_client
+from .environment import environment
 from .metrics import is_success
 from .report import write_report
 from .suite import Suite, load_suite
@@ -144,19 +148,24 @@ def run_suite(
     cluster_kwargs: Mapping[str, Any] | None = None,
     use_cache: bool = True,
     progress: Callable[[str], None] | None = None,
+    repeat: int = 1,
 ) -> BenchResult:
     """Run a benchmark suite and write ``out_dir/<suite>/`` (report.md, results.csv,
     results.json, profile PNGs); results are cached in ``out_dir/<suite>/.cache`` by
     (problem, solver, tol, time limit, code version), so a rerun resumes.
 
     ``solvers`` replaces the suite's list (a pair a solver cannot take is left out);
-    ``tol`` and ``time_limit`` replace the suite's.
+    ``tol`` and ``time_limit`` replace the suite's.  ``repeat`` runs every pair that many
+    times (each in a fresh worker): a row's ``time`` is then the median, ``time_min`` and
+    ``time_max`` the range; its status, bracket and the rest are the first run's.
     """
     s = suite if isinstance(suite, Suite) else load_suite(suite)
     if backend not in BACKENDS:
         raise InvalidInputError("backend", f"expected one of {BACKENDS}, got {backend!r}")
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs < 1:
         raise InvalidInputError("n_jobs", f"must be a positive integer, got {n_jobs!r}")
+    if isinstance(repeat, bool) or not isinstance(repeat, int) or repeat < 1:
+        raise InvalidInputError("repeat", f"must be a positive integer, got {repeat!r}")
     if scheduler is not None and backend != "dask":
         raise InvalidInputError("scheduler", "applies to backend='dask' only")
     if solvers is not None:
@@ -184,7 +193,7 @@ def run_suite(
             client = stack.enter_context(
                 dask_client(scheduler, n_jobs, **dict(cluster_kwargs or {})))
         plans = _plans(s, solvers, cache, code, setup, n_jobs, backend, client, say)
-        rows, pending = [], []
+        rows, pending, owner = [], [], {}
         for p in s.problems:
             plan = plans[p.id]
             for name in plan["solvers"] + list(plan["skipped"]):
@@ -197,35 +206,60 @@ def run_suite(
                 if name in plan["skipped"]:
                     row.update(empty_row(key, "skipped", message=plan["skipped"][name]),
                                cached=False)
-                elif (hit := cache.get(key, _RESULT_KEYS)) is not None:
-                    row.update(hit, cached=True)
-                else:
-                    pending.append({"key": key, "problem": p, "solver": name, "tol": tol,
+                    continue
+                row["runs"] = {}
+                for k in range(repeat):  # the first run keeps the key of a single run
+                    rkey = key if k == 0 else _digest("pair", p.key(), name, tol, limit,
+                                                      code, "repeat", k)
+                    if (hit := cache.get(rkey, _RESULT_KEYS)) is not None:
+                        row["runs"][k] = hit
+                        if k == 0:
+                            row.update(hit, cached=True)
+                        continue
+                    owner[rkey] = (row, k)
+                    pending.append({"key": rkey, "problem": p, "solver": name, "tol": tol,
                                     "time_limit": limit, "setup_limit": setup,
                                     "threads": threads})
-        by_key = {r["key"]: r for r in rows}
-        say(f"{len(rows)} pairs: {len(rows) - len(pending)} known, {len(pending)} to run")
+        say(f"{len(rows)} pairs x {repeat} run(s): {len(pending)} to run")
         done = 0
         for res in _execute(run_pair, pending, n_jobs=n_jobs, backend=backend, client=client):
             cache.put(res["key"], res)
-            row = by_key[res["key"]]
-            row.update(res, cached=False)
+            row, k = owner[res["key"]]
+            row["runs"][k] = res
+            if k == 0:
+                row.update(res, cached=False)
             done += 1
-            say(f"[{done}/{len(pending)}] {row['problem']} {row['solver']}: {row['status']} "
-                f"in {row['time']:.3g} s")
+            say(f"[{done}/{len(pending)}] {row['problem']} {row['solver']}: {res['status']} "
+                f"in {res['time']:.3g} s")
     for r in rows:
+        _summarise_runs(r)
         r["success"] = is_success(r, tol)
         r.pop("key", None)
     names = list(dict.fromkeys(r["solver"] for r in rows))
     n_cached = sum(1 for r in rows if r.get("cached"))
     meta = {"suite": s.name, "tol": tol, "time_limit": limit, "version": _version(),
             "code": code, "jobs": n_jobs, "backend": backend, "cached": n_cached,
-            "elapsed": time.perf_counter() - t0}
+            "elapsed": time.perf_counter() - t0, "repeat": repeat,
+            "environment": environment()}
     files = write_report(rows, out_dir=out, suite=s, tol=tol, time_limit=limit,
                          solvers=names, meta=meta)
     say(f"report written to {files['report']}")
     return BenchResult(suite=s, rows=rows, files=files, solved_now=len(pending),
                        from_cache=n_cached)
+
+
+def _summarise_runs(row: dict[str, Any]) -> None:
+    """A row's ``time`` as the median of its runs, with ``time_min``, ``time_max`` and
+    ``repeats`` (a skipped pair: one run, no time)."""
+    runs = row.pop("runs", None) or {}
+    times = sorted(float(r["time"]) for r in runs.values()
+                   if r.get("time") is not None and math.isfinite(float(r["time"])))
+    row["repeats"] = len(runs) if runs else 0
+    if times:
+        row["time"] = float(np.median(times))
+        row["time_min"], row["time_max"] = times[0], times[-1]
+    else:
+        row["time_min"] = row["time_max"] = row.get("time")
 
 
 def _version() -> str:
