@@ -223,3 +223,18 @@ def test_an_ill_posed_sdp_gets_an_infinite_bound_not_a_wrong_one():
     assert r.status is not Status.OPTIMAL
     assert r.dual_value == -math.inf and "no certified lower bound" in r.message
     assert r.primal_value >= optimum - slack
+
+
+@pytest.mark.parametrize("instance,form,side", [("hinf1", "primal", "dual"),
+                                                ("hinf4", "dual", "primal")])
+def test_an_ill_posed_sdp_is_not_re_solved_in_vain(instance, form, side):
+    """SCS said "optimal"; the open bound's side has no strictly feasible point (phase-one
+    margin below 1e-6): a tighter re-solve cannot close it, so none is run (it cost ten
+    times the solve), and the message says why."""
+    r = ck.solve(_sdp(instance, form), "scs")
+    assert r.status is Status.OPTIMAL_INACCURATE
+    assert "refined" not in r.solver_stats
+    assert f"not re-solved: the {side} side has no strictly feasible point" in r.message
+    margin = r.residuals["dual_phase_one_margin" if side == "dual" else "phase_one_margin"]
+    assert margin < 1e-6
+    assert (r.dual_value if side == "dual" else r.primal_value) in (-math.inf, math.inf)

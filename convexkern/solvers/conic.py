@@ -78,6 +78,9 @@ def solve_conic(
             and first.solver_stats.get("status") == "optimal"
             and not (spec.setting_names & set(options))):
         return first
+    hopeless = _no_interior(first)
+    if hopeless:  # a more accurate point cannot close a bound no interior point exists for
+        return replace(first, message="; ".join(m for m in (first.message, hopeless) if m))
     left = None if time_limit is None else time_limit - (time.perf_counter() - t_start)
     if left is not None and left <= 0.1 * time_limit:
         return first  # no time worth a second solve and its certificate
@@ -111,6 +114,25 @@ def solve_conic(
                       "first_rel_gap": first.rel_gap},
         message="; ".join(m for m in (best.message, note) if m),
     )
+
+
+#: a phase-one margin below this says a side has (numerically) no strictly feasible point
+NO_INTERIOR = 1e-6
+
+
+def _no_interior(r: SolveReport) -> str:
+    """Why a refining re-solve cannot help ``r``, or ``""``: an open bound on a side whose
+    phase one (computed by the certificate) found no strictly feasible point, so that no
+    point, however accurate, closes it (SDPLIB's hinf and qap5)."""
+    res = r.residuals or {}
+    for value, key, side in ((r.dual_value, "dual_phase_one_margin", "dual"),
+                             (r.primal_value, "phase_one_margin", "primal")):
+        margin = res.get(key)
+        if not math.isfinite(value) and margin is not None and margin < NO_INTERIOR:
+            return (f"not re-solved: the {side} side has no strictly feasible point "
+                    f"(phase-one margin {margin:.2g}), so a more accurate point cannot give "
+                    "it a finite bound")
+    return ""
 
 
 def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
