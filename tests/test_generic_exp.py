@@ -80,13 +80,17 @@ def klr300():
     return build, float(reference.value)
 
 
-@pytest.mark.parametrize("solver", ["clarabel", "scs"])
+@pytest.mark.parametrize("solver", ["clarabel", "scs", "ecos"])
 def test_kernel_logistic_regression_is_certified_at_the_default_tol(klr300, solver):
-    """Every exponential-cone solver but ECOS certifies the plain model at its default
-    tol, with no hand-written certificate: the quadratic part's multiplier ``w`` is the
-    minimiser for the solver's ``y`` (not its ``x``), the residual on ``P``'s columns is
-    summed exactly, and the re-solve's certificate is not cut short by the re-solve's own
-    budget.  The bracket holds an independent tight solve's value."""
+    """Every exponential-cone solver certifies the plain model at its default tol, with
+    no hand-written certificate: the quadratic part's multiplier ``w`` is the minimiser
+    for the solver's ``y`` (not its ``x``), the residual on ``P``'s columns is summed
+    exactly, the re-solve's certificate is not cut short by the re-solve's own budget,
+    and (ECOS, whose SOC form of ``quad_form`` leaves the coefficients without a box) the
+    lower bound steps toward a dual phase-one point strictly inside the exponential
+    cones' dual.  The bracket holds an independent tight solve's value."""
+    if solver not in ck.installed_solvers():
+        pytest.skip(f"{solver} not installed")
     build, optimum = klr300
     r = ck.solve(ck.from_cvxpy(build(), "klr"), solver)
     assert r.status is Status.OPTIMAL, r.message
@@ -94,3 +98,28 @@ def test_kernel_logistic_regression_is_certified_at_the_default_tol(klr300, solv
     lo, up = sorted((r.primal_value, r.dual_value))
     # the reference is Clarabel's own word at 1e-12 (not a proof): 1e-11 of room
     assert lo - 1e-11 <= optimum <= up + 1e-11, (lo, optimum, up)
+
+
+def test_the_dual_exponential_cone_box_check_is_sound():
+    """``_exp_dual_box_inside`` says a box around ``y`` lies in ``K*_exp`` only where every
+    sampled point of it does (``-u exp(v/u) <= e w``, ``u < 0``), and it says so for a
+    box well inside; a box reaching ``u = 0`` or the boundary is refused."""
+    from convexkern.math.conic_fix import _exp_dual_box_inside
+
+    rng = np.random.default_rng(3)
+    assert _exp_dual_box_inside(np.array([-1.0, 1.0, 1.0]), np.full(3, 1e-3))
+    assert not _exp_dual_box_inside(np.array([-1e-4, 1.0, 1.0]), np.full(3, 1e-3))
+    # on the boundary (-u exp(v/u) = 1 = e w): any box around it leaves the cone
+    assert not _exp_dual_box_inside(np.array([-1.0, 0.0, 1.0 / math.e]), np.full(3, 1e-9))
+    said = 0
+    for _ in range(300):
+        y = np.array([-rng.uniform(1e-3, 3), rng.uniform(-3, 3), 0.0])
+        y[2] = -y[0] * math.exp(y[1] / y[0]) / math.e * rng.uniform(0.5, 1.5)
+        d = np.abs(y) * 10.0 ** rng.uniform(-8, -1, 3)
+        if not _exp_dual_box_inside(y, d):
+            continue
+        said += 1
+        for s in rng.uniform(-1, 1, (50, 3)):
+            u, v, w = y + s * d
+            assert u < 0 and -u * math.exp(v / u) <= math.e * w, (y, d, s)
+    assert said > 30  # the check is not vacuous

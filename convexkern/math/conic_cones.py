@@ -363,8 +363,9 @@ def dual_interior_point(data: ConicData, near: np.ndarray
     of radius ``max(1, |near|_inf)`` around the solver's multipliers ``near`` when its
     answer lies beyond ten times that box: ``max t`` subject to
     ``c + A'y + Pw = 0`` and ``y - t e`` in ``K*`` (the equality rows' multipliers free),
-    ``t <= 1``; returns ``(y, w, t)`` (``None`` when it failed, or for exponential or power
-    cones and native variable bounds, whose dual cones it does not write).  The box keeps
+    ``t <= 1`` (the exponential cone's dual interior direction is ``(-1, 1, 1)``); returns
+    ``(y, w, t)`` (``None`` when it failed, or for power cones and native variable bounds,
+    whose dual cones it does not write).  The box keeps
     the step toward it cheap: a step ``theta`` costs at most ``theta |b|_1`` times the
     radius of the bound (without it the phase one may answer with entries of 1e7).  Only
     a direction for the lower bound's step toward the interior of the dual: nothing about
@@ -372,8 +373,7 @@ def dual_interior_point(data: ConicData, near: np.ndarray
     SDPLIB's hinf problems) has no lower bound a floating-point proof can give."""
     import cvxpy as cp
 
-    if (data.p3d or data.lb is not None or data.ub is not None
-            or any(kind == "exp" for kind, _, _ in data.blocks)):
+    if data.p3d or data.lb is not None or data.ub is not None:
         return None, None, 0.0
     left = time_left()
     if left is not None and left <= 0:
@@ -412,6 +412,11 @@ def _dual_phase_one(data: ConicData, cp, near: np.ndarray | None
     if nn:
         cons.append(y[z: z + nn] >= t)
     cons += _margin_rows(cp, data, y, t)  # SOC and PSD are self-dual
+    exp_starts = [i for kind, i, _ in data.blocks if kind == "exp"]
+    if exp_starts:  # (u, v, w) - t (-1, 1, 1) in K*_exp, i.e. (u - v, -u, w) in K_exp
+        e0 = np.asarray(exp_starts)
+        u, v, w3 = y[e0] + t, y[e0 + 1] - t, y[e0 + 2] - t
+        cons.append(cp.constraints.ExpCone(u - v, -u, w3))
     prob = cp.Problem(cp.Maximize(t), cons)
     limit = {"CLARABEL": "time_limit", "SCS": "time_limit_secs"}
     for solver in ("CLARABEL", "SCS"):

@@ -18,6 +18,8 @@ claimed of that step: the residual is recomputed, with its error bound, where it
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
@@ -78,6 +80,11 @@ def _dual_room(data: ConicData, y: np.ndarray) -> np.ndarray:
             lam = float(scipy.linalg.eigvalsh(_smat(y[i: i + size], k, data.psd_lower),
                                               subset_by_index=[0, 0])[0])
             room[i: i + size] = min(1.0, max(0.0, lam))
+        elif kind == "exp":  # how far inside K*_exp: -u > 0 and e w - (-u) exp(v/u) > 0
+            u, v, w = (float(t) for t in y[i: i + 3])
+            if u < 0 and v / u < 700.0:
+                inside = _E_DOWN * w - (-u) * math.exp(v / u)
+                room[i: i + 3] = min(1.0, -u, max(0.0, inside))
     return room
 
 
@@ -185,9 +192,36 @@ def _stays_in_dual(data: ConicData, y: np.ndarray, By: np.ndarray, dv: np.ndarra
             frob = float(np.linalg.norm(dd)) * (1 + 4 * _U)
             if psd_shift(_smat(y[i: i + size], k, data.psd_lower), frob) != 0.0:
                 return False
+        elif kind == "exp":
+            if not _exp_dual_box_inside(y[i: i + 3], dd):
+                return False
         else:
             return False
     return True
+
+
+#: e rounded down (the float nearest e is below it)
+_E_DOWN = 2.718281828459045
+
+
+def _exp_dual_box_inside(y: np.ndarray, d: np.ndarray) -> bool:
+    """Whether every ``(u, v, w)`` within ``d`` of ``y`` componentwise is in
+    ``K*_exp = {u < 0, -u exp(v/u) <= e w}``: ``g(u, v) = -u exp(v/u)`` is the perspective
+    of a convex function, jointly convex for ``u < 0``, so its largest value on the box
+    is at a vertex; each is widened by 1e-12 (the math library's error)."""
+    u_hi = _up(float(y[0]) + float(d[0]))
+    if not u_hi < 0:
+        return False
+    w_lo = float(y[2]) - float(d[2])
+    w_lo = w_lo - abs(w_lo) * 4 * _U
+    worst = 0.0
+    for u in (float(y[0]) - float(d[0]), u_hi):
+        for v in (float(y[1]) - float(d[1]), float(y[1]) + float(d[1])):
+            arg = v / u
+            if arg >= 700.0:
+                return False
+            worst = max(worst, -u * math.exp(arg) * (1.0 + 1e-12))
+    return worst * (1.0 + 4 * _U) <= _E_DOWN * w_lo * (1.0 - 4 * _U)
 
 
 def dual_polish(data: ConicData, y: np.ndarray, w: np.ndarray, J: np.ndarray,

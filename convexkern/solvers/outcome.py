@@ -85,9 +85,11 @@ def certified_report(
     """Certify ``point`` with the formulation's certificate and build the report.
 
     ``status=OPTIMAL`` is kept only when the certified relative gap is at most ``tol``;
-    otherwise it becomes ``OPTIMAL_INACCURATE`` and the message says why.  A status the
-    certificate proves from the data (``Certificate.proven``, e.g. unbounded by a theorem)
-    replaces a solver's "optimal" or "optimal_inaccurate".  Every solver,
+    otherwise it becomes ``OPTIMAL_INACCURATE`` and the message says why.  A conic
+    solver's own "optimal_inaccurate" (``solver_stats["status"]``) at a point certified
+    within ``tol`` becomes ``OPTIMAL``: the proof decides, the word stays in the message.
+    A status the certificate proves from the data (``Certificate.proven``, e.g. unbounded
+    by a theorem) replaces a solver's "optimal" or "optimal_inaccurate".  Every solver,
     conic or custom, goes through here; ``tol`` is also handed to the certificate
     (:meth:`Formulation.certificate`), which may use it to skip refinements it does not
     need.
@@ -124,6 +126,12 @@ def certified_report(
     if status is Status.OPTIMAL and not rel <= tol:
         status = Status.OPTIMAL_INACCURATE
         notes.append(f"certified relative gap {rel:.3g} exceeds tol {tol:.3g}")
+    elif (status is Status.OPTIMAL_INACCURATE and rel <= tol
+          and (solver_stats or {}).get("status") == "optimal_inaccurate"):
+        # a conic solver that missed its own settings, at a point the certificate proves
+        # within tol: the proof decides, the solver's word stays in the message
+        status = Status.OPTIMAL
+        notes.append(f"{solver} said optimal_inaccurate; its point is certified to tol")
     return SolveReport(
         status=status,
         solver=solver,
