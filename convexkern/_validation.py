@@ -232,11 +232,17 @@ def check_labels(y: Any, name: str = "y", *, n: int | None = None) -> np.ndarray
     return arr
 
 
+def _real(value: Any, name: str, expected: str) -> float:
+    """``value`` (an int or a float, numpy's included, not a bool) as a float, or an
+    :class:`InvalidTypeError` naming ``name`` and what was ``expected``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise InvalidTypeError(name, f"expected {expected}, got {value!r}")
+    return float(value)
+
+
 def check_positive(value: Any, name: str, *, allow_inf: bool = False) -> float:
     """Return ``value`` as a float > 0 or raise."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise InvalidTypeError(name, f"expected a positive number, got {value!r}")
-    v = float(value)
+    v = _real(value, name, "a positive number")
     if np.isnan(v) or v <= 0 or (np.isinf(v) and not allow_inf):
         raise InvalidInputError(name, f"must be a positive finite number, got {value!r}")
     return v
@@ -279,11 +285,11 @@ def check_box_C(value: Any, n: int, name: str = "C", *,
     return arr
 
 
-def check_nonnegative(value: Any, name: str) -> float:
-    """Return ``value`` as a finite float >= 0 or raise."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise InvalidTypeError(name, f"expected a nonnegative number, got {value!r}")
-    v = float(value)
+def check_nonnegative(value: Any, name: str, *,
+                      expected: str = "a nonnegative number") -> float:
+    """Return ``value`` as a finite float >= 0 or raise (a value of the wrong type is
+    refused as not ``expected``)."""
+    v = _real(value, name, expected)
     if not np.isfinite(v) or v < 0:
         raise InvalidInputError(name, f"must be a finite number >= 0, got {value!r}")
     return v
@@ -291,9 +297,7 @@ def check_nonnegative(value: Any, name: str) -> float:
 
 def check_in_range(value: Any, name: str, low: float, high: float) -> float:
     """Return ``value`` as a float in ``[low, high]`` or raise."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise InvalidTypeError(name, f"expected a number, got {value!r}")
-    v = float(value)
+    v = _real(value, name, "a number")
     if not (low <= v <= high):
         raise InvalidInputError(name, f"must lie in [{low}, {high}], got {value!r}")
     return v
@@ -305,9 +309,7 @@ def check_open_unit(value: Any, name: str) -> float:
     The one check of an open-unit-interval scalar: :func:`convexkern.solve`'s ``tol``, the
     CLI's ``--tol`` and the TOML specs' ``tol``, ``test_size`` and ``factor`` all use it.
     """
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise InvalidTypeError(name, f"expected a number in (0, 1), got {value!r}")
-    v = float(value)
+    v = _real(value, name, "a number in (0, 1)")
     if not 0 < v < 1:
         raise InvalidInputError(name, f"must be a number in (0, 1), got {value!r}")
     return v

@@ -37,8 +37,8 @@ import scipy.linalg
 import scipy.sparse
 from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, aslinearoperator, eigsh
 
-from ._validation import check_int, check_kernel, check_positive
-from .errors import InvalidInputError, InvalidTypeError, SolverError
+from ._validation import check_int, check_kernel, check_nonnegative, check_positive
+from .errors import InvalidInputError, SolverError
 
 __all__ = [
     "SpectrumSummary",
@@ -137,7 +137,7 @@ def spectrum(K: Any, *, tol: float | None = None) -> SpectrumSummary:
     if tol is None:
         thr = A.shape[0] * np.finfo(np.float64).eps * scale
     else:
-        thr = _check_nonneg_float(tol, "tol")
+        thr = check_nonnegative(tol, "tol", expected="a number")
     neg = w[w < -thr]
     return SpectrumSummary(
         lambda_min=float(w[0]),
@@ -356,33 +356,26 @@ def krein_decomposition(K: Any) -> tuple[np.ndarray, np.ndarray]:
 # ---------------------------------------------------------------------------------------
 
 
-def _check_nonneg_float(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise InvalidTypeError(name, f"expected a number, got {value!r}")
-    v = float(value)
-    if not np.isfinite(v) or v < 0:
-        raise InvalidInputError(name, f"must be a finite number >= 0, got {value!r}")
-    return v
+def _square_order(shape: tuple[int, int]) -> int:
+    """The order ``n`` of a square, non-empty ``K`` of this ``shape``, or an error naming it."""
+    n, m = shape
+    if n != m:
+        raise InvalidInputError("K", f"must be square, got shape {shape}")
+    if n == 0:
+        raise InvalidInputError("K", "is empty")
+    return n
 
 
 def _as_operator(K: Any) -> tuple[LinearOperator, np.ndarray | None, int]:
     """Validate ``K`` and return ``(operator, dense_or_None, n)``."""
     if isinstance(K, LinearOperator):
-        n, m = K.shape
-        if n != m:
-            raise InvalidInputError("K", f"must be square, got shape {K.shape}")
-        if n == 0:
-            raise InvalidInputError("K", "is empty")
+        n = _square_order(K.shape)
         op = K if K.dtype == np.float64 else _retype(K)
         _probe_symmetry(op, n)
         return op, None, n
     if scipy.sparse.issparse(K):
         S = scipy.sparse.csr_array(K, dtype=np.float64)
-        n, m = S.shape
-        if n != m:
-            raise InvalidInputError("K", f"must be square, got shape {S.shape}")
-        if n == 0:
-            raise InvalidInputError("K", "is empty")
+        n = _square_order(S.shape)
         if not np.all(np.isfinite(S.data)):
             raise InvalidInputError("K", "contains non-finite value(s) (NaN or inf)")
         scale = max(float(abs(S).max()) if S.nnz else 0.0, 1.0)

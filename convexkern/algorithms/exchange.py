@@ -62,7 +62,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import cvxpy as cp
@@ -75,24 +75,18 @@ from ..math.exchange import master_qp
 from ..report import SolveReport
 from ..solvers.outcome import certified_report, pointless_report
 from ..solvers.status import algorithm_status
-from ._progress import checkpoint
+from ._progress import SdpmResult, checkpoint
 
 __all__ = ["ExchangeResult", "exchange", "cut_moments", "normalized_min_R"]
 
 
 @dataclass
-class ExchangeResult:
-    """Raw output of :func:`exchange`; :func:`solve_formulation` makes it a ``SolveReport``."""
+class ExchangeResult(SdpmResult):
+    """Raw output of :func:`exchange`, with the master's bias ``b`` and the cuts;
+    :func:`solve_formulation` makes it a ``SolveReport``."""
 
-    w: np.ndarray
-    b: float
-    mu: np.ndarray
-    status: str
-    iterations: int
-    history: list[tuple[float, float, float, float]] = field(default_factory=list)
+    b: float = 0.0
     cuts: tuple[np.ndarray, np.ndarray] | None = None  # (trajectory index, theta)
-    message: str = ""
-    stats: dict[str, float] = field(default_factory=dict)
 
 
 def _master(Z: np.ndarray, v0: np.ndarray, idx: np.ndarray, y: np.ndarray, C: float,

@@ -261,12 +261,87 @@ def _below_floor_budget(o: OracleValue, tol: float,
         f"give it longer")
 
 
-def _limits(it: int, t0: float, max_iter: int | None, time_limit: float | None) -> str | None:
-    if max_iter is not None and it >= max_iter:
-        return "iteration_limit"
-    if time_limit is not None and time.perf_counter() - t0 >= time_limit:
-        return "time_limit"
-    return None
+class _Run:
+    """The bookkeeping the three methods share around their iterations: the clock, the
+    oracle, the iteration count ``it``, the budget (``max_iter``, ``time_limit`` and
+    :func:`_below_floor_budget`), the history of bounds, the stall detector
+    (:class:`_Stall`) and the :class:`RobustResult`."""
+
+    def __init__(self, K0: np.ndarray, y: np.ndarray, C: float, rho: float, *, eig: str,
+                 spectrum: K0Spectrum | None, max_iter: int, time_limit: float | None,
+                 stall_window: int) -> None:
+        self.t0 = time.perf_counter()
+        self.orc = RobustOracle(K0, y, C, rho, eig=eig, spectrum=spectrum)
+        self.y, self.C, self.it = y, C, 0
+        self.max_iter, self.time_limit, self.budget_note = max_iter, time_limit, ""
+        self.stall = _Stall(stall_window)
+        self.history: list[tuple[int, float, float, float]] = []
+
+    def start(self, x: np.ndarray, tol: float) -> OracleValue:
+        """The oracle at the starting point ``x``, recorded as iteration 0; a ``tol`` below
+        the rounding floor there gets the bounded budget of :func:`_below_floor_budget`."""
+        ox = self.orc(x)
+        self.time_limit, self.budget_note = _below_floor_budget(ox, tol, self.time_limit)
+        self.record(ox.value, ox.upper)
+        return ox
+
+    def gradient_start(self, alpha0: Any, tol: float, K0: np.ndarray, L0: float | None,
+                       ) -> tuple[np.ndarray, OracleValue, float, str | None, str]:
+        """The start of the gradient methods: ``(x, f at x, L, status, message)`` with the
+        starting Lipschitz estimate ``L0`` (default the largest ``|K0_ii|``, at least 1e-6)
+        and the status at ``x`` (:func:`_converged`; ``"error"`` where ``f`` or its
+        gradient is not finite)."""
+        x = _start(self.y, self.C, alpha0)
+        ox = self.start(x, tol)
+        L = L0 if L0 is not None else max(float(np.max(np.abs(np.diag(K0)))), 1e-6)
+        if _nonfinite(ox):
+            return x, ox, L, "error", "the objective or its gradient is not finite at the start"
+        return (x, ox, L, *_converged(ox.value, ox.upper, tol, ox.floor))
+
+    def record(self, value: float, upper: float) -> None:
+        """Append ``(it, seconds, value, upper)`` to the history."""
+        self.history.append((self.it, time.perf_counter() - self.t0, value, upper))
+
+    def limits(self) -> tuple[str | None, str]:
+        """``"iteration_limit"`` or ``"time_limit"`` (with the budget note, if any) once
+        reached, else ``None``."""
+        if self.max_iter is not None and self.it >= self.max_iter:
+            return "iteration_limit", ""
+        if self.time_limit is not None and time.perf_counter() - self.t0 >= self.time_limit:
+            return "time_limit", self.budget_note
+        return None, ""
+
+    def ascend(self, base: np.ndarray, ob: OracleValue, L: float, *, fixed: bool = False,
+               ) -> tuple[np.ndarray, OracleValue, float, str | None, str]:
+        """The next iteration of a gradient method unless a limit is reached first
+        (:meth:`limits`; the iteration is then not counted): the projected gradient step
+        ``P(base + grad f(base) / L)`` with ``L`` doubled until it ascends (the quadratic
+        model ``f(base) + g'd - L/2 ||d||^2`` holds, to rounding; ``fixed``: the step
+        ``1/L`` as given).  Returns ``(point, f there, L, status, message)``: ``status``
+        ``None`` after a step, a limit's, or ``"error"`` where the search ended without
+        one (a NaN/inf objective, or :data:`MAX_BACKTRACK` doublings of ``L``)."""
+        status, message = self.limits()
+        if status is not None:
+            return base, ob, L, status, message
+        self.it += 1
+        for _ in range(MAX_BACKTRACK):
+            xn = project_svm_feasible(base + ob.grad / L, self.y, self.C)
+            d = xn - base
+            on = self.orc(xn)
+            if _nonfinite(on):
+                break
+            model = ob.value + float(ob.grad @ d) - 0.5 * L * float(d @ d)
+            if fixed or on.value >= model - 1e-12 * max(1.0, abs(ob.value)):
+                return xn, on, L, None, ""
+            L *= 2.0
+        return xn, on, L, "error", _backtrack_message(on, L, self.it)
+
+    def result(self, alpha: np.ndarray, value: float, upper: float, status: str,
+               message: str) -> RobustResult:
+        return RobustResult(alpha=alpha, value=value, upper=upper, status=status,
+                            iterations=self.it, history=self.history,
+                            solve_time=time.perf_counter() - self.t0,
+                            oracle_calls=self.orc.calls, message=message)
 
 
 def accelerated_gradient(
@@ -290,57 +365,29 @@ def accelerated_gradient(
     with ``Q`` fewer per iteration. ``spectrum``: where the decomposition of ``K0`` is taken
     from or stored (:class:`~convexkern.math.robust_indefinite.K0Spectrum`).
     """
-    t0 = time.perf_counter()
-    max_iter = 100_000 if max_iter is None else max_iter
-    orc = RobustOracle(K0, y, C, rho, eig=eig, spectrum=spectrum)
-    x = _start(y, C, alpha0)
-    ox = orc(x)
-    time_limit, budget_note = _below_floor_budget(ox, tol, time_limit)
+    run = _Run(K0, y, C, rho, eig=eig, spectrum=spectrum, time_limit=time_limit,
+               max_iter=100_000 if max_iter is None else max_iter, stall_window=stall_window)
+    x, ox, L, status, message = run.gradient_start(alpha0, tol, K0, L0)
     best_x, best = x, ox
     upper = ox.upper
-    L = L0 if L0 is not None else max(float(np.max(np.abs(np.diag(K0)))), 1e-6)
     yk, oy = x, ox
     tk = 1.0
-    hist = [(0, time.perf_counter() - t0, ox.value, ox.upper)]
-    it = 0
-    status, message = _converged(ox.value, ox.upper, tol, ox.floor)
-    stall = _Stall(stall_window)
-    if _nonfinite(ox):
-        status, message = "error", "the objective or its gradient is not finite at the start"
     while status is None:
-        stop = _limits(it, t0, max_iter, time_limit)
-        if stop:
-            status = stop
-            if stop == "time_limit" and budget_note:
-                message = budget_note
+        xn, on, L, status, message = run.ascend(yk, oy, L)
+        if status is not None:
             break
-        it += 1
-        accepted = False
-        for _ in range(MAX_BACKTRACK):
-            xn = project_svm_feasible(yk + oy.grad / L, y, C)
-            d = xn - yk
-            on = orc(xn)
-            if _nonfinite(on):
-                break
-            model = oy.value + float(oy.grad @ d) - 0.5 * L * float(d @ d)
-            if on.value >= model - 1e-12 * max(1.0, abs(oy.value)):
-                accepted = True
-                break
-            L *= 2.0
-        if not accepted:
-            status, message = "error", _backtrack_message(on, L, it)
-            break
+        it = run.it
         upper = min(upper, on.upper)
         if on.value > best.value:
             best_x, best = xn, on
-        hist.append((it, time.perf_counter() - t0, best.value, upper))
+        run.record(best.value, upper)
         if verbose and it % 50 == 0:
             print(f"apg it={it} f={on.value:.12g} U={on.upper:.12g} L={L:.3g}")
         status, message = _converged(on.value, on.upper, tol, on.floor)
         if status is not None:
             best_x, best = xn, on
             break
-        status, message = stall(upper - best.value)
+        status, message = run.stall(upper - best.value)
         if status is not None:
             break
         # adaptive restart (O'Donoghue & Candes): momentum against the ascent direction
@@ -359,15 +406,13 @@ def accelerated_gradient(
         x, ox, tk = xn, on, tn
         # f and its gradient are defined for any alpha, feasible or not; bounds are not
         # needed at the extrapolated point
-        oy = orc(yk, bounds=False, u=u_y, roots0=r_y)
+        oy = run.orc(yk, bounds=False, u=u_y, roots0=r_y)
         if _nonfinite(oy):
             status = "error"
             message = f"the objective or its gradient is not finite at iteration {it}"
             break
         L *= L_DECAY
-    return RobustResult(alpha=best_x, value=best.value, upper=upper, status=status,
-                        iterations=it, history=hist, solve_time=time.perf_counter() - t0,
-                        oracle_calls=orc.calls, message=message)
+    return run.result(best_x, best.value, upper, status, message)
 
 
 def _backtrack_message(on: OracleValue, L: float, it: int) -> str:
@@ -400,56 +445,25 @@ def projected_gradient(
         lmax = max(float(sla.eigvalsh(K0, subset_by_index=[K0.shape[0] - 1,
                                                            K0.shape[0] - 1])[0]), 0.0)
         L0 = lmax + 3.0 * y.size * C * C / (4.0 * rho)
-    t0 = time.perf_counter()
-    max_iter = 100_000 if max_iter is None else max_iter
-    orc = RobustOracle(K0, y, C, rho, eig=eig, spectrum=spectrum)
-    x = _start(y, C, alpha0)
-    ox = orc(x)
-    time_limit, budget_note = _below_floor_budget(ox, tol, time_limit)
+    run = _Run(K0, y, C, rho, eig=eig, spectrum=spectrum, time_limit=time_limit,
+               max_iter=100_000 if max_iter is None else max_iter, stall_window=stall_window)
+    x, ox, L, status, message = run.gradient_start(alpha0, tol, K0, L0)
     upper = ox.upper
-    L = L0 if L0 is not None else max(float(np.max(np.abs(np.diag(K0)))), 1e-6)
-    hist = [(0, time.perf_counter() - t0, ox.value, ox.upper)]
-    it = 0
-    status, message = _converged(ox.value, ox.upper, tol, ox.floor)
-    stall = _Stall(stall_window)
-    if _nonfinite(ox):
-        status, message = "error", "the objective or its gradient is not finite at the start"
     while status is None:
-        stop = _limits(it, t0, max_iter, time_limit)
-        if stop:
-            status = stop
-            if stop == "time_limit" and budget_note:
-                message = budget_note
-            break
-        it += 1
-        accepted = False
-        for _ in range(MAX_BACKTRACK):
-            xn = project_svm_feasible(x + ox.grad / L, y, C)
-            d = xn - x
-            on = orc(xn)
-            if _nonfinite(on):
-                break
-            if step == "fixed" or on.value >= ox.value + float(ox.grad @ d) \
-                    - 0.5 * L * float(d @ d) - 1e-12 * max(1.0, abs(ox.value)):
-                accepted = True
-                break
-            L *= 2.0
-        if not accepted:
-            status, message = "error", _backtrack_message(on, L, it)
+        xn, on, L, status, message = run.ascend(x, ox, L, fixed=step == "fixed")
+        if status is not None:
             break
         x, ox = xn, on
         upper = min(upper, on.upper)
-        hist.append((it, time.perf_counter() - t0, on.value, upper))
-        if verbose and it % 50 == 0:
-            print(f"pg it={it} f={on.value:.12g} U={on.upper:.12g} L={L:.3g}")
+        run.record(on.value, upper)
+        if verbose and run.it % 50 == 0:
+            print(f"pg it={run.it} f={on.value:.12g} U={on.upper:.12g} L={L:.3g}")
         status, message = _converged(on.value, on.upper, tol, on.floor)
         if status is None:
-            status, message = stall(upper - on.value)
+            status, message = run.stall(upper - on.value)
         if step != "fixed":
             L *= 0.9
-    return RobustResult(alpha=x, value=ox.value, upper=upper, status=status,
-                        iterations=it, history=hist, solve_time=time.perf_counter() - t0,
-                        oracle_calls=orc.calls, message=message)
+    return run.result(x, ox.value, upper, status, message)
 
 
 # --------------------------------------------------------------------------- ACCPM
@@ -553,36 +567,29 @@ def accpm(
     to 2000.  Stops as :func:`accelerated_gradient` does (``tol``, the rounding floor of
     the best point, ``stall_window``, ``time_limit``).
     """
-    t0 = time.perf_counter()
     n = y.size
     max_cuts = min(max(3 * n, 50), 400) if max_cuts is None else int(max_cuts)
-    max_iter = 2000 if max_iter is None else max_iter
-    orc = RobustOracle(K0, y, C, rho, eig=eig, spectrum=spectrum)
+    run = _Run(K0, y, C, rho, eig=eig, spectrum=spectrum, time_limit=time_limit,
+               max_iter=2000 if max_iter is None else max_iter, stall_window=stall_window)
+    orc = run.orc
     x = _start(y, C, alpha0) if alpha0 is not None else project_svm_feasible(
         np.full(n, 0.5 * C), y, C)
-    ox = orc(x)
-    time_limit, budget_note = _below_floor_budget(ox, tol, time_limit)
+    ox = run.start(x, tol)
     best_x, best = x, ox
     upper = ox.upper
     vals, grads, pts = [ox.value], [ox.grad], [x]
-    hist = [(0, time.perf_counter() - t0, best.value, upper)]
     centre = x
-    it = 0
     status, message = None, ""
-    stall = _Stall(stall_window)
     while status is None:
         status, message = _converged(best.value, upper, tol, best.floor)
-        if status is None and it > 0:
-            status, message = stall(upper - best.value)
+        if status is None and run.it > 0:
+            status, message = run.stall(upper - best.value)
+        if status is None:
+            status, message = run.limits()
         if status is not None:
             break
-        stop = _limits(it, t0, max_iter, time_limit)
-        if stop:
-            status = stop
-            if stop == "time_limit" and budget_note:
-                message = budget_note
-            break
-        it += 1
+        run.it += 1
+        it = run.it
         G = np.asarray(grads)
         P = np.asarray(pts)
         Fv = np.asarray(vals)
@@ -608,12 +615,10 @@ def accpm(
         if it % lp_every == 0:
             upper = min(upper, _lp_bound(np.asarray(vals), np.asarray(grads),
                                          np.asarray(pts), y, C))
-        hist.append((it, time.perf_counter() - t0, best.value, upper))
+        run.record(best.value, upper)
         if verbose and it % 10 == 0:
             print(f"accpm it={it} f={best.value:.12g} U={upper:.12g} cuts={len(vals)}")
-    return RobustResult(alpha=best_x, value=best.value, upper=upper, status=status,
-                        iterations=it, history=hist, solve_time=time.perf_counter() - t0,
-                        oracle_calls=orc.calls, message=message)
+    return run.result(best_x, best.value, upper, status, message)
 
 
 # --------------------------------------------------------------------------- adapters

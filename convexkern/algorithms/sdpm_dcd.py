@@ -49,7 +49,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -58,7 +58,7 @@ from ..errors import InvalidInputError
 from ..report import Certificate, SolveReport
 from ..solvers.outcome import certified_report, pointless_report
 from ..solvers.status import algorithm_status
-from ._progress import checkpoint
+from ._progress import SdpmResult, checkpoint
 from .sdpm_block import block_violation, min_on_segment, solve_block
 from .sdpm_ipm import supported_data
 
@@ -74,17 +74,11 @@ UNSHRINK_EVERY = 10
 
 
 @dataclass
-class DCDResult:
-    """Raw output of :func:`dcd`; :func:`solve_formulation` makes it a ``SolveReport``."""
+class DCDResult(SdpmResult):
+    """Raw output of :func:`dcd`, with the bias ``b`` of the method of multipliers;
+    :func:`solve_formulation` makes it a ``SolveReport``."""
 
-    w: np.ndarray
-    b: float
-    mu: np.ndarray
-    status: str
-    iterations: int
-    history: list[tuple[float, float, float, float]] = field(default_factory=list)
-    message: str = ""
-    stats: dict[str, float] = field(default_factory=dict)
+    b: float = 0.0
 
 
 def _block_hessians(X: np.ndarray) -> np.ndarray:

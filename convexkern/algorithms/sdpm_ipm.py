@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -44,7 +44,7 @@ from ..errors import InvalidInputError
 from ..report import Certificate, SolveReport
 from ..solvers.outcome import certified_report
 from ..solvers.status import algorithm_status
-from ._progress import checkpoint
+from ._progress import SdpmResult, checkpoint
 
 __all__ = ["BarrierResult", "barrier", "solve_formulation", "supported_data"]
 
@@ -68,16 +68,8 @@ DIVERGED = 1e12
 
 
 @dataclass
-class BarrierResult:
-    """Raw output of :func:`barrier`."""
-
-    w: np.ndarray
-    mu: np.ndarray
-    status: str
-    iterations: int
-    history: list[tuple[float, float, float, float]] = field(default_factory=list)
-    message: str = ""
-    stats: dict[str, float] = field(default_factory=dict)
+class BarrierResult(SdpmResult):
+    """Raw output of :func:`barrier` (no bias: the certificate finds the best one)."""
 
 
 def _barrier_parts(mu: np.ndarray, tau: float, C: float, need_hess: bool = True):

@@ -59,11 +59,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
-
 from ..errors import SpecError
 
 __all__ = ["Suite", "Problem", "load_suite", "available_suites"]
@@ -178,16 +173,14 @@ def load_suite(suite: str | os.PathLike[str] | Mapping[str, Any]) -> Suite:
 
     Raises :class:`SpecError` naming the offending field.
     """
+    from ..specs.files import read_toml
+
     path: Path | None = None
     if isinstance(suite, Mapping):
         raw, base = dict(suite), Path.cwd()
     elif isinstance(suite, (str, os.PathLike)):
         path = _suite_path(suite)
-        try:
-            with open(path, "rb") as fh:
-                raw = tomllib.load(fh)
-        except tomllib.TOMLDecodeError as exc:
-            raise SpecError("toml", f"{path}: {exc}") from None
+        raw = read_toml(path)
         base = path.parent
     else:
         raise SpecError("suite", f"expected a name, a path or a dict, got {type(suite).__name__}")
@@ -319,6 +312,7 @@ def _file_problem(t: dict[str, Any], name: str, where: str, base: Path, seed: in
 def _spec_dict(value: Any, where: str, base: Path) -> tuple[dict[str, Any], Path]:
     """The spec as a dict (a name or path read from TOML) and the folder of its paths."""
     from ..specs import spec_path
+    from ..specs.files import read_toml
 
     if isinstance(value, dict):
         return copy.deepcopy(value), base
@@ -331,11 +325,7 @@ def _spec_dict(value: Any, where: str, base: Path) -> tuple[dict[str, Any], Path
         path = spec_path(p if p.is_file() else value)
     except SpecError as exc:
         raise SpecError(where, str(exc).split(": ", 1)[-1]) from None
-    with open(path, "rb") as fh:
-        try:
-            return tomllib.load(fh), path.parent
-        except tomllib.TOMLDecodeError as exc:
-            raise SpecError(where, f"{path}: {exc}") from None
+    return read_toml(path, where), path.parent
 
 
 def _overridden(spec: dict[str, Any], over: Any, where: str) -> dict[str, Any]:

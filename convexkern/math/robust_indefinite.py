@@ -76,6 +76,18 @@ def check_problem(K0: Any, y: Any, C: Any, rho: Any) -> tuple[np.ndarray, np.nda
     return K0, y, C, rho
 
 
+def _check_point(K0: Any, y: Any, alpha: Any, rho: Any,
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """Validate ``(K0, y, alpha, rho)`` where ``f`` is evaluated: labels ±1, a symmetric
+    finite kernel of their size, ``rho > 0`` and a vector ``alpha`` of their length."""
+    y = check_labels(y, "y")
+    K0 = check_kernel(K0, "K0", n=y.size)
+    rho = check_positive(rho, "rho")
+    a = check_matrix(alpha, "alpha", ndim=1)
+    check_same_length(y, a, "y", "alpha")
+    return K0, y, a, rho
+
+
 def check_alpha(alpha: Any, y: np.ndarray, C: float, feas_tol: float | None) -> np.ndarray:
     a = check_matrix(alpha, "alpha", ndim=1)
     if a.size != y.size:
@@ -189,11 +201,7 @@ def _eig(M: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def inner_kernel(K0: Any, y: Any, alpha: Any, rho: float) -> np.ndarray:
     """:math:`K^\\star(\\alpha) = (K_0 + (Y\\alpha)(Y\\alpha)^\\top/(4\\rho))_+`, the minimiser
     of the inner problem of (3) (Luss & d'Aspremont 2007, §3, with the factor 1/(4ρ))."""
-    y = check_labels(y, "y")
-    K0 = check_kernel(K0, "K0", n=y.size)
-    rho = check_positive(rho, "rho")
-    a = check_matrix(alpha, "alpha", ndim=1)
-    check_same_length(y, a, "y", "alpha")
+    K0, y, a, rho = _check_point(K0, y, alpha, rho)
     v = y * a
     M = K0 + np.outer(v, v) / (4.0 * rho)
     return positive_part(*_eig(M))
@@ -245,21 +253,13 @@ def objective(K0: Any, y: Any, alpha: Any, rho: float) -> float:
     \\rho\\|M(\\alpha)_-\\|_F^2` (:math:`= e^\\top\\alpha + \\rho(\\|K_0\\|_F^2 -
     \\|M(\\alpha)_+\\|_F^2)`), the objective of problem (3) after the inner minimisation; a
     floating-point estimate (:func:`certified_lower` gives a certified lower bound)."""
-    y = check_labels(y, "y")
-    K0 = check_kernel(K0, "K0", n=y.size)
-    rho = check_positive(rho, "rho")
-    a = check_matrix(alpha, "alpha", ndim=1)
-    check_same_length(y, a, "y", "alpha")
+    K0, y, a, rho = _check_point(K0, y, alpha, rho)
     return evaluate(K0, y, a, rho).value
 
 
 def gradient(K0: Any, y: Any, alpha: Any, rho: float) -> np.ndarray:
     """:math:`\\nabla f(\\alpha) = e - Y K^\\star(\\alpha) Y \\alpha` (Danskin)."""
-    y = check_labels(y, "y")
-    K0 = check_kernel(K0, "K0", n=y.size)
-    rho = check_positive(rho, "rho")
-    a = check_matrix(alpha, "alpha", ndim=1)
-    check_same_length(y, a, "y", "alpha")
+    K0, y, a, rho = _check_point(K0, y, alpha, rho)
     return evaluate(K0, y, a, rho).grad
 
 

@@ -85,7 +85,33 @@ class _PrecomputedRows(_KernelRows):
         return out if cols is None else out[cols]
 
 
-class _CachedKernelRows(_KernelRows):
+class _LRURows:
+    """Rows kept in an LRU cache of at most ``capacity`` rows: ``row(i)`` is the cached row
+    (then the most recently used) or one computed by ``_miss(i)`` and stored, the least
+    recently used row dropped beyond ``capacity`` (counted in ``evictions``)."""
+
+    cache: OrderedDict[int, np.ndarray]
+    capacity: int
+    evictions: int = 0
+
+    def _miss(self, i: int) -> np.ndarray:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def row(self, i: int) -> np.ndarray:
+        cache = self.cache
+        r = cache.get(i)
+        if r is not None:
+            cache.move_to_end(i)
+            return r
+        r = self._miss(i)
+        cache[i] = r
+        if len(cache) > self.capacity:
+            cache.popitem(last=False)
+            self.evictions += 1
+        return r
+
+
+class _CachedKernelRows(_LRURows, _KernelRows):
     """Rows ``kernel(X[i:i+1], X)`` computed on demand and kept in an LRU cache.
 
     At most ``capacity`` full rows (each ``8 n`` bytes) are held; the full ``n x n``
@@ -137,18 +163,9 @@ class _CachedKernelRows(_KernelRows):
             d[s:e] = np.diagonal(self._block(slice(s, e), slice(s, e)))
         return d
 
-    def row(self, i: int) -> np.ndarray:
-        cache = self.cache
-        r = cache.get(i)
-        if r is not None:
-            cache.move_to_end(i)
-            return r
+    def _miss(self, i: int) -> np.ndarray:
         r = np.ascontiguousarray(self._block(slice(i, i + 1))[0])
         self.rows_computed += 1
-        cache[i] = r
-        if len(cache) > self.capacity:
-            cache.popitem(last=False)
-            self.evictions += 1
         return r
 
     def prepare(self, cols: np.ndarray) -> np.ndarray:
@@ -185,7 +202,7 @@ class _CachedKernelRows(_KernelRows):
         return out
 
 
-class _ActiveRows:
+class _ActiveRows(_LRURows):
     """Rows restricted to an active set ``A`` (shrinking), in local indices.
 
     ``row(i)`` is ``K[A[i], A]``, gathered once and kept in an LRU cache of at most
@@ -209,24 +226,14 @@ class _ActiveRows:
         self.pos = pos  # local positions of A within the parent's active set
         self.prepared = base.prepare(A)
 
-    def row(self, i: int) -> np.ndarray:
-        cache = self.cache
-        r = cache.get(i)
-        if r is not None:
-            cache.move_to_end(i)
-            return r
+    def _miss(self, i: int) -> np.ndarray:
         old = None
         if self.parent_cache is not None:
             # the parent set is gone: hand its rows over instead of keeping both copies
             old = self.parent_cache.pop(int(self.pos[i]), None)  # type: ignore[index]
         if old is not None:
-            r = old.take(self.pos)
-        else:
-            r = self.base.sub_row(int(self.A[i]), self.A, self.prepared)
-        cache[i] = r
-        if len(cache) > self.capacity:
-            cache.popitem(last=False)
-        return r
+            return old.take(self.pos)
+        return self.base.sub_row(int(self.A[i]), self.A, self.prepared)
 
 
 def kernel_rows(

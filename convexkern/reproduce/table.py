@@ -43,30 +43,19 @@ class ReproductionSpec:
         return getattr(importlib.import_module(module), attr)
 
 
-_PKG = "convexkern.reproduce"
+def _builtin(name: str, title: str, *, takes_datasets: bool = False) -> ReproductionSpec:
+    """A reproduction shipped with the package: the function ``reproduce`` of the module
+    ``convexkern.reproduce.<name>``."""
+    return ReproductionSpec(name=name, title=title, target=f"{__package__}.{name}:reproduce",
+                            takes_datasets=takes_datasets)
+
 
 _ENTRIES = (
-    ReproductionSpec(
-        name="luss2007",
-        title="Luss & d'Aspremont (NIPS 2007): robust SVM with indefinite kernels",
-        target=f"{_PKG}.luss2007:reproduce",
-    ),
-    ReproductionSpec(
-        name="abe2012",
-        title="Abe (ICANN 2012): LP-trained Mahalanobis kernels, Table 1",
-        target=f"{_PKG}.abe2012:reproduce",
-        takes_datasets=True,
-    ),
-    ReproductionSpec(
-        name="graepel2003",
-        title="Graepel & Herbrich (NIPS 2003): Semidefinite Programming Machines",
-        target=f"{_PKG}.graepel2003:reproduce",
-    ),
-    ReproductionSpec(
-        name="loosli2019",
-        title="Loosli (ESANN 2019): TrIK-SVM vs KSVM in Kreĭn spaces",
-        target=f"{_PKG}.loosli2019:reproduce",
-    ),
+    _builtin("luss2007", "Luss & d'Aspremont (NIPS 2007): robust SVM with indefinite kernels"),
+    _builtin("abe2012", "Abe (ICANN 2012): LP-trained Mahalanobis kernels, Table 1",
+             takes_datasets=True),
+    _builtin("graepel2003", "Graepel & Herbrich (NIPS 2003): Semidefinite Programming Machines"),
+    _builtin("loosli2019", "Loosli (ESANN 2019): TrIK-SVM vs KSVM in Kreĭn spaces"),
 )
 
 _table: dict[str, ReproductionSpec] = {e.name: e for e in _ENTRIES}

@@ -101,6 +101,7 @@ _CONIC_ENTRIES: tuple[ConicSolverSpec, ...] = tuple(
     importlib.import_module(f"{__package__}.backends.{m}").SOLVER for m in CONIC_MODULES)
 
 _LP_KINDS = ("lp_svm.nu_lp", "lp_svm.nu_lp_dual", "lp_svm.lp", "lp_svm.lp_dual")
+_SDPM_KINDS = ("sdpm.primal", "sdpm.dual")
 _ROBUST = "convexkern.algorithms.robust_svm"
 _KREIN = "convexkern.algorithms.trik.adapter"
 
@@ -134,8 +135,7 @@ _ALGORITHM_ENTRIES = (
         name="linprog", default_tol=1e-7,
         description="direct sparse HiGHS (scipy.optimize.linprog, method='highs') for "
                     "Abe's LPs",
-        adapters={k: "convexkern.algorithms.linprog_direct:solve_formulation"
-                  for k in _LP_KINDS},
+        adapters=dict.fromkeys(_LP_KINDS, "convexkern.algorithms.linprog_direct:solve_formulation"),
     ),
     AlgorithmSpec(
         name="exchange", default_tol=1e-6,
@@ -147,15 +147,13 @@ _ALGORITHM_ENTRIES = (
         name="sdpm-ipm", default_tol=1e-6,
         description="structured barrier method on the SDPM dual: n x n Newton systems, "
                     "O(m n) memory (linear, degree <= 2, segment; Graepel & Herbrich 2003)",
-        adapters={k: "convexkern.algorithms.sdpm_ipm:solve_formulation"
-                  for k in ("sdpm.primal", "sdpm.dual")},
+        adapters=dict.fromkeys(_SDPM_KINDS, "convexkern.algorithms.sdpm_ipm:solve_formulation"),
     ),
     AlgorithmSpec(
         name="sdpm-dcd", default_tol=1e-6,
         description="dual coordinate descent on the SDPM's moment blocks (linear, degree "
                     "<= 2, segment; slow for large C)",
-        adapters={k: "convexkern.algorithms.sdpm_dcd:solve_formulation"
-                  for k in ("sdpm.primal", "sdpm.dual")},
+        adapters=dict.fromkeys(_SDPM_KINDS, "convexkern.algorithms.sdpm_dcd:solve_formulation"),
     ),
     AlgorithmSpec(
         name="trik", default_tol=1e-6,

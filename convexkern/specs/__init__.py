@@ -112,14 +112,7 @@ them, and :func:`load_spec` (like ``convexkern compare``) accepts a bare name
 from __future__ import annotations
 
 from .files import available_specs, load_spec, spec_path
-from .model import (
-    DataSpec,
-    FormulationSpec,
-    KernelSpec,
-    PreprocessSpec,
-    SolveSpec,
-    SplitSpec,
-)
+from .model import DataSpec, FormulationSpec, KernelSpec, PreprocessSpec, SolveSpec, SplitSpec
 from .problem import Instance, ProblemSpec
 from .validate import GENERATORS
 

@@ -1,5 +1,6 @@
 """Finding and reading spec files: the shipped specs (package data read through
-:mod:`importlib.resources`), paths, and :func:`load_spec`."""
+:mod:`importlib.resources`), paths, :func:`read_toml` (also the benchmark suites' reader)
+and :func:`load_spec`."""
 
 from __future__ import annotations
 
@@ -54,6 +55,22 @@ def spec_path(name_or_path: str | os.PathLike[str]) -> Path:
     )
 
 
+def read_toml(path: Path, where: str = "toml", *, unreadable: str | None = None,
+              ) -> dict[str, Any]:
+    """The parsed TOML file at ``path``.  Invalid TOML raises :class:`SpecError` naming the
+    field ``where`` and the file; with ``unreadable``, so does a file that cannot be read
+    (naming that field), which otherwise raises the ``OSError`` itself."""
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(where, f"{path}: {exc}") from None
+    except OSError as exc:
+        if unreadable is None:
+            raise
+        raise SpecError(unreadable, f"cannot read {path}: {exc.strerror or exc}") from None
+
+
 def load_spec(spec: str | os.PathLike[str] | Mapping[str, Any], *,
               base_dir: str | os.PathLike[str] | None = None) -> ProblemSpec:
     """Read and validate a problem spec.
@@ -81,13 +98,7 @@ def load_spec(spec: str | os.PathLike[str] | Mapping[str, Any], *,
         raw = dict(spec)
     elif isinstance(spec, (str, os.PathLike)):
         path = spec_path(spec)
-        try:
-            with open(path, "rb") as fh:
-                raw = tomllib.load(fh)
-        except tomllib.TOMLDecodeError as exc:
-            raise SpecError("toml", f"{path}: {exc}") from None
-        except OSError as exc:
-            raise SpecError("spec", f"cannot read {path}: {exc.strerror or exc}") from None
+        raw = read_toml(path, unreadable="spec")
     else:
         raise SpecError(
             "spec", f"expected a path, a shipped spec name or a dict, got {type(spec).__name__}"

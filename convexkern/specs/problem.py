@@ -13,14 +13,7 @@ import numpy as np
 
 from ..formulation import Formulation
 from .build import call_builder, kernel_matrices, prepare_data
-from .model import (
-    DataSpec,
-    FormulationSpec,
-    KernelSpec,
-    PreprocessSpec,
-    SolveSpec,
-    SplitSpec,
-)
+from .model import DataSpec, FormulationSpec, KernelSpec, PreprocessSpec, SolveSpec, SplitSpec
 
 
 @dataclass(frozen=True)
