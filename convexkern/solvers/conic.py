@@ -78,7 +78,7 @@ def solve_conic(
             and first.solver_stats.get("status") == "optimal"
             and not (spec.setting_names & set(options))):
         return first
-    hopeless = _no_interior(first)
+    hopeless = _no_interior(first) if f.cone_class == "SDP" else ""
     if hopeless:  # a more accurate point cannot close a bound no interior point exists for
         return replace(first, message="; ".join(m for m in (first.message, hopeless) if m))
     left = None if time_limit is None else time_limit - (time.perf_counter() - t_start)
@@ -114,9 +114,11 @@ NO_INTERIOR = 1e-6
 
 
 def _no_interior(r: SolveReport) -> str:
-    """Why a refining re-solve cannot help ``r``, or ``""``: an open bound on a side whose
-    phase one (computed by the certificate) found no strictly feasible point, so that no
-    point, however accurate, closes it (SDPLIB's hinf and qap5)."""
+    """Why a refining re-solve cannot help ``r`` (an SDP), or ``""``: an open bound on a
+    side whose phase one (computed by the certificate) found no strictly feasible point,
+    so that no cone move of a point, however accurate, can be paid for (SDPLIB's hinf and
+    qap5).  Not for LPs: there an exact correction of a re-solved point may close a bound
+    without any interior (Netlib BEACONFD on QOCO)."""
     res = r.residuals or {}
     for value, key, side in ((r.dual_value, "dual_phase_one_margin", "dual"),
                              (r.primal_value, "phase_one_margin", "primal")):
