@@ -12,6 +12,7 @@ training part); the kernel matrix is computed on the subsample.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -58,7 +59,8 @@ def build(problem: Problem) -> tuple[Formulation, int]:
 def _from_file(problem: Problem) -> tuple[Formulation, int]:
     """The formulation of a file problem (``ck.from_cvxpy`` of the cvxpy problem that
     :func:`convexkern.data.mps.build_problem` or :func:`convexkern.data.sdpa.build_problem`
-    writes) and its number of variables (columns; SDPA's ``m``)."""
+    writes) and its number of variables (columns; SDPA's ``m``); its ``kind``, the group
+    of the report, is the set's folder (``maros_meszaros``), with the SDPA form."""
     import warnings
 
     from ..data import mps, sdpa
@@ -76,7 +78,12 @@ def _from_file(problem: Problem) -> tuple[Formulation, int]:
                 (prob, _), n = mps.build_problem(md), md.n
         except (mps.MPSError, sdpa.SDPAError) as exc:
             raise SpecError(f"{problem.name}.file", str(exc).split(": ", 1)[-1]) from None
-    return from_cvxpy(prob, name=problem.name), n
+    # the problems of one public set (and one SDPA form) are one group of the report
+    # (one table, one profile), as a formulation's sizes are
+    group = Path(problem.file).parent.name or "file"
+    if problem.file.endswith(".dat-s"):
+        group += f" ({problem.form} form)"
+    return from_cvxpy(prob, name=problem.name, kind=group), n
 
 
 def _subsample(X: np.ndarray, y: np.ndarray, n: int, seed: int,

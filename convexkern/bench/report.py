@@ -276,7 +276,7 @@ def write_report(rows: Sequence[Mapping[str, Any]], *, out_dir: Path, suite: Any
         table, t = _solver_table(sub, tol, time_limit, names, common=True)
         md += [f"## {g}", "", markdown_table([*head, "sgm / best"], table), ""]
         tex += [latex_table([*head, "sgm / best"], table, f"{suite.name}: {g}"), ""]
-        if len(names) > 1:
+        if len(names) > 1 and len({r["problem"] for r in sub}) > 1 and len(groups) > 1:
             drawn = _profile(out_dir / f"profile_{_slug(g)}", t, names, f"{g} (tol {tol:g})")
             if drawn:
                 files[f"profile_{g}"] = drawn[0]
