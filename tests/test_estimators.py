@@ -236,7 +236,8 @@ def test_indefinite_kernel_is_rejected(usps):
 
 def test_indefinite_kernel_is_recognised_by_type_not_text(usps, monkeypatch):
     """fit turns svm.check_psd's NotPSDError into an error naming ``kernel`` whatever the
-    message says, and leaves any other InvalidInputError on K alone."""
+    message says, and leaves any other InvalidInputError on K alone (a sigmoid kernel:
+    it gives no construction bound, so its Gram matrix is checked numerically)."""
     from convexkern.formulations import svm
 
     Xtr, ytr, _, _ = usps
@@ -247,7 +248,7 @@ def test_indefinite_kernel_is_recognised_by_type_not_text(usps, monkeypatch):
 
     monkeypatch.setattr(svm, "check_psd", reworded)
     with pytest.raises(InvalidInputError, match=r"kernel: .*smallest eigenvalue -0\.25") as info:
-        SVMClassifier(kernel="rbf").fit(Xtr, ytr)
+        SVMClassifier(kernel="sigmoid").fit(Xtr, ytr)
     assert isinstance(info.value.__cause__, NotPSDError)
 
     def other(K, name="K", tol=svm.PSD_TOL):
@@ -255,7 +256,7 @@ def test_indefinite_kernel_is_recognised_by_type_not_text(usps, monkeypatch):
 
     monkeypatch.setattr(svm, "check_psd", other)
     with pytest.raises(InvalidInputError, match="^K: is not positive") as info:
-        SVMClassifier(kernel="rbf").fit(Xtr, ytr)
+        SVMClassifier(kernel="sigmoid").fit(Xtr, ytr)
     assert not isinstance(info.value, NotPSDError)
 
 
@@ -472,3 +473,40 @@ def test_lp_mahalanobis_unscaled_overflow_names_X():
     Xr[0, 0], Xr[1, 0] = 1.5e308, -1.5e308  # max - min of input 0 overflows
     with pytest.raises(InvalidInputError, match=r"^X: the range max - min"):
         LPMahalanobis().fit(Xr, y)
+
+
+def test_a_kernel_psd_by_construction_needs_no_factorisation(monkeypatch):
+    """An RBF fit proves its Gram matrix PSD from the kernel's rounding bound (``n``
+    times ``RBF.gram_error``): no Cholesky factorisation (``check_psd``) runs, the
+    certificate carries the slack, and the fit is the one the factorisation gave; a
+    callable kernel is still checked numerically."""
+    import convexkern.formulations.svm as fsvm
+
+    X, y = load_binary("pima", 1, 0)
+    X = (X[:150] - X[:150].mean(0)) / X[:150].std(0)
+    y = y[:150]
+    checked = clone(SVMClassifier(C=3.0, kernel=_Checked(gamma=0.2))).fit(X, y)
+    calls = []
+    real = fsvm.check_psd
+    monkeypatch.setattr(fsvm, "check_psd", lambda K, *a, **k: calls.append(1) or real(K))
+    fast = SVMClassifier(C=3.0, kernel=RBF(gamma=0.2)).fit(X, y)
+    assert calls == []
+    assert fast.report_.status is ck.Status.OPTIMAL
+    assert 0 < fast.report_.residuals.get("psd_slack", 0.0)
+    np.testing.assert_array_equal(fast.predict(X), checked.predict(X))
+    SVMClassifier(C=3.0, kernel=lambda A, B: RBF(gamma=0.2)(A, B)).fit(X, y)
+    assert calls  # a callable gives no bound: checked by a factorisation
+
+
+class _Checked(RBF):
+    """RBF without its construction bound (the numerical check instead)."""
+
+    def gram_error(self, X):
+        return None
+
+
+def test_a_bad_psd_eps_is_named():
+    K = RBF(gamma=1.0)(np.eye(3))
+    with pytest.raises(InvalidInputError) as info:
+        ck.formulations.svm.dual(K, np.array([1.0, -1.0, 1.0]), 1.0, psd_eps=-1.0)
+    assert info.value.argument == "psd_eps"

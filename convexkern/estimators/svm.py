@@ -270,6 +270,12 @@ class SVMClassifier(_BinaryKernelClassifier):
         # finite and symmetric, checked once here: every pair's svm.dual then skips the
         # pass over its sub-matrix (check_input=False)
         K = check_kernel(K, "X" if self._precomputed() else "kernel", n=K.shape[0])
+        # a kernel that is PSD by construction bounds its Gram matrix's rounding: each
+        # pair's PSD slack is its size times that, with no O(n^3) factorisation
+        self._gram_delta = None
+        if isinstance(self.kernel_, Kernel):
+            self._gram_delta = self.kernel_.gram_error(X if keep.size == X.shape[0]
+                                                       else X[keep])
         C = float(self.C)
         hard = not math.isfinite(C)
         if k == 2:  # classes_[1] is +1, as in scikit-learn
@@ -343,7 +349,9 @@ class SVMClassifier(_BinaryKernelClassifier):
                     C: float | np.ndarray | None) -> tuple[SolveReport, np.ndarray]:
         """Build and solve one binary SVM dual; its report and ``alpha``."""
         try:
-            f = svm.dual(K, y_pm, C, check_input=False)  # fit checked the whole K
+            delta = getattr(self, "_gram_delta", None)
+            f = svm.dual(K, y_pm, C, check_input=False,  # fit checked the whole K
+                         psd_eps=None if delta is None else K.shape[0] * delta)
         except NotPSDError as exc:
             if self._precomputed():
                 raise

@@ -45,7 +45,14 @@ from typing import Any
 import cvxpy as cp
 import numpy as np
 
-from .._validation import check_box_C, check_kernel, check_labels, check_margin_C, check_matrix
+from .._validation import (
+    check_box_C,
+    check_kernel,
+    check_labels,
+    check_margin_C,
+    check_matrix,
+    check_nonnegative,
+)
 from ..errors import InvalidInputError
 from ..formulation import Formulation
 from ..math import svm as _svm
@@ -182,7 +189,8 @@ def _certificate(K: Any, y: Any, alpha: Any, C: float | np.ndarray | None, *,
 
 # --------------------------------------------------------------------------- builders
 def dual(K: Any, y: Any, C: float | np.ndarray | None = 1.0, *,
-         psd_check: bool = True, check_input: bool = True) -> Formulation:
+         psd_check: bool = True, check_input: bool = True,
+         psd_eps: float | None = None) -> Formulation:
     """The kernel SVM dual (notes §11.2) as a :class:`~convexkern.Formulation`.
 
     Parameters
@@ -200,6 +208,11 @@ def dual(K: Any, y: Any, C: float | np.ndarray | None = 1.0, *,
         takes ``K`` as exactly PSD).  Otherwise the ``eps`` that :func:`check_psd` proves
         (``lambda_min(K) >= -eps``, 0 when a plain Cholesky succeeds) is kept in
         ``f.data["psd_eps"]`` and the certificate adds its slack (:func:`certificate`).
+    psd_eps : float >= 0, optional
+        A proven ``eps`` with ``lambda_min(K) >= -eps`` that the caller knows by
+        construction (``n`` times a kernel's :meth:`~convexkern.kernels.Kernel.gram_error`:
+        the Gram matrix is within that of one PSD by construction); it replaces the
+        numerical check, and the certificate adds its slack.
     check_input : bool
         ``False`` skips the one pass over the ``n^2`` entries that checks ``K`` finite and
         symmetric (:func:`convexkern._validation.check_kernel`; type, shape and labels are
@@ -234,7 +247,10 @@ def dual(K: Any, y: Any, C: float | np.ndarray | None = 1.0, *,
     hard = C is None
     n = y.size
     Cv = math.inf if hard else check_box_C(C, n)
-    psd_eps = check_psd(K) if psd_check else 0.0
+    if psd_eps is not None:
+        psd_eps = check_nonnegative(psd_eps, "psd_eps")
+    else:
+        psd_eps = check_psd(K) if psd_check else 0.0
     alpha = cp.Variable(n, name="alpha")
     ya = cp.multiply(y, alpha)
     objective = cp.Maximize(cp.sum(alpha) - 0.5 * cp.quad_form(ya, cp.psd_wrap(K)))

@@ -34,6 +34,16 @@ def _inner(X: np.ndarray, Z: np.ndarray, symmetric: bool) -> np.ndarray:
     return X @ Z.T
 
 
+_U = 2.0 ** -53  # unit roundoff of double precision
+#: relative error allowed for numpy's exp (a few ulps; widened)
+_EXP_ULPS = 16 * _U
+
+
+def _gamma_k(k: int) -> float:
+    """Higham's ``gamma_k = k u / (1 - k u)``: the relative error bound of a k-term sum."""
+    return k * _U / (1.0 - k * _U)
+
+
 def _sq_dists(X: np.ndarray, Z: np.ndarray, symmetric: bool) -> np.ndarray:
     """Squared Euclidean distances ``||x_i - z_j||^2``, clipped at 0.
 
@@ -134,6 +144,15 @@ class Kernel:
         symmetric = Z is None
         K = self._compute(X, X if symmetric else Z, symmetric)
         return np.ascontiguousarray(K, dtype=np.float64)
+
+    def gram_error(self, X: np.ndarray) -> float | None:
+        """A bound ``delta`` with ``|K[i, j] - K*[i, j]| <= delta`` for the Gram matrix ``K``
+        this kernel computes of the rows of ``X`` and a matrix ``K*`` positive
+        semidefinite by construction (the kernel's exact value on points this computation
+        uses), so that ``lambda_min(K) >= -n delta`` with no factorisation of ``K``;
+        ``None`` where the kernel gives no such bound (the default: a Gram matrix is then
+        checked numerically)."""
+        return None
 
     def get_params(self, deep: bool = True) -> dict[str, Any]:
         """Constructor parameters by name, following scikit-learn's convention.

@@ -10,9 +10,12 @@ import numpy as np
 from .._validation import check_matrix, check_positive
 from ..errors import InvalidInputError
 from ._base import (
+    _EXP_ULPS,
+    _U,
     Kernel,
     _check_degree,
     _check_real,
+    _gamma_k,
     _inner,
     _sq_dists,
 )
@@ -41,6 +44,15 @@ class Linear(Kernel):
 
     def _compute(self, X: np.ndarray, Z: np.ndarray, symmetric: bool) -> np.ndarray:
         return _inner(X, Z, symmetric)
+
+    def gram_error(self, X: np.ndarray) -> float:
+        """The entrywise error of ``X X'`` (averaged with its transpose) against the exact
+        one (PSD): ``gamma_d sqrt(s_i s_j) <= gamma_d max_i s_i`` per product (Higham
+        eq. 3.5), one more rounding for the average."""
+        X = np.asarray(X, dtype=float)
+        sq = float(np.max(np.einsum("ij,ij->i", X, X), initial=0.0))
+        return float(np.nextafter(sq * (_gamma_k(X.shape[1]) + 2 * _U) * (1.0 + 4 * _U),
+                                  np.inf))
 
 
 class Polynomial(Kernel):
@@ -131,6 +143,22 @@ class RBF(Kernel):
         D = _sq_dists(X, Z, symmetric)
         D *= -self._gamma
         return np.exp(D, out=D)
+
+    def gram_error(self, X: np.ndarray) -> float:
+        """The entrywise error of the Gram matrix against the exact kernel of the centred
+        points :func:`_sq_dists` uses (PSD for any point set): each squared distance
+        ``s_i + s_j - 2 x_i'x_j`` is within ``gamma_{d+3} 2 (s_i + s_j)`` of its value
+        (Higham eq. 3.5, ``|x_i'x_j| <= sqrt(s_i s_j)``; the clip at 0 and the exact zero
+        diagonal only move it closer), ``t -> exp(-t)`` is 1-Lipschitz on ``t >= 0``,
+        and the scaling by ``gamma`` and ``exp`` add their own rounding (``exp``'s
+        taken as 16 ulps)."""
+        X = np.asarray(X, dtype=float)
+        Xc = X - X.mean(axis=0)
+        sq = float(np.max(np.einsum("ij,ij->i", Xc, Xc), initial=0.0))
+        d = X.shape[1]
+        dist = 4.0 * sq * _gamma_k(d + 3) * (1.0 + 4 * _U)
+        scaled = self._gamma * (dist + 4.0 * sq * 2 * _U) * (1.0 + 4 * _U)
+        return float(np.nextafter(scaled + _EXP_ULPS + 2 * _U, np.inf))
 
 
 class Gaussian(RBF):
