@@ -64,7 +64,7 @@ def __getattr__(name: str):  # lazy submodules: kernels, spectral, data, estimat
     import importlib
 
     if name in {"kernels", "spectral", "data", "estimators", "projections", "algorithms",
-                "cli", "specs", "sos", "transforms", "reproduce", "verify", "math",
+                "cli", "specs", "transforms", "reproduce", "verify", "math",
                 "splits"}:
         return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -27,7 +27,6 @@ LAYER_OF = (
     ("convexkern.kernels", "math"),
     ("convexkern.spectral", "math"),
     ("convexkern.projections", "math"),
-    ("convexkern.sos", "math"),
     ("convexkern.transforms", "math"),
     ("convexkern.math", "math"),
     ("convexkern.formulation", "core"),

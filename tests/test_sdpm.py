@@ -15,12 +15,13 @@ import numpy as np
 import pytest
 
 import convexkern as ck
-from convexkern import sos, transforms
+from convexkern import transforms
 from convexkern.data import load_usps
 from convexkern.errors import InvalidInputError
 from convexkern.estimators import SDPMClassifier
 from convexkern.formulations import sdpm
 from convexkern.kernels import RBF, Linear, Polynomial
+from convexkern.math import sos
 from convexkern.verify.sdpm import check_virtual_support_vectors
 from tests.conftest import SOLVER_RTOL
 

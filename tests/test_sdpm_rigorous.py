@@ -12,9 +12,9 @@ from fractions import Fraction as Fr
 import numpy as np
 import pytest
 
-from convexkern import sos
 from convexkern.formulations import sdpm
 from convexkern.formulations.sdpm.witness import check_witness, separability
+from convexkern.math import sos
 from convexkern.math.sdpm import coefficient_error, rigorous_min
 
 

@@ -1,5 +1,5 @@
 # ruff: noqa: E741  (l: half-degree, the paper's notation)
-"""Nonnegative univariate polynomials (convexkern.sos): Gram forms on R and on a segment.
+"""Nonnegative univariate polynomials (convexkern.math.sos): Gram forms on R and on a segment.
 
 Tolerances: Clarabel is run at its default accuracy (~1e-8 relative); minima of
 O(1)-coefficient polynomials are compared to the exact root-based minimum at 1e-6.
@@ -11,8 +11,8 @@ import cvxpy as cp
 import numpy as np
 import pytest
 
-from convexkern import sos
 from convexkern.errors import InvalidInputError
+from convexkern.math import sos
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*dimension greater than 2")
 TOL = 1e-6

@@ -69,8 +69,8 @@ import cvxpy as cp
 import numpy as np
 import scipy.sparse as sp
 
-from .. import sos
 from ..errors import InvalidInputError
+from ..math import sos
 from ..math.exchange import master_qp
 from ..report import SolveReport
 from ..solvers.outcome import certified_report, pointless_report

@@ -13,7 +13,7 @@ example ``i`` is
 
 * Primal (6): :math:`\min_{w,b,\xi}\ \tfrac12\|w\|^2 (+\,C\textstyle\sum_i\xi_i)` s.t.
   :math:`g_i(\theta) \ge 0\ \forall\theta\in S` (and :math:`\xi\ge0`).  Each constraint is a
-  positive semidefinite Gram matrix (:mod:`convexkern.sos`): for :math:`r = 2` on
+  positive semidefinite Gram matrix (:mod:`convexkern.math.sos`): for :math:`r = 2` on
   :math:`\mathbb R`, :math:`\begin{pmatrix} g_{i0} & g_{i1}/2\\ g_{i1}/2 & g_{i2}
   \end{pmatrix}\succeq 0`, a second-order cone.
 * Dual (8): with moment vectors :math:`\mu_i = (\mu_{i0},\dots,\mu_{ir})` (the dual matrices
@@ -30,15 +30,15 @@ example ``i`` is
   :math:`w = \sum_{ij}\alpha_{ij}y_i\tilde x_i(\theta_{ij})`: an ordinary SVM expansion on
   the *truly virtual* examples :math:`\tilde x_i(\theta_{ij})`, which lie on the margin.
   Rank 1 gives one atom :math:`\theta_i = \mu_{i1}/\mu_{i0}`; on a segment rank 2 gives
-  atoms at both ends :math:`\pm\tau` (:func:`convexkern.sos.atoms`).
+  atoms at both ends :math:`\pm\tau` (:func:`convexkern.math.sos.atoms`).
 
 Certificate (valid for any point, recomputed from the data).  Upper bound: for any
 :math:`w` the worst-case margin :math:`c_i = \min_{\theta\in S} y_i w^\top\tilde
-x_i(\theta)` is exact (polynomial roots, :func:`convexkern.sos.poly_min`); the best bias
+x_i(\theta)` is exact (polynomial roots, :func:`convexkern.math.sos.poly_min`); the best bias
 is then closed-form (hard margin: :math:`(w,b)/\gamma` with :math:`\gamma = \max_b\min_i
 c_i + y_ib`) or a 1-D piecewise-linear minimisation (soft margin, slack = exact worst-case
 hinge), giving a primal-feasible point.  Lower bound: any :math:`\mu` is moved into the
-dual feasible set (:func:`convexkern.sos.moment_repair`, then scaled for
+dual feasible set (:func:`convexkern.math.sos.moment_repair`, then scaled for
 :math:`\mu_{i0}\le C` and balanced for :math:`y^\top\mu_0 = 0`) and the dual objective
 evaluated.  A finite set of virtual points with SVM multipliers is a particular
 :math:`\mu` (a discrete measure), so the exchange method is certified the same way.

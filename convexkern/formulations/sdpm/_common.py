@@ -8,9 +8,9 @@ from typing import Any
 import cvxpy as cp
 import numpy as np
 
-from ... import sos
 from ..._validation import check_labels, check_margin_C, check_matrix
 from ...errors import InvalidInputError
+from ...math import sos
 from ...math.sdpm import check_trajectories
 
 SOURCE = "Graepel & Herbrich, Invariant pattern recognition by SDP machines, NIPS 2003"

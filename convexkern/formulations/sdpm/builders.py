@@ -9,10 +9,10 @@ from typing import Any
 import cvxpy as cp
 import numpy as np
 
-from ... import sos
 from ..._validation import check_labels, check_margin_C
 from ...errors import InvalidInputError, InvalidTypeError
 from ...formulation import Formulation
+from ...math import sos
 from ._common import (
     DEFAULT_SEGMENT,
     GRAM_RTOL,
@@ -52,7 +52,7 @@ def primal(
     bias : bool
         Include the offset ``b``.
     method : {"lukacs", "substitution"}
-        Form of the segment constraint (:func:`convexkern.sos.nonneg_on_segment`):
+        Form of the segment constraint (:func:`convexkern.math.sos.nonneg_on_segment`):
         ``"lukacs"`` is a second-order cone program for ``r <= 2``; ``"substitution"`` is
         the paper's, an SDP with 3x3 blocks for ``r = 2``.
     cone : {"auto", "psd"}
@@ -152,7 +152,7 @@ def moment_cone(
     mu: cp.Expression, segment: float | None, cone: str = "auto"
 ) -> list[cp.Constraint]:
     """Constraints ``mu_i in M_r(S)`` for the rows of an ``(m, r+1)`` expression (the dual
-    cone of :func:`convexkern.sos.nonneg`): Hankel (and localising) matrices PSD, 2x2 ones
+    cone of :func:`convexkern.math.sos.nonneg`): Hankel (and localising) matrices PSD, 2x2 ones
     as second-order cones.  An odd degree on a segment gets one free padding moment."""
     m, R = mu.shape
     d = R - 1

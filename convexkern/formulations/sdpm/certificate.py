@@ -13,10 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from ... import sos
 from ..._validation import check_labels, check_margin_C, check_matrix
 from ...errors import InvalidInputError
 from ...formulation import Formulation
+from ...math import sos
 from ...math.sdpm import UNIT, check_trajectories, coefficient_error, rigorous_min, row_norms
 from ...report import Certificate
 from ..svm import best_hinge_bias

@@ -10,10 +10,10 @@ from typing import Any
 import cvxpy as cp
 import numpy as np
 
-from ... import sos
 from ..._validation import check_labels, check_margin_C, check_matrix
 from ...errors import InvalidInputError
 from ...formulation import Formulation
+from ...math import sos
 from ...report import Certificate
 from ._common import SOURCE, _check_candidate, _margin_terms
 from .certificate import _upper_margins

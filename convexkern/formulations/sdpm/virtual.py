@@ -7,9 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from ... import sos
 from ..._validation import check_labels
 from ...errors import InvalidInputError
+from ...math import sos
 from ...math.sdpm import check_trajectories
 from ._common import DEFAULT_SEGMENT
 
@@ -24,7 +24,7 @@ class VirtualSupport:
         Trajectory of each virtual support vector.
     theta : (k,) array
         Its parameter value :math:`\\theta_{ij}` (in ``S``), or ``inf`` for an atom at
-        infinity (real line only, see :func:`convexkern.sos.atoms`).
+        infinity (real line only, see :func:`convexkern.math.sos.atoms`).
     alpha : (k,) array
         Its weight in :math:`w = \\sum_j \\alpha_j y_{i_j} \\tilde x_{i_j}(\\theta_j)`.
     points : (k, n) array
@@ -66,7 +66,7 @@ def virtual_support_vectors(
     happens when :math:`y_i w^\\top\\tilde x_{ir} = 0` at the optimum).  Higher degree:
     Prony's points when the moment matrix is flat, or the minimisers of the margin
     polynomial ``y_i (w' x_i(theta) + b)`` over ``S`` (needs ``w``; plus infinity on R),
-    weights by nonnegative least squares on the moments (:func:`convexkern.sos.atoms`);
+    weights by nonnegative least squares on the moments (:func:`convexkern.math.sos.atoms`);
     a trajectory keeps at most as many atoms as the numerical rank of its moment matrix.
     """
     X = check_trajectories(X_traj)

@@ -11,7 +11,7 @@ the verdict ``"separable"`` is a proof whatever the SOCP's accuracy:
 
 1. *strictly on the real line*: :math:`g_i(\theta) = y_i(w^\top\tilde x_i(\theta) + b) - 1
    - \varepsilon_i\theta^2 \ge 0` on :math:`\mathbb R` (degree 2; the 2x2 Gram / second-order
-   cone of :func:`convexkern.sos.nonneg_on_R`), :math:`\varepsilon_i` a small multiple of
+   cone of :func:`convexkern.math.sos.nonneg_on_R`), :math:`\varepsilon_i` a small multiple of
    :math:`\|\tilde x_{i2}\|`: a leading coefficient clearly above its rounding makes the
    check free of :math:`\tau` (a witness on :math:`\mathbb R` serves every segment, also
    :math:`\tau = 10^{12}`, where the rounding of the leading coefficient times
@@ -32,7 +32,7 @@ import warnings
 import cvxpy as cp
 import numpy as np
 
-from ... import sos
+from ...math import sos
 from ...math.sdpm import UNIT, coefficient_error, rigorous_min
 
 #: the strict part of the real-line witness, relative to the leading row's norm

@@ -55,7 +55,7 @@ import cvxpy as cp
 import numpy as np
 from scipy.optimize import nnls
 
-from .errors import InvalidInputError, InvalidTypeError
+from ..errors import InvalidInputError, InvalidTypeError
 
 __all__ = [
     "PolyNonneg",
