@@ -17,17 +17,22 @@ from convexkern.kernels import RBF
 from convexkern.report import Status
 
 
-@pytest.fixture(scope="module")
-def klr():
+def _klr_problem(n: int) -> cp.Problem:
+    """Kernel logistic regression written plainly: ``n`` Pima patients (drawn with seed
+    0, standardised), RBF with ``gamma = 1/d``, ``cp.logistic`` and ``quad_form``."""
     X, y = load_binary("pima", 1, 0)
-    idx = np.random.default_rng(0).choice(y.size, 120, replace=False)
+    idx = np.random.default_rng(0).choice(y.size, n, replace=False)
     X, y = X[idx], y[idx]
     X = (X - X.mean(0)) / X.std(0)
     K = RBF(gamma=1.0 / X.shape[1])(X)
     a, b = cp.Variable(y.size, name="alpha"), cp.Variable(name="b")
     loss = cp.sum(cp.logistic(-cp.multiply(y, K @ a + b))) / y.size
-    problem = cp.Problem(cp.Minimize(loss + 1e-2 / 2 * cp.quad_form(a, cp.psd_wrap(K))))
-    return ck.from_cvxpy(problem, "klr", decision="expansion")
+    return cp.Problem(cp.Minimize(loss + 1e-2 / 2 * cp.quad_form(a, cp.psd_wrap(K))))
+
+
+@pytest.fixture(scope="module")
+def klr():
+    return ck.from_cvxpy(_klr_problem(120), "klr", decision="expansion")
 
 
 def test_kernel_logistic_regression_is_certified_on_both_sides(klr):
@@ -63,16 +68,9 @@ def test_ecos_exponential_order_is_read_back():
 @pytest.fixture(scope="module")
 def klr300():
     """The instance of the issue that asked for it: Pima, n = 300, RBF, ``cp.logistic``."""
-    X, y = load_binary("pima", 1, 0)
-    idx = np.random.default_rng(0).choice(y.size, 300, replace=False)
-    X, y = X[idx], y[idx]
-    X = (X - X.mean(0)) / X.std(0)
-    K = RBF(gamma=1.0 / X.shape[1])(X)
 
     def build() -> cp.Problem:
-        a, b = cp.Variable(y.size, name="alpha"), cp.Variable(name="b")
-        loss = cp.sum(cp.logistic(-cp.multiply(y, K @ a + b))) / y.size
-        return cp.Problem(cp.Minimize(loss + 1e-2 / 2 * cp.quad_form(a, cp.psd_wrap(K))))
+        return _klr_problem(300)
 
     reference = build()  # an independent value: plain cvxpy, Clarabel at 1e-12
     reference.solve(solver="CLARABEL", tol_gap_abs=1e-12, tol_gap_rel=1e-12,
