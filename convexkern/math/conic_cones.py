@@ -83,9 +83,16 @@ _LIBM = 1e-12
 
 
 def _pow_alphas(data: ConicData) -> dict[int, float]:
-    """The exponent of every 3-d power cone block, by its first row."""
-    starts = [i for kind, i, _ in data.blocks if kind == "pow"]
-    return dict(zip(starts, (float(a) for a in data.p3d), strict=True))
+    """The exponent of every 3-d power cone block, by its first row (kept in the data's
+    cache: the box rules ask for it every round of propagation)."""
+    if not data.p3d:
+        return {}
+    out = data.cache.get("pow_alphas")
+    if out is None:
+        starts = [i for kind, i, _ in data.blocks if kind == "pow"]
+        out = data.cache["pow_alphas"] = dict(zip(starts, (float(a) for a in data.p3d),
+                                                   strict=True))
+    return out
 
 
 def _geo(a: float, b: float, alpha: float) -> float:
