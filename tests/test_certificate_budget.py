@@ -11,8 +11,7 @@ import numpy as np
 
 import convexkern as ck
 from convexkern.math.budget import deadline, time_left
-from convexkern.math.conic import interior_point
-from convexkern.math.conic_data import ConicData
+from convexkern.math.conic import ConicData, interior_point
 from convexkern.report import Status
 
 

@@ -342,7 +342,7 @@ def test_singular_psd_quadratic_is_decided_exactly():
     """A singular PSD ``P`` with integer-like entries is PSD in exact arithmetic (no
     floating-point test can say so without a margin); an ulp less on one diagonal entry
     makes it indefinite, and the exact test says so."""
-    from convexkern.math.conic_boxes import _exactly_psd
+    from convexkern.math.conic.boxes import _exactly_psd
 
     D = np.diff(np.eye(5), axis=0)                     # (x_i - x_{i+1})^2 summed
     P = D.T @ D

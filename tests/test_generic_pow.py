@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import convexkern as ck
-from convexkern.math.conic_cones import _geo, _into_pow
+from convexkern.math.conic.cones import _geo, _into_pow
 from convexkern.report import Status
 
 SOLVERS = [s for s in ("clarabel", "scs") if s in ck.installed_solvers()]

@@ -1,5 +1,5 @@
 """Every "infeasible"/"unbounded" word a conic solver says is checked before it reaches the
-user: its Farkas or improving ray must prove it (convexkern.math.conic_rays), or another
+user: its Farkas or improving ray must prove it (convexkern.math.conic.rays), or another
 solver's must, or the formulation's facts; otherwise the report is an error that says why.
 
 Known answers are built by hand (an infeasible system, an unbounded LP, a QP unbounded
@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import convexkern as ck
-from convexkern.math.conic_data import ConicData
-from convexkern.math.conic_rays import farkas_proof, feasible_point_proof, improving_ray_proof
+from convexkern.math.conic import ConicData
+from convexkern.math.conic.rays import farkas_proof, feasible_point_proof, improving_ray_proof
 from convexkern.report import Status
 from convexkern.solvers.table import CONIC
 

@@ -25,8 +25,12 @@ from ..errors import InvalidInputError
 from ..formulation import Formulation
 from ..generic import CONIC_KEY, ConicPoint, conic_data, conic_names
 from ..math.budget import deadline, time_left
-from ..math.conic import interior_point
-from ..math.conic_rays import farkas_proof, feasible_point_proof, improving_ray_proof
+from ..math.conic import (
+    farkas_proof,
+    feasible_point_proof,
+    improving_ray_proof,
+    interior_point,
+)
 from ..report import SolveReport, Status
 from .backends.base import ConicSolverSpec, Verdict
 from .outcome import TOLERANCE, certified_report, pointless_report

@@ -226,7 +226,7 @@ def judged(f: Formulation, report: SolveReport) -> SolveReport:
     feasible or bounded) or, unless a fact proves it (``facts["infeasible"]``...), when
     its ray does not prove it (``solver_stats["claim_proven"]``
     False, set by the conic path after checking the solver's Farkas or improving ray, and
-    another solver's, :mod:`convexkern.math.conic_rays`).  Either becomes ``error``, with
+    another solver's, :mod:`convexkern.math.conic.rays`).  Either becomes ``error``, with
     the solver's words and the reason.  Any other report is returned unchanged."""
     keys = _CONTRADICTS.get(report.status, ())
     if not keys:

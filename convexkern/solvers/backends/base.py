@@ -124,7 +124,7 @@ class ConicSolverSpec:
         """The ray behind a "no solution" word, in the conic form of :meth:`pair`: for
         ``INFEASIBLE`` a Farkas ray ``y`` (rows), for ``UNBOUNDED`` an improving ray ``d``
         (columns); ``None`` when the solver gives none.  It is checked, never trusted
-        (:mod:`convexkern.math.conic_rays`)."""
+        (:mod:`convexkern.math.conic.rays`)."""
         del raw, claim
         return None
 

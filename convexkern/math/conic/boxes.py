@@ -10,11 +10,11 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
 
-from .budget import time_left
-from .conic_cones import _cone_box
-from .conic_data import _TINY, _U, ConicData, _gamma, _up
+from ..budget import time_left
+from .cones import _cone_box
+from .data import _TINY, _U, ConicData, _gamma, _up
 
-__all__: list[str] = []  # private helpers of convexkern.math.conic
+__all__: list[str] = []  # private helpers of the convexkern.math.conic package
 
 
 class _Layout:
@@ -169,7 +169,7 @@ def psd_margin(P: sp.csr_matrix) -> float | None:
     cached = getattr(P, "_ck_psd_margin", False)
     if cached is not False:
         return cached
-    from .conic_cones import psd_shift
+    from .cones import psd_shift
 
     used = np.flatnonzero(np.diff(sp.csr_matrix(P).indptr) > 0)
     out: float | None = None

@@ -35,9 +35,9 @@ from dataclasses import replace
 import numpy as np
 import scipy.sparse as sp
 
-from .conic import _lower, _upper_at
-from .conic_boxes import _primal_box
-from .conic_data import ConicData
+from .bounds import _lower, _upper_at
+from .boxes import _primal_box
+from .data import ConicData
 
 __all__ = ["farkas_proof", "improving_ray_proof", "feasible_point_proof"]
 

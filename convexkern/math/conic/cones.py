@@ -9,8 +9,8 @@ import math
 import numpy as np
 import scipy.linalg
 
-from .budget import time_left
-from .conic_data import _U, ConicData, _down, _gamma, _up
+from ..budget import time_left
+from .data import _U, ConicData, _down, _gamma, _up
 
 __all__ = ["psd_shift", "interior_point"]
 

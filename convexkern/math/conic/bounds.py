@@ -40,10 +40,10 @@ from collections.abc import Callable
 import numpy as np
 import scipy.sparse as sp
 
-from .budget import time_left
-from .conic_boxes import _dual_box, _primal_box, _psd_P_exact
-from .conic_cones import _cone_moves, _into_cone, dual_interior_point, interior_point, psd_shift
-from .conic_data import (
+from ..budget import time_left
+from .boxes import _dual_box, _primal_box, _psd_P_exact
+from .cones import _cone_moves, _into_cone, dual_interior_point, interior_point, psd_shift
+from .data import (
     _TINY,
     _U,
     ConicBounds,
@@ -55,7 +55,7 @@ from .conic_data import (
     _gamma,
     _up,
 )
-from .conic_fix import (
+from .fix import (
     abs_mv,
     active_fix,
     clip_singletons,

@@ -24,9 +24,9 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
 
-from .budget import time_left
-from .conic_cones import _into_cone, _smat, psd_shift
-from .conic_data import _TINY, _U, ConicData, _exact_rows, _gamma, _up
+from ..budget import time_left
+from .cones import _into_cone, _smat, psd_shift
+from .data import _TINY, _U, ConicData, _exact_rows, _gamma, _up
 
 __all__ = ["abs_mv", "active_fix", "clip_singletons", "dual_fix", "dual_polish",
            "equality_fix", "quadratic_polish", "slack_bound"]
