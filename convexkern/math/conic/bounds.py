@@ -54,6 +54,7 @@ from .data import (
     _fsum,
     _gamma,
     _up,
+    transposed,
 )
 from .fix import (
     abs_mv,
@@ -117,7 +118,7 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
     if reason:
         return -math.inf, reason, {}
     n = data.c.size
-    At = data.A.T.tocsr()
+    At = transposed(data)
     w = x
 
     def residual(yv: np.ndarray, wv: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

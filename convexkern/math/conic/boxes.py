@@ -12,7 +12,7 @@ import scipy.sparse as sp
 
 from ..budget import time_left
 from .cones import _cone_box
-from .data import _TINY, _U, ConicData, _gamma, _up
+from .data import _TINY, _U, ConicData, _gamma, _up, transposed
 
 __all__: list[str] = []  # private helpers of the convexkern.math.conic package
 
@@ -113,9 +113,17 @@ def _psd_P_exact(P: sp.csr_matrix | None) -> bool:
     dense block verified positive definite (:func:`psd_margin`)."""
     if P is None:
         return True
-    if (P - sp.diags(P.diagonal())).nnz == 0:
-        return bool(np.all(P.diagonal() >= 0))
-    return psd_margin(P) is not None
+    cached = getattr(P, "_ck_psd_exact", None)
+    if cached is not None:
+        return cached
+    rows = np.repeat(np.arange(P.shape[0]), np.diff(P.indptr))
+    off = (P.indices != rows) & (P.data != 0)
+    out = bool(np.all(P.diagonal() >= 0)) if not off.any() else psd_margin(P) is not None
+    try:
+        P._ck_psd_exact = out  # type: ignore[attr-defined]
+    except AttributeError:
+        pass
+    return out
 
 
 #: the largest block of ``P`` whose definiteness is verified (a dense eigenvalue and a
@@ -201,7 +209,7 @@ def _lagrangian_cut(data: ConicData, x: np.ndarray, y: np.ndarray, upper: float)
     single = np.flatnonzero(np.diff(rows.indptr) == 1) + data.zero
     yS = y.copy()
     yS[single] = 0.0
-    At = data.A.T.tocsr()
+    At = transposed(data)
     r = data.c + At @ yS
     mag = np.abs(data.c) + abs(At) @ np.abs(yS)
     k = np.diff(At.indptr) + 2
@@ -312,8 +320,7 @@ def _dual_box(data: ConicData, lower: float) -> tuple[np.ndarray, np.ndarray]:
     """A box holding every dual feasible ``y`` with dual objective ``>= lower`` (both
     without the offset ``d``): ``A'y + Pw = -c``, ``y in K*``, ``b'y <= -lower``."""
     m, n = data.A.shape
-    G = data.A.T.tocsr()
-    G.eliminate_zeros()
+    G = transposed(data)
     rlo, rhi = -data.c.copy(), -data.c.copy()
     pcols = np.zeros(n, dtype=bool)
     pdiag = np.zeros(n)

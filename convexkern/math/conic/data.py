@@ -191,6 +191,14 @@ class ConicData:
         return out
 
 
+def transposed(data: ConicData) -> sp.csr_matrix:
+    """``A'`` as CSR, built once per conic form (every bound and box reads it)."""
+    At = data.cache.get("At")
+    if At is None:
+        At = data.cache["At"] = data.A.T.tocsr()
+    return At
+
+
 @dataclass
 class ConicBounds:
     """A certified bracket on the conic optimum (``d`` included) and how it was obtained."""
