@@ -108,6 +108,35 @@ def _tighten(G, rlo, rhi, lo, hi, cone_rule, extra_rule=None, rounds: int = 20) 
             break
 
 
+def _off_diagonal(P: sp.csr_matrix) -> bool:
+    """Whether the CSR matrix ``P`` has a nonzero entry off its diagonal."""
+    rows = np.repeat(np.arange(P.shape[0]), np.diff(P.indptr))
+    return bool(np.any((P.indices != rows) & (P.data != 0)))
+
+
+def _rows_with_slacks(data: ConicData, cut: bool) -> sp.csr_matrix:
+    """``[A I]`` (the rows ``A x + s = b`` over ``(x, s)``), with the objective row
+    ``[c' 0]`` below when ``cut``, assembled from ``A``'s CSR arrays directly (``A`` has
+    no stored zeros; the objective row keeps only ``c``'s nonzeros)."""
+    m, n = data.A.shape
+    A = data.A
+    counts = np.diff(A.indptr) + 1
+    indptr = np.concatenate([[0], np.cumsum(counts)])
+    indices = np.empty(indptr[-1], dtype=np.int64)
+    values = np.empty(indptr[-1])
+    slack_at = indptr[1:] - 1  # each row's last entry: its slack
+    body = np.ones(indptr[-1], dtype=bool)
+    body[slack_at] = False
+    indices[body], values[body] = A.indices, A.data
+    indices[slack_at], values[slack_at] = n + np.arange(m), 1.0
+    if cut:
+        cj = np.flatnonzero(data.c)
+        indptr = np.append(indptr, indptr[-1] + cj.size)
+        indices = np.concatenate([indices, cj])
+        values = np.concatenate([values, data.c[cj]])
+    return sp.csr_matrix((values, indices, indptr), shape=(m + int(cut), n + m))
+
+
 def _psd_P_exact(P: sp.csr_matrix | None) -> bool:
     """``P`` is PSD without round-off doubt: zero, diagonal with nonnegative entries, or a
     dense block verified positive definite (:func:`psd_margin`)."""
@@ -116,9 +145,7 @@ def _psd_P_exact(P: sp.csr_matrix | None) -> bool:
     cached = getattr(P, "_ck_psd_exact", None)
     if cached is not None:
         return cached
-    rows = np.repeat(np.arange(P.shape[0]), np.diff(P.indptr))
-    off = (P.indices != rows) & (P.data != 0)
-    out = bool(np.all(P.diagonal() >= 0)) if not off.any() else psd_margin(P) is not None
+    out = psd_margin(P) is not None if _off_diagonal(P) else bool(np.all(P.diagonal() >= 0))
     try:
         P._ck_psd_exact = out  # type: ignore[attr-defined]
     except AttributeError:
@@ -238,13 +265,10 @@ def _primal_box(data: ConicData, upper: float, x: np.ndarray | None = None,
     cut is used only when ``P`` is exactly PSD, so that ``c'x <= upper`` follows; with a
     point ``x`` and multipliers ``y`` in ``K*``, also the cut of :func:`_lagrangian_cut`)."""
     m, n = data.A.shape
-    G = sp.hstack([data.A, sp.identity(m, format="csr")], format="csr")
     rlo, rhi = data.b.copy(), data.b.copy()
     cut = math.isfinite(upper) and _psd_P_exact(data.P)
+    G = _rows_with_slacks(data, cut)
     if cut:
-        G = sp.vstack([G, sp.csr_matrix(np.concatenate([data.c, np.zeros(m)])[None, :])],
-                      format="csr")
-        G.eliminate_zeros()
         rlo = np.append(rlo, -np.inf)
         rhi = np.append(rhi, _up(upper))
     lo = np.full(n + m, -np.inf)
@@ -281,7 +305,7 @@ def _primal_box(data: ConicData, upper: float, x: np.ndarray | None = None,
         diag = data.P.diagonal()
         iso = np.flatnonzero(diag > 0)
         c = data.c
-        dense = (data.P - sp.diags(diag)).nnz > 0
+        dense = _off_diagonal(data.P)
         mu = psd_margin(data.P) if dense else None
         if dense:  # 1/2 mu |x_S|^2 <= 1/2 x'Px: every column of the block S alike
             iso = np.flatnonzero(np.diff(sp.csr_matrix(data.P).indptr) > 0)
