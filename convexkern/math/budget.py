@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-__all__ = ["deadline", "time_left"]
+__all__ = ["deadline", "time_left", "affordable"]
 
 _DEADLINE: ContextVar[float | None] = ContextVar("convexkern_deadline", default=None)
 
@@ -34,3 +34,16 @@ def time_left() -> float | None:
     """Seconds left before the deadline in force (``None``: none)."""
     at = _DEADLINE.get()
     return None if at is None else at - time.perf_counter()
+
+
+#: dense floating-point work per second the budget assumes (one core of a 2020s CPU does
+#: several times more; the margin keeps a dense step from overrunning the deadline)
+FLOPS = 2e8
+
+
+def affordable(flops: float) -> bool:
+    """Whether a dense step of about ``flops`` floating-point operations fits in what is
+    left of the deadline (always, without one): a factorisation cannot be interrupted,
+    so it is skipped up front, and the bound goes on without it."""
+    left = time_left()
+    return left is None or flops <= FLOPS * max(left, 0.0)

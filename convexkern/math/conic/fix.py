@@ -24,7 +24,7 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
 
-from ..budget import time_left
+from ..budget import affordable, time_left
 from .cones import _into_cone, _smat, psd_shift
 from .data import _TINY, _U, ConicData, _exact_rows, _gamma, _up
 
@@ -110,6 +110,9 @@ def dual_fix(data: ConicData, y: np.ndarray, r: np.ndarray, err: np.ndarray,
     else:
         if Ns.shape[1] < J.size:
             return none, none, np.zeros(0), "too few free multipliers to cancel the dual residual"
+        if not affordable(2.0 * J.size * J.size * Ns.shape[1] + 3.0 * J.size ** 3):
+            return none, none, np.zeros(0), ("no time was left for the dual correction "
+                                             "(time_limit)")
         N = Ns.toarray()
         try:
             _, _, piv = scipy.linalg.qr(N * room, mode="economic", pivoting=True)
@@ -235,6 +238,8 @@ def dual_polish(data: ConicData, y: np.ndarray, w: np.ndarray, J: np.ndarray,
     rows, wcols, Ns, room = _dual_candidates(data, y, J)
     if Ns.shape[1] == 0 or Ns.shape[1] > 20000:
         return y, w
+    if not affordable(4.0 * J.size * Ns.shape[1] * min(J.size, Ns.shape[1])):
+        return y, w  # two least-squares solves would overrun the deadline
     N = Ns.toarray() * room
     r = residual(y, w)[0]
     best = float(np.max(np.abs(r[J])))
@@ -286,6 +291,8 @@ def quadratic_polish(data: ConicData, y: np.ndarray, w: np.ndarray, residual,
         return w
     scale = abs(float(data.b @ y)) + 1.0
     if not float(-np.sum(term[used])) > 1e-12 * scale:
+        return w
+    if not affordable(8.0 * used.size ** 3):
         return w
     block = P[used][:, used].toarray()
     r = residual(y, w)[0][used]
@@ -407,7 +414,7 @@ def equality_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
         d = float(np.max(rr)) * (1 + float(_gamma(z + 3))) / (1.0 - beta)
         return B, np.full(B.size, _up(d) + _TINY), ""
     left = time_left()
-    if left is not None and left <= 0:
+    if (left is not None and left <= 0) or not affordable(4.0 * z * z * n):
         return *none, "no time was left for the equality correction (time_limit)"
     dense = (AE @ sp.diags(room)).toarray()
     try:
@@ -462,6 +469,8 @@ def active_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
         if rows.size > 2000:
             return *fail, f"{rows.size} active rows are too many to meet exactly"
         room = _column_room(data, x, s, act, pinned)
+        if not affordable(6.0 * rows.size * rows.size * data.c.size):
+            return *fail, "no time was left for the exact correction (time_limit)"
         W = (data.A[rows] @ sp.diags(room)).toarray()
         if _ == 2:
             break
