@@ -272,10 +272,9 @@ class SVMClassifier(_BinaryKernelClassifier):
         K = check_kernel(K, "X" if self._precomputed() else "kernel", n=K.shape[0])
         # a kernel that is PSD by construction bounds its Gram matrix's rounding: each
         # pair's PSD slack is its size times that, with no O(n^3) factorisation
-        self._gram_delta = None
+        delta = None
         if isinstance(self.kernel_, Kernel):
-            self._gram_delta = self.kernel_.gram_error(X if keep.size == X.shape[0]
-                                                       else X[keep])
+            delta = self.kernel_.gram_error(X if keep.size == X.shape[0] else X[keep])
         C = float(self.C)
         hard = not math.isfinite(C)
         if k == 2:  # classes_[1] is +1, as in scikit-learn
@@ -293,7 +292,7 @@ class SVMClassifier(_BinaryKernelClassifier):
             rows = position[idx]
             Kp = K if rows.size == K.shape[0] else K[np.ix_(rows, rows)]  # rows: 0..n-1
             Cp = None if hard else _box(C * weights[idx])
-            report, alpha = self._solve_pair(Kp, y_pm, Cp)
+            report, alpha = self._solve_pair(Kp, y_pm, Cp, delta)
             mask = _support_mask(alpha, math.inf if Cp is None else float(np.max(Cp)))
             a_sv = np.where(mask, alpha, 0.0)
             intercepts.append(svm.primal_bias(Kp @ (y_pm * a_sv), y_pm, Cp))
@@ -345,11 +344,12 @@ class SVMClassifier(_BinaryKernelClassifier):
             return X if keep.size == X.shape[0] else X[np.ix_(keep, keep)]
         return _evaluate_kernel(self.kernel_, X if keep.size == X.shape[0] else X[keep])
 
-    def _solve_pair(self, K: np.ndarray, y_pm: np.ndarray,
-                    C: float | np.ndarray | None) -> tuple[SolveReport, np.ndarray]:
-        """Build and solve one binary SVM dual; its report and ``alpha``."""
+    def _solve_pair(self, K: np.ndarray, y_pm: np.ndarray, C: float | np.ndarray | None,
+                    delta: float | None = None) -> tuple[SolveReport, np.ndarray]:
+        """Build and solve one binary SVM dual; its report and ``alpha``.  ``delta``: the
+        kernel's Gram-error bound (:meth:`Kernel.gram_error`), which proves ``K`` PSD to
+        ``n delta`` with no factorisation; ``None``: ``K`` is checked numerically."""
         try:
-            delta = getattr(self, "_gram_delta", None)
             f = svm.dual(K, y_pm, C, check_input=False,  # fit checked the whole K
                          psd_eps=None if delta is None else K.shape[0] * delta)
         except NotPSDError as exc:

@@ -10,6 +10,7 @@ import numpy as np
 
 from .._validation import check_matrix, check_nonnegative, check_positive
 from ..errors import InvalidInputError, InvalidTypeError
+from ..math.rounding import UNIT_ROUNDOFF, gamma
 
 # ---------------------------------------------------------------------------------------
 # helpers
@@ -34,14 +35,10 @@ def _inner(X: np.ndarray, Z: np.ndarray, symmetric: bool) -> np.ndarray:
     return X @ Z.T
 
 
-_U = 2.0 ** -53  # unit roundoff of double precision
+_U = UNIT_ROUNDOFF
 #: relative error allowed for numpy's exp (a few ulps; widened)
 _EXP_ULPS = 16 * _U
-
-
-def _gamma_k(k: int) -> float:
-    """Higham's ``gamma_k = k u / (1 - k u)``: the relative error bound of a k-term sum."""
-    return k * _U / (1.0 - k * _U)
+_gamma_k = gamma  # Higham's gamma_k
 
 
 def _sq_dists(X: np.ndarray, Z: np.ndarray, symmetric: bool) -> np.ndarray:

@@ -10,6 +10,7 @@ import numpy as np
 import scipy.linalg
 
 from ..budget import time_left
+from ..rounding import E_DOWN
 from .data import _U, ConicData, _down, _gamma, _up
 
 __all__ = ["psd_shift", "interior_point"]
@@ -272,7 +273,7 @@ def _cone_box(lo: np.ndarray, hi: np.ndarray, data: ConicData, start: int, dual:
                 # y exp(x/y) <= z gives x <= y log(z/y) <= z/e for every y > 0 (the
                 # maximum over y of y log(z/y)), and x <= 0 <= z/e when y = 0
                 if math.isfinite(hi[i + 2]):
-                    cap = max(hi[i + 2], 0.0) / 2.718281828459045 * (1.0 + 1e-12)
+                    cap = max(hi[i + 2], 0.0) / E_DOWN * (1.0 + 1e-12)
                     hi[i] = min(hi[i], _up(cap))
             lo[i + 2] = max(lo[i + 2], 0.0)
         elif kind == "pow":

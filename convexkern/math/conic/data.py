@@ -10,16 +10,13 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
+from ..rounding import UNIT_ROUNDOFF, gamma
+
 __all__ = ["ConicData", "ConicBounds"]
 
-_U = 2.0 ** -53  # unit roundoff of double precision
+_U = UNIT_ROUNDOFF
 _TINY = 1e-300  # absorbs underflow in the error terms
-
-
-def _gamma(k: int | np.ndarray) -> float | np.ndarray:
-    """Higham's gamma_k = k u / (1 - k u), the relative error bound of a k-term sum."""
-    ku = np.asarray(k, dtype=float) * _U
-    return ku / (1.0 - ku)
+_gamma = gamma  # Higham's gamma_k, elementwise
 
 
 def _up(v: float) -> float:

@@ -25,6 +25,7 @@ import scipy.linalg
 import scipy.sparse as sp
 
 from ..budget import affordable, time_left
+from ..rounding import E_DOWN
 from .cones import _into_cone, _smat, psd_shift
 from .data import _TINY, _U, ConicData, _exact_rows, _gamma, _up
 
@@ -203,8 +204,7 @@ def _stays_in_dual(data: ConicData, y: np.ndarray, By: np.ndarray, dv: np.ndarra
     return True
 
 
-#: e rounded down (the float nearest e is below it)
-_E_DOWN = 2.718281828459045
+_E_DOWN = E_DOWN
 
 
 def _exp_dual_box_inside(y: np.ndarray, d: np.ndarray) -> bool:
