@@ -396,8 +396,10 @@ def _active_helps(result: tuple[float, str, dict[str, float]], data: ConicData) 
 
 
 #: the steps toward an interior point that are tried (the bound loses about the step
-#: times the distance, so the smallest that works is searched for)
-_STEPS = tuple(10.0 ** -k for k in range(12, 1, -1))
+#: times the distance, so the smallest that works is searched for): four per decade, up
+#: to 0.32 (a nearly ill-posed problem, SDPLIB control2, needs 0.1: a loose bound is a
+#: bound); a decade's grid cost SDPLIB truss3 up to ten times the loss it needed
+_STEPS = tuple(10.0 ** (-k / 4) for k in range(48, 1, -1))
 
 
 def _smallest_step(at, works) -> tuple[tuple[float, str, dict[str, float]], float]:

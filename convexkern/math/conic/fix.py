@@ -28,6 +28,7 @@ from ..budget import affordable, time_left
 from ..rounding import E_DOWN
 from .cones import _into_cone, _smat, psd_shift
 from .data import _TINY, _U, ConicData, _exact_rows, _gamma, _up
+from .redundant import independent_equalities
 
 __all__ = ["abs_mv", "active_fix", "clip_singletons", "dual_fix", "dual_polish",
            "equality_fix", "quadratic_polish", "slack_bound"]
@@ -370,22 +371,43 @@ def equality_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
     ``M = A_E[:, B]`` is enclosed by the classical bound ``||M^{-1} r|| <= ||R r|| /
     (1 - ||I - R M||)`` for an approximate inverse ``R`` (Krawczyk/Rump), every product
     with its rounding term.  ``B`` is chosen by QR with column pivoting, weighting columns
-    by how far they are from the other constraints' boundaries (free columns first)."""
+    by how far they are from the other constraints' boundaries (free columns first).
+    Rows proved exact combinations of the others are dropped once the basis is found
+    singular (:func:`~convexkern.math.conic.redundant.independent_equalities`): a point
+    meeting the rest meets them."""
     z = data.zero
     none = np.zeros(0, dtype=int), np.zeros(0)
     if z == 0 or not (np.any(s[:z]) or np.any(es[:z])):
         return *none, ""  # no equality row, or every one met exactly
+    known = data.cache.get("independent")
+    eq = known[0] if known is not None else np.arange(z)
+    B, d, reason = _equality_fix_on(data, eq, x, s, es)
+    if reason and known is None and "rank deficient" in reason:
+        known = independent_equalities(data)
+        if known[0].size < z:
+            data.cache.pop("equality", None)
+            B, d, reason = _equality_fix_on(data, known[0], x, s, es)
+    if reason and known is not None and known[1]:
+        reason = known[1]  # which rows are dependent only to rounding
+    return B, d, reason
+
+
+def _equality_fix_on(data: ConicData, eq: np.ndarray, x: np.ndarray, s: np.ndarray,
+                     es: np.ndarray) -> tuple[np.ndarray, np.ndarray, str]:
+    """:func:`equality_fix` on the equality rows ``eq``."""
+    z = eq.size
+    none = np.zeros(0, dtype=int), np.zeros(0)
     if z > 2000:
         return *none, f"{z} equality rows are too many to correct exactly"
-    AE = data.A[:z]
-    rest = data.A[z:].tocsc()
+    AE = data.A[eq]
+    rest = data.A[data.zero:].tocsc()
     n = data.c.size
     # room of each column: free columns 1, columns in a nonneg row s_i / |a_ij| (capped)
     room = np.ones(n)
     nn = slice(0, data.nonneg)
     Ann = rest[nn].tocoo()
     if Ann.nnz:
-        sl = s[z: z + data.nonneg][Ann.row]
+        sl = s[data.zero: data.zero + data.nonneg][Ann.row]
         ratio = np.clip(sl, 0.0, None) / np.abs(Ann.data)
         np.minimum.at(room, Ann.col, np.minimum(ratio, 1.0))
     other = rest[data.nonneg:].tocoo()
@@ -398,6 +420,7 @@ def equality_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
     # columns at a bound keep a little weight: when the roomy ones do not span the rows,
     # pivoting takes the best of them (their move is paid by the cone rows, like any slack)
     room = np.maximum(room, 1e-6)
+    s, es = s[eq], es[eq]
     cached = data.cache.get("equality")
     if cached is None:
         basis = _diagonal_basis(AE.tocsc(), np.maximum(room, 1e-300))
@@ -406,11 +429,11 @@ def equality_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
             data.cache["equality"] = cached
     if cached is not None and cached[0] == "diag":
         _, B, diag = cached
-        return B, _diagonal_radius(diag, np.abs(s[:z]) + es[:z]), ""
+        return B, _diagonal_radius(diag, np.abs(s) + es), ""
     if cached is not None:  # the basis depends on the data only: reuse it for new points
         _, B, R, beta = cached
-        r = s[:z]
-        rr = np.abs(R) @ (np.abs(r) + es[:z])
+        r = s
+        rr = np.abs(R) @ (np.abs(r) + es)
         d = float(np.max(rr)) * (1 + float(_gamma(z + 3))) / (1.0 - beta)
         return B, np.full(B.size, _up(d) + _TINY), ""
     left = time_left()
@@ -434,8 +457,8 @@ def equality_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
         return *none, (f"the equality rows are too ill-conditioned to correct exactly "
                        f"(||I - RM|| = {beta:.2g}; {_singular_reason(AE, z)})")
     data.cache["equality"] = ("dense", B, R, beta)
-    r = s[:z]
-    rr = np.abs(R) @ (np.abs(r) + es[:z])
+    r = s
+    rr = np.abs(R) @ (np.abs(r) + es)
     d = float(np.max(rr)) * (1 + float(_gamma(z + 3))) / (1.0 - beta)
     return B, np.full(B.size, _up(d) + _TINY), ""
 
@@ -454,6 +477,9 @@ def active_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
     left = time_left()
     if left is not None and left <= 0:
         return *fail, "no time was left for the exact correction (time_limit)"
+    start = (x, s, es)
+    known = data.cache.get("independent")
+    eq = known[0] if known is not None else np.arange(z)
     act, pinned = none, none
     for _ in range(3):
         a2, p2, at = _tight_rows(data, x, s, es)
@@ -463,7 +489,7 @@ def active_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
             x = clip_singletons(data, x)
             s, es = slack_bound(data, x)
         act, pinned = np.union1d(act, a2), np.union1d(pinned, p2)
-        rows = np.concatenate([np.arange(z), act])
+        rows = np.concatenate([eq, act])
         if rows.size == 0:
             return *fail, "no row is active"
         if rows.size > 2000:
@@ -509,6 +535,12 @@ def active_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
         if keep.size == 0 and done.size == 0:
             return *fail, "no column that meets an active row may move"
         if np.sum(keep < z) < z:
+            if known is None:  # drop the equality rows proved redundant, and try again
+                eq, why = independent_equalities(data)
+                if eq.size < data.zero:
+                    return active_fix(data, *start)
+                if why:
+                    return *fail, why
             return *fail, _singular_reason(data.A[:data.zero], data.zero)
         piv = (scipy.linalg.qr(W[keep], mode="economic", pivoting=True)[2] if keep.size
                else np.zeros(0, dtype=int))

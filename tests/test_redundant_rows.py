@@ -1,0 +1,108 @@
+"""Redundant equality rows: an exact combination of the others must not leave a bound
+infinite; a row dependent only to rounding is named as ill-posed, never certified.
+
+The data are integers (exact in floating point), so "exactly redundant" is a fact of the
+stored problem, not of the code under test; the reference optimum is an independent
+Clarabel solve at 1e-12 (its own accuracy, about 1e-11 relative, is the tolerance used)."""
+
+from __future__ import annotations
+
+import cvxpy as cp
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import convexkern as ck
+from convexkern.math.conic import ConicData
+from convexkern.math.conic.redundant import independent_equalities
+from convexkern.report import Status
+
+
+def _lp_with_redundant_rows(divisor: float) -> cp.Problem:
+    """Four integer rows and three more: a sum of two, ``2 a_3 - a_4 / divisor``, a copy.
+
+    With ``divisor = 4`` every extra row is an exact combination (dyadic multipliers);
+    with ``divisor = 3`` one of them is a combination only to rounding."""
+    rng = np.random.default_rng(1)
+    A1 = rng.integers(-3, 4, (4, 10)).astype(float)
+    A = np.vstack([A1, A1[0] + A1[1], 2 * A1[2] - A1[3] / divisor, A1[1]])
+    x0 = np.array([0, 1, 0, 2, 0, 4, 0, 5, 6, 7.0])
+    b = A @ x0
+    c = A1.T @ np.array([1, -1, 0.5, 2]) + np.array([1, 0, 1, 0, 1, 0, 1, 0, 0, 0.0])
+    x, z = cp.Variable(10), cp.Variable(2)
+    return cp.Problem(cp.Minimize(c @ x + cp.sum_squares(z)),
+                      [x >= 0, A @ x == b, z == x[:2] - 1])
+
+
+def _reference(problem: cp.Problem) -> float:
+    return problem.solve(solver="CLARABEL", tol_gap_abs=1e-12, tol_gap_rel=1e-12,
+                         tol_feas=1e-12)
+
+
+@pytest.mark.parametrize("solver", ["clarabel", "scs", "ecos", "highs", "osqp"])
+def test_exactly_redundant_rows_are_certified(solver):
+    problem = _lp_with_redundant_rows(4.0)
+    f = ck.from_cvxpy(problem)
+    if solver not in ck.available_solvers(f):
+        pytest.skip(f"{solver} not installed")
+    ref = _reference(_lp_with_redundant_rows(4.0))
+    r = ck.solve(f, solver=solver)
+    assert r.status is Status.OPTIMAL, r.message
+    slack = 1e-10 * abs(ref)  # the reference's own accuracy
+    assert r.dual_value <= ref + slack and ref - slack <= r.primal_value
+
+
+def test_rows_dependent_only_to_rounding_are_named_ill_posed():
+    f = ck.from_cvxpy(_lp_with_redundant_rows(3.0))
+    r = ck.solve(f, solver="clarabel")
+    assert r.status is not Status.OPTIMAL
+    assert r.primal_value == float("inf")
+    assert "only to rounding" in r.message and "ill-posed" in r.message
+    # the lower side does not need the rows met exactly: it stays certified and sound
+    assert r.dual_value <= _reference(_lp_with_redundant_rows(3.0)) + 1e-9
+
+
+def test_cvxpy_lp_5_redundant_only_to_rounding_is_not_certified():
+    """cvxpy's own ``lp_5``: rows ``R' A`` formed in floating point (smallest singular
+    value 1.4e-16 of 6.9); its stated optimum belongs to the exact problem, not to the
+    stored doubles, so no finite upper bound may be claimed for it."""
+    helpers = pytest.importorskip("cvxpy.tests.solver_test_helpers")
+    sth = helpers.lp_5()
+    r = ck.solve(ck.from_cvxpy(cp.Problem(sth.objective, sth.constraints)),
+                 solver="clarabel")
+    assert r.status is not Status.OPTIMAL
+    assert "only to rounding" in r.message
+
+
+def _data(rows: np.ndarray, b: np.ndarray) -> ConicData:
+    z, n = rows.shape
+    return ConicData(c=np.ones(n), A=sp.vstack([sp.csr_matrix(rows), -sp.eye(n)]),
+                     b=np.concatenate([b, np.zeros(n)]), zero=z, nonneg=n)
+
+
+def test_independent_equalities_proves_dyadic_and_rational_combinations():
+    a = np.array([[1.0, 2, 0, -1], [0, 1, 3, 1], [2, 0, 1, 1]])
+    extra = np.vstack([0.5 * a[0] + 0.25 * a[1], a[2], 3 * a[0] - 2 * a[1] + a[2]])
+    rows = np.vstack([a, extra])
+    b = rows @ np.array([1.0, 2, 3, 4])
+    kept, why = independent_equalities(_data(rows, b))
+    assert why == "" and kept.size == 3
+    # the kept rows span the others: each dropped row is a combination of kept ones
+    assert np.linalg.matrix_rank(rows[kept]) == 3
+
+
+def test_an_inconsistent_right_hand_side_is_not_dropped():
+    a = np.array([[1.0, 2, 0, -1], [0, 1, 3, 1]])
+    rows = np.vstack([a, a[0] + a[1]])
+    b = np.array([1.0, 2.0, 3.0 + 2.0**-40])  # the sum row's b is off by one bit
+    kept, why = independent_equalities(_data(rows, b))
+    assert kept.size == 3 and "only to rounding" in why
+
+
+def test_a_row_off_by_one_ulp_is_not_dropped():
+    a = np.array([[1.0, 2, 0, -1], [0, 1, 3, 1]])
+    third = a[0] + a[1]
+    third[1] = np.nextafter(third[1], 10.0)
+    rows = np.vstack([a, third])
+    kept, why = independent_equalities(_data(rows, rows @ np.ones(4)))
+    assert kept.size == 3 and "only to rounding" in why
