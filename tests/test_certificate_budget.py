@@ -65,3 +65,45 @@ def test_a_memory_error_in_the_certificate_is_a_report(monkeypatch):
     r = ck.solve(f, "clarabel")
     assert r.status is Status.ERROR and "the certificate ran out of memory" in r.message
     assert "2.5 GiB" in r.message
+
+
+def _big_psd_block(k: int) -> ConicData:
+    """min tr(X) s.t. X_11 = 1, X PSD (k x k, one svec block, SCS's lower triangle)."""
+    size = k * (k + 1) // 2
+    rows_eq = np.zeros((1, size))
+    rows_eq[0, 0] = 1.0
+    A = np.vstack([rows_eq, -np.eye(size)])
+    c = np.zeros(size)
+    c[[j * k - j * (j - 1) // 2 for j in range(k)]] = 1.0  # the diagonal in svec order
+    return ConicData(c=c, A=A, b=np.concatenate([[1.0], np.zeros(size)]), zero=1,
+                     psd=[k])
+
+
+def test_a_phase_one_that_cannot_fit_the_deadline_is_not_started():
+    """A 60 x 60 PSD block: the phase one's first factorisation (a dense 1830 x 1830
+    block, 2e9 flops) cannot be interrupted, so with 0.5 s left it is not begun: a
+    skipped phase one, not an overrun deadline (SDPLIB mcp100 under time_limit=1 took
+    3.9 s before); with no deadline it runs."""
+    data = _big_psd_block(60)
+    with deadline(time.perf_counter() + 0.5):
+        assert interior_point(data) == (None, 0.0)
+    assert "interior" not in data.cache
+    small = _big_psd_block(4)
+    point, margin = interior_point(small)
+    assert point is not None and margin > 0
+
+
+def test_the_phase_one_reads_the_svec_as_the_matrix_it_is():
+    """The phase-one margin of a PSD block is its smallest eigenvalue: the selector from
+    svec to the matrix (sparse) must put each scaled off-diagonal entry in both places."""
+    from convexkern.math.conic.cones import _mat_expr, _svec_index
+
+    k = 5
+    rng = np.random.default_rng(3)
+    S = rng.standard_normal((k, k))
+    S = S + S.T
+    for lower in (True, False):
+        r, c = _svec_index(k, lower)
+        v = np.where(r == c, S[r, c], np.sqrt(2.0) * S[r, c])
+        M = _mat_expr(cp, cp.Constant(v), k, lower).value
+        np.testing.assert_allclose(M, S, rtol=0, atol=1e-14)

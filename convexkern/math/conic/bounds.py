@@ -589,6 +589,9 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
     dual_inner: tuple[np.ndarray, np.ndarray] | None = None
     tried_inner = tried_dual = False
     for it in range(rounds + 1):
+        left = time_left()
+        if it > 0 and left is not None and left <= 0:
+            break  # past the caller's deadline: the bounds of the rounds run so far stand
         progress = False
         if x is not None and upper == math.inf:
             val, why, r = _upper(data, x, _once(lambda lower=lower: _dual_box(data, lower)), inner)

@@ -1,0 +1,63 @@
+"""Benchmark: does ``time_limit`` hold end to end, the certificate included?
+
+For each (problem, solver, T) the wall time of ``convexkern.solve(f, solver,
+time_limit=T)`` is measured (the problem built and compiled beforehand, as a user holding a
+formulation would call it) and compared with ``T``: the target is ``wall <= 1.05 T`` on
+every row, with an honest status when the certificate had no time left (the report's
+message then says so).  Problems are chosen to be slower than ``T``, solve or certificate:
+kernel logistic regression (Pima, n = 300, ``cp.logistic``; the exponential cones) and
+SDPLIB's mcp100 in its dual form (a 100 x 100 PSD block; a full certificate takes 17-27 s).
+
+Run: ``python benchmarks/bench_time_limit.py [--limits 1,2] [--solvers scs,clarabel,ecos]``
+(about a minute; quote only from a quiet machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import warnings
+from importlib import resources
+from pathlib import Path
+
+from bench_certificate_overhead import _docs_problems
+
+import convexkern as ck
+from convexkern.data import sdpa
+
+warnings.simplefilter("ignore")
+
+
+def cases() -> dict[str, object]:
+    path = Path(str(resources.files("convexkern.data") / "public" / "sdplib"
+                    / "mcp100.dat-s"))
+    return {"klr (n = 300)": _docs_problems()["klr"],
+            "sdplib mcp100:dual": lambda: sdpa.build_problem(sdpa.read_sdpa(path), "dual")}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--limits", default="1,2", help="comma list of T in seconds")
+    ap.add_argument("--solvers", default="scs,clarabel,ecos")
+    args = ap.parse_args()
+    limits = [float(v) for v in args.limits.split(",")]
+    wanted = [s.strip() for s in args.solvers.split(",") if s.strip()]
+    print("| problem | solver | T (s) | wall (s) | wall / T | status | certified gap |")
+    print("|---|---|---:|---:|---:|---|---:|")
+    worst = 0.0
+    for name, build in cases().items():
+        f = ck.from_cvxpy(build())
+        for solver in (s for s in wanted if s in ck.available_solvers(f)):
+            ck.solve(ck.from_cvxpy(build()), solver=solver, time_limit=0.5)  # warm
+            for T in limits:
+                t0 = time.perf_counter()
+                r = ck.solve(f, solver=solver, time_limit=T)
+                wall = time.perf_counter() - t0
+                worst = max(worst, wall / T)
+                print(f"| {name} | {solver} | {T:g} | {wall:.3f} | {wall / T:.3f} | "
+                      f"{r.status.value} | {r.rel_gap:.2g} |")
+    print(f"\nlargest wall / T: {worst:.3f} (target 1.05)")
+
+
+if __name__ == "__main__":
+    main()
