@@ -587,26 +587,35 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
         why_lo = why_lo or "the quadratic objective could not be verified PSD"
     inner: np.ndarray | None = None
     dual_inner: tuple[np.ndarray, np.ndarray] | None = None
-    tried_inner = tried_dual = False
+    tried_inner = tried_dual = stepped = False
+    failed_at: float | None = None  # the lower bound whose dual box the upper failed with
     for it in range(rounds + 1):
         left = time_left()
         if it > 0 and left is not None and left <= 0:
             break  # past the caller's deadline: the bounds of the rounds run so far stand
         progress = False
         if x is not None and upper == math.inf:
-            val, why, r = _upper(data, x, _once(lambda lower=lower: _dual_box(data, lower)), inner)
-            res.update(r)
-            if math.isfinite(val):
-                upper, why_up, progress = val, "", True
-            else:
-                why_up = why
-                if not tried_inner and interior:
-                    tried_inner, progress = True, True
-                    inner, margin = interior_point(data, x)
-                    res["phase_one_margin"] = margin
-                    left = time_left()
-                    if inner is None and left is not None and left <= 0:
-                        why_up += " (no time was left for a phase-one point)"
+            # the phase one (a solve of its own) only once the upper bound has failed with
+            # the box of the lower bound's cut too: the cut often closes it (SDPLIB mcp100,
+            # dual form: a 23 s phase one for a bound the cut gave anyway)
+            again = failed_at is not None and failed_at == lower
+            if again and interior and not tried_inner:
+                tried_inner, progress = True, True
+                inner, margin = interior_point(data, x)
+                res["phase_one_margin"] = margin
+                left = time_left()
+                if inner is None and left is not None and left <= 0:
+                    why_up += " (no time was left for a phase-one point)"
+            if not again or inner is not None and not stepped:
+                stepped = inner is not None
+                val, why, r = _upper(data, x, _once(lambda lower=lower: _dual_box(data, lower)),
+                                     inner)
+                res.update(r)
+                if math.isfinite(val):
+                    upper, why_up, progress = val, "", True
+                else:
+                    why_up, failed_at = why, lower
+                    progress = progress or (interior and not tried_inner)
         if y is not None and x is not None and math.isfinite(shift) and lower == -math.inf:
             yk, _ = _into_cone(y, data, dual=True)
             fix = math.isfinite(upper) or it > 0
