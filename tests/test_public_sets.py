@@ -198,6 +198,22 @@ def test_sdpa_reader_reads_the_block_structure(tmp_path):
     assert exc.value.argument == "form"
 
 
+@pytest.mark.parametrize("form", ["primal", "dual"])
+def test_sdpa_diagonal_blocks_read_in_both_forms(tmp_path, form):
+    """A diagonal (LP) block, size given negative as SDPLIB's arch and control files do:
+    (P) min x1 + x2 with diag(x1, x2) - I PSD and x1 >= 2, x2 >= 0 has the optimum 3 at
+    (2, 1) by hand, and (D) the same value (Y2 = (1, 0), Y1 = diag(0, 1))."""
+    from convexkern.data.sdpa import build_problem, read_sdpa
+
+    path = tmp_path / "diag.dat-s"
+    path.write_text("2\n2\n2 -2\n1.0 1.0\n0 1 1 1 1.0\n0 1 2 2 1.0\n0 2 1 1 2.0\n"
+                    "1 1 1 1 1.0\n1 2 1 1 1.0\n2 1 2 2 1.0\n2 2 2 2 1.0\n")
+    r = ck.solve(ck.from_cvxpy(build_problem(read_sdpa(path), form)), "clarabel")
+    assert r.status is Status.OPTIMAL, r.message
+    lo, up = sorted((r.primal_value, r.dual_value))
+    assert lo <= 3.0 <= up and up - lo <= 1e-7
+
+
 @pytest.mark.parametrize(("name", "form", "solver"), [
     ("truss1", "primal", "clarabel"), ("truss1", "dual", "clarabel"),
     ("truss4", "primal", "scs"), ("truss4", "dual", "clarabel"),

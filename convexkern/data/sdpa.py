@@ -142,8 +142,8 @@ def build_problem(data: SDPAData, form: str = "primal") -> cp.Problem:
         cons: list[cp.Constraint] = []
         for b, size in enumerate(data.blocks):
             if size < 0:
-                diag = sp.vstack([data.F[k][b].diagonal()[None, :] for k in range(1, m + 1)])
-                cons.append(x @ diag.toarray() - data.F[0][b].diagonal() >= 0)
+                diag = np.vstack([data.F[k][b].diagonal() for k in range(1, m + 1)])
+                cons.append(x @ diag - data.F[0][b].diagonal() >= 0)
             else:
                 lmi = sum(x[k - 1] * data.F[k][b] for k in range(1, m + 1)
                           if data.F[k][b].nnz) - data.F[0][b]
