@@ -48,19 +48,19 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..errors import InvalidInputError
-from ..report import Certificate, SolveReport
+from ..report import SolveReport
 from ..solvers.outcome import certified_report, pointless_report
 from ..solvers.status import algorithm_status
 from ._progress import SdpmResult, checkpoint
 from .sdpm_block import block_violation, min_on_segment, solve_block
-from .sdpm_ipm import supported_data
+from .sdpm_ipm import SdpmProblem, supported_problem
 
 __all__ = ["DCDResult", "dcd", "solve_formulation"]
 
@@ -108,12 +108,7 @@ def _linear_term(Q: list[float], nu: list[float], G: list[float]) -> list[float]
 
 
 def dcd(
-    X: np.ndarray,
-    y: np.ndarray,
-    segment: float,
-    C: float,
-    bias: bool,
-    certify: Callable[[np.ndarray, np.ndarray], Certificate],
+    problem: SdpmProblem,
     *,
     tol: float = 1e-6,
     max_iter: int | None = None,
@@ -123,17 +118,17 @@ def dcd(
     mu0: np.ndarray | None = None,
     b0: float = 0.0,
 ) -> DCDResult:
-    """Run dual coordinate descent on trajectories ``X`` ``(m, r+1, n)`` (module docstring).
+    """Run dual coordinate descent on ``problem`` (module docstring).
 
-    ``certify(w, mu) -> Certificate`` gives the certified bounds that stop it; ``max_iter``
+    ``problem.certify`` gives the certified bounds that stop it; ``max_iter``
     counts epochs (default 1000); ``mu0``, ``b0``: a warm start (moments inside the
     feasible set; a point outside is moved to zero).  Statuses: ``optimal``,
     ``iteration_limit``, ``time_limit``, ``stalled`` (the blocks are optimal to the
     accuracy of double precision but the certified gap misses ``tol``), ``infeasible``
     (hard margin, a block proves it: a trajectory point ``x_i(theta) = 0`` without bias).
     """
+    X, y, tau, C, bias, certify = problem
     m, R, n = X.shape
-    tau = float(segment)
     hard = math.isinf(C)
     rng = np.random.default_rng(seed)
     t0 = time.perf_counter()
@@ -262,7 +257,8 @@ def solve_formulation(
     """
     if options.keys() - {"seed"}:
         raise InvalidInputError("options", f"unknown options {sorted(options)}")
-    X, y, tau, C, bias = supported_data(f, "sdpm-dcd")
+    problem = supported_problem(f, "sdpm-dcd", tol)
+    X = problem.X
     seed = options.get("seed", 0)
     mu0, b0 = None, 0.0
     if x0 is not None and "mu" in x0:
@@ -272,12 +268,8 @@ def solve_formulation(
                                                 f"got {mu0.shape}")
         b0 = float(np.asarray(x0.get("b", 0.0)))
 
-    def certify(w: np.ndarray, mu: np.ndarray) -> Certificate:
-        # either sense: the loop reads cert.lower, cert.upper and cert.rel_gap
-        return f.certificate({"w": w, "mu": mu}, tol=tol)
-
     t0 = time.perf_counter()
-    res = dcd(X, y, tau, C, bias, certify, tol=tol, max_iter=max_iter,
+    res = dcd(problem, tol=tol, max_iter=max_iter,
               time_limit=time_limit, seed=seed, verbose=verbose, mu0=mu0, b0=b0)
     elapsed = time.perf_counter() - t0
     stats = {"epochs": res.iterations, **res.stats}
@@ -287,7 +279,7 @@ def solve_formulation(
             iterations=res.iterations, tol=tol, message=res.message, solver_stats=stats,
         )
     message = res.message
-    if math.isinf(C) and res.status != "optimal" and not math.isfinite(res.history[-1][3]):
+    if math.isinf(problem.C) and res.status != "optimal" and not math.isfinite(res.history[-1][3]):
         message = (message + "; " if message else "") + (
             f"no w found with a positive worst-case margin after {res.iterations} epochs "
             f"while the certified lower bound grew to {res.history[-1][2]:.6g}: the "

@@ -35,7 +35,7 @@ import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import scipy.linalg
@@ -46,7 +46,7 @@ from ..solvers.outcome import certified_report
 from ..solvers.status import algorithm_status
 from ._progress import SdpmResult, checkpoint
 
-__all__ = ["BarrierResult", "barrier", "solve_formulation", "supported_data"]
+__all__ = ["BarrierResult", "SdpmProblem", "barrier", "solve_formulation", "supported_problem"]
 
 #: examples per chunk when forming S (bounds the temporaries to CHUNK x (r+1) x n floats)
 CHUNK = 4096
@@ -344,12 +344,7 @@ def _newton_direct(X: np.ndarray, y: np.ndarray, Hb: np.ndarray, t: float, bias:
 
 
 def barrier(
-    X: np.ndarray,
-    y: np.ndarray,
-    segment: float,
-    C: float,
-    bias: bool,
-    certify: Callable[[np.ndarray, np.ndarray], Certificate],
+    problem: SdpmProblem,
     *,
     tol: float = 1e-6,
     max_iter: int | None = None,
@@ -358,10 +353,10 @@ def barrier(
     growth: float = 20.0,
     combine: bool = False,
 ) -> BarrierResult:
-    """Run the barrier method (module docstring) on trajectories ``X`` ``(m, r+1, n)``.
+    """Run the barrier method (module docstring) on ``problem``.
 
-    ``certify(w, mu) -> Certificate`` gives the certified bounds that stop it (checked after
-    each centring); ``max_iter`` counts Newton steps (default 500); ``growth``: the factor
+    ``problem.certify`` gives the certified bounds that stop it (checked after each
+    centring); ``max_iter`` counts Newton steps (default 500); ``growth``: the factor
     by which ``t`` grows between centrings; ``combine``: ``certify`` bounds the optimum
     from ``w`` (upper) and ``mu`` (lower) separately, so the best of each seen is paired
     (:func:`_best_pair`).  Statuses: ``optimal``, ``iteration_limit``,
@@ -369,8 +364,8 @@ def barrier(
     dual mass passes :data:`DIVERGED` per example stops with ``iteration_limit`` and a
     message (the data are then almost surely not separable, but that is not proven).
     """
+    X, y, tau, C, bias, certify = problem
     m, R, n = X.shape
-    tau = float(segment)
     t0 = time.perf_counter()
     Xf = X.reshape(m * R, n)
     mu = _initial(y, R, tau, C, bias)
@@ -482,10 +477,26 @@ def _best_pair(best: dict | None, w: np.ndarray, mu: np.ndarray, cert: Certifica
     return best, comb
 
 
-def supported_data(f: Any, solver: str) -> tuple[np.ndarray, np.ndarray, float, float, bool]:
-    """``(X_traj, y, tau, C, bias)`` of an ``sdpm.primal``/``sdpm.dual`` formulation that the
-    structured SDPM solvers handle (linear, degree ``<= 2``, on a segment), or an
-    ``InvalidInputError`` naming what does not apply and the solver to use instead."""
+class SdpmProblem(NamedTuple):
+    """The linear SDPM as the structured solvers (:func:`barrier`,
+    :func:`convexkern.algorithms.sdpm_dcd.dcd`) take it: trajectories ``X`` ``(m, r+1, n)``,
+    labels ``y``, the half-width ``segment`` of ``[-tau, tau]``, ``C`` (``inf``: hard
+    margin), whether there is a bias, and ``certify(w, mu) -> Certificate``, the
+    formulation's certified bounds that stop the solver."""
+
+    X: np.ndarray
+    y: np.ndarray
+    segment: float
+    C: float
+    bias: bool
+    certify: Callable[[np.ndarray, np.ndarray], Certificate]
+
+
+def supported_problem(f: Any, solver: str, tol: float) -> SdpmProblem:
+    """The :class:`SdpmProblem` of an ``sdpm.primal``/``sdpm.dual`` formulation that the
+    structured SDPM solvers handle (linear, degree ``<= 2``, on a segment), certified by
+    ``f.certificate`` at ``tol``, or an ``InvalidInputError`` naming what does not apply
+    and the solver to use instead."""
     d = f.data
     X = d.get("X_traj")
     if X is None:
@@ -496,7 +507,12 @@ def supported_data(f: Any, solver: str) -> tuple[np.ndarray, np.ndarray, float, 
             "segment", f"{solver} needs trajectories of degree <= 2 on a segment [-tau, tau] "
                        f"(got degree {X.shape[1] - 1}, segment {d['segment']}); use 'clarabel'")
     C = math.inf if d["hard"] else f.param("C")
-    return X, d["y"], float(d["segment"]), C, bool(d["bias"])
+
+    def certify(w: np.ndarray, mu: np.ndarray) -> Certificate:
+        # either sense: the solvers read cert.lower, cert.upper and cert.rel_gap
+        return f.certificate({"w": w, "mu": mu}, tol=tol)
+
+    return SdpmProblem(X, d["y"], float(d["segment"]), C, bool(d["bias"]), certify)
 
 
 def solve_formulation(
@@ -522,14 +538,10 @@ def solve_formulation(
     threads = options.get("blas_threads", 1)
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
         raise InvalidInputError("blas_threads", f"must be a positive integer, got {threads!r}")
-    X, y, tau, C, bias = supported_data(f, "sdpm-ipm")
-
-    def certify(w: np.ndarray, mu: np.ndarray) -> Certificate:
-        return f.certificate({"w": w, "mu": mu}, tol=tol)
-
+    problem = supported_problem(f, "sdpm-ipm", tol)
     t0 = time.perf_counter()
     with threadpool_limits(limits=threads, user_api="blas"):
-        res = barrier(X, y, tau, C, bias, certify, tol=tol, max_iter=max_iter,
+        res = barrier(problem, tol=tol, max_iter=max_iter,
                       time_limit=time_limit, verbose=verbose, growth=float(growth),
                       combine=f.kind == "sdpm.primal")
     elapsed = time.perf_counter() - t0
