@@ -65,19 +65,3 @@ class SpecError(ConvexkernError, ValueError):
     def __init__(self, field: str, message: str) -> None:
         self.field = field
         super().__init__(f"spec field '{field}': {message}")
-
-
-def moved(module: str, names: dict[str, str]):
-    """A module ``__getattr__`` for names that moved to another layer.
-
-    ``names`` maps an old name to its new home (``"convexkern.estimators.KreinSVC"``); the
-    new home is not imported (it may sit in a layer above the module), the error says
-    where to look.
-    """
-
-    def __getattr__(name: str):
-        if name in names:
-            raise AttributeError(f"{module}.{name} moved to {names[name]}")
-        raise AttributeError(f"module {module!r} has no attribute {name!r}")
-
-    return __getattr__

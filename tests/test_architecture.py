@@ -282,33 +282,6 @@ def test_every_adapter_in_the_table_resolves_to_an_algorithm():
         assert target.startswith("convexkern.reproduce."), target
 
 
-MOVED = [
-    ("convexkern.formulations.krein", "KreinSVC", "convexkern.estimators.KreinSVC"),
-    ("convexkern.formulations.krein", "lambda_invariance",
-     "convexkern.verify.krein.lambda_invariance"),
-    ("convexkern.formulations.lp_svm", "check_theorem_2",
-     "convexkern.verify.lp_svm.check_theorem_2"),
-    ("convexkern.formulations.sdpm", "SDPMClassifier", "convexkern.estimators.SDPMClassifier"),
-    ("convexkern.formulations.sdpm", "check_virtual_support_vectors",
-     "convexkern.verify.sdpm.check_virtual_support_vectors"),
-    ("convexkern.formulations.robust_indefinite", "RobustSVMClassifier",
-     "convexkern.estimators.RobustSVMClassifier"),
-]
-
-
-@pytest.mark.parametrize("module,name,home", MOVED)
-def test_a_moved_name_says_where_it_went(module, name, home):
-    import importlib
-
-    mod = importlib.import_module(module)
-    with pytest.raises(AttributeError, match=home.replace(".", r"\.")):
-        getattr(mod, name)
-    new_module, _, attr = home.rpartition(".")
-    assert callable(getattr(importlib.import_module(new_module), attr))
-    with pytest.raises(AttributeError, match="has no attribute 'never_there'"):
-        mod.never_there  # noqa: B018
-
-
 def _calls_and_assignments() -> list[tuple[str, ast.AST]]:
     out = []
     for mod, path in MODULES.items():

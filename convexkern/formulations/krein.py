@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_kernel, check_labels, check_margin_C, check_matrix
-from ..errors import InvalidInputError, InvalidTypeError, moved
+from ..errors import InvalidInputError, InvalidTypeError
 from ..formulation import Formulation
 from ..math.krein import (
     ALPHA_RTOL,
@@ -280,14 +280,3 @@ def _as_eval_kernel(K_eval: Any) -> np.ndarray:
     except ValueError:  # ragged rows: reported by check_matrix as not an array of numbers
         nd = 2
     return check_matrix(K_eval, "K_eval", ndim=1 if nd == 1 else 2)
-
-#: names that moved to another layer in the one-house layout; the error names
-#: the new home without importing it
-__getattr__ = moved(__name__, {
-    "KreinSVC": "convexkern.estimators.KreinSVC",
-    "check_equivalence": "convexkern.verify.krein.check_equivalence",
-    "lambda_invariance": "convexkern.verify.krein.lambda_invariance",
-    "sparsity": "convexkern.verify.krein.sparsity",
-    "krein_stopping": "convexkern.verify.krein.krein_stopping",
-    "pipeline_blowup": "convexkern.verify.krein.pipeline_blowup",
-})

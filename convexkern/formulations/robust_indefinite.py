@@ -60,7 +60,7 @@ import cvxpy as cp
 import numpy as np
 import scipy.linalg as sla
 
-from ..errors import InvalidInputError, moved
+from ..errors import InvalidInputError
 from ..formulation import Formulation
 from ..math.robust_indefinite import (
     Evaluation,
@@ -345,9 +345,3 @@ def dual(K0: Any, y: Any, C: float = 1.0, rho: float = 1.0) -> Formulation:
         facts={"feasible": "K = I, t = n, lambda = mu = nu = 0 is feasible",
                "bounded": "the objective is >= 0 (t >= 0 in the PSD block, mu >= 0)"},
     )
-
-#: names that moved to another layer in the one-house layout; the error names
-#: the new home without importing it
-__getattr__ = moved(__name__, {
-    "RobustSVMClassifier": "convexkern.estimators.RobustSVMClassifier",
-})

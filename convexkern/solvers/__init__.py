@@ -23,7 +23,6 @@ status is ``optimal`` only when the certified relative gap meets ``tol``.
 
 from __future__ import annotations
 
-from ..errors import moved
 from .dispatch import (
     available_solvers,
     compare,
@@ -56,9 +55,3 @@ __all__ = [
     "solve",
     "solver_info",
 ]
-
-#: names that moved to another layer in the one-house layout; the error names
-#: the new home without importing it
-__getattr__ = moved(__name__, {
-    "CustomSolverSpec": "convexkern.solvers.AlgorithmSpec (adapters by formulation kind)",
-})

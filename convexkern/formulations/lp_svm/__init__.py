@@ -55,7 +55,6 @@ module              what
 
 from __future__ import annotations
 
-from ...errors import moved
 from ...math.lp_svm import (
     THRESHOLD_RTOL,
     c_min,
@@ -96,15 +95,3 @@ __all__ = [
     "THRESHOLD_RTOL",
     "TIE_RTOL",
 ]
-
-#: names that moved to another layer in the one-house layout; the error names
-#: the new home without importing it
-__getattr__ = moved(__name__, {
-    "check_theorem_1": "convexkern.verify.lp_svm.check_theorem_1",
-    "check_theorem_2": "convexkern.verify.lp_svm.check_theorem_2",
-    "check_theorem_3": "convexkern.verify.lp_svm.check_theorem_3",
-    "check_theorem_4": "convexkern.verify.lp_svm.check_theorem_4",
-    "check_theorem_5": "convexkern.verify.lp_svm.check_theorem_5",
-    "check_theorem_6": "convexkern.verify.lp_svm.check_theorem_6",
-    "TheoremVerdict": "convexkern.verify.lp_svm.TheoremVerdict",
-})

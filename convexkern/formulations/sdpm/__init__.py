@@ -49,7 +49,6 @@ the trajectory check and the kernel on derivative pairs are pure mathematics and
 :mod:`convexkern.math.sdpm`.
 """
 
-from ...errors import moved
 from ...math.sdpm import check_trajectories, trajectory_kernel
 from ._common import DEFAULT_SEGMENT, GRAM_RTOL, SOURCE
 from .builders import dual, moment_cone, primal
@@ -75,10 +74,3 @@ __all__ = [
     "trajectory_kernel",
     "check_trajectories",
 ]
-
-#: names that moved to another layer in the one-house layout; the error names
-#: the new home without importing it
-__getattr__ = moved(__name__, {
-    "SDPMClassifier": "convexkern.estimators.SDPMClassifier",
-    "check_virtual_support_vectors": "convexkern.verify.sdpm.check_virtual_support_vectors",
-})
