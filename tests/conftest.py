@@ -14,9 +14,11 @@ import os
 import numpy as np
 import pytest
 from hypothesis import settings
+from threadpoolctl import threadpool_limits
 
 import convexkern as ck
-from convexkern.data import load_binary
+from convexkern.data import load, load_binary, load_thyroid
+from convexkern.formulations import lp_svm
 from convexkern.kernels import RBF
 
 # Property tests draw the same examples on every run ("deterministic", the default: CI is
@@ -41,7 +43,8 @@ SOLVER_RTOL = {
 }
 
 
-def _subset(X, y, n, seed):
+def subset(X, y, n, seed):
+    """``n`` points, half of each class, drawn with ``seed``."""
     rng = np.random.default_rng(seed)
     pos = rng.permutation(np.flatnonzero(y > 0))[: n // 2]
     neg = rng.permutation(np.flatnonzero(y < 0))[: n - n // 2]
@@ -53,7 +56,7 @@ def _subset(X, y, n, seed):
 def usps35_small():
     """120 real USPS images, digit 3 (+1) vs digit 5 (-1), with an RBF kernel."""
     X, y = load_binary("usps", 3, 5)
-    X, y = _subset(X, y, 120, seed=0)
+    X, y = subset(X, y, 120, seed=0)
     K = RBF(gamma=1.0 / X.shape[1] / X.var())(X)
     return X, y, K
 
@@ -62,7 +65,7 @@ def usps35_small():
 def pima_small():
     """150 real Pima patients (standardised features), RBF kernel."""
     X, y = load_binary("pima", 1, 0)
-    X, y = _subset(X, y, 150, seed=1)
+    X, y = subset(X, y, 150, seed=1)
     X = (X - X.mean(0)) / X.std(0)
     K = RBF(gamma=1.0 / X.shape[1])(X)
     return X, y, K
@@ -84,3 +87,48 @@ def usps19():
     X = transforms.rotation_trajectories(ds.X[sel])
     y = np.where(ds.y[sel] == 1, 1.0, -1.0)
     return X, y, ds.X[sel]
+
+
+@pytest.fixture(scope="module")
+def one_blas_thread():
+    """For modules of small matrices (n <= 500; ``pytestmark = usefixtures``): one BLAS
+    thread is fastest, and it keeps the timings stable when the machine is shared (threaded
+    LAPACK degrades badly under oversubscription)."""
+    with threadpool_limits(limits=1, user_api="blas"):
+        yield
+
+
+@pytest.fixture(scope="session")
+def usps_35() -> tuple[np.ndarray, np.ndarray]:
+    """USPS training digits 3 (+1) and 5 (-1), pixels in [0, 1], in file order (read-only)."""
+    X, y = load_binary("usps", 3, 5, split="train")
+    X.setflags(write=False)
+    return X, y
+
+
+def minmax(X):
+    """Every input scaled to [0, 1] (a constant input to 0)."""
+    rng = X.max(0) - X.min(0)
+    return (X - X.min(0)) / np.where(rng > 0, rng, 1.0)
+
+
+@pytest.fixture(scope="session")
+def A_balance():
+    """Abe's triplet matrix of balance scale (625 x 4, 3 classes), inputs in [0, 1]."""
+    ds = load("balance")
+    return lp_svm.triplet_matrix(minmax(ds.X), ds.y)
+
+
+@pytest.fixture(scope="session")
+def A_pima():
+    """Abe's triplet matrix of Pima (768 x 8), inputs in [0, 1]."""
+    ds = load("pima")
+    return lp_svm.triplet_matrix(minmax(ds.X), ds.y)
+
+
+@pytest.fixture(scope="session")
+def A_thyroid():
+    """400 thyroid training rows (seeded), normal (3) vs the rest; 21 inputs in [0, 1]."""
+    ds = load_thyroid("train")
+    idx = np.sort(np.random.default_rng(0).choice(ds.y.size, 400, replace=False))
+    return lp_svm.triplet_matrix(ds.X[idx], np.where(ds.y[idx] == 3, 1, -1))

@@ -14,33 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from convexkern.data import load, load_thyroid
 from convexkern.formulations import lp_svm
 from convexkern.verify import lp_svm as theorems
-
-
-def _minmax(X):
-    rng = X.max(0) - X.min(0)
-    return (X - X.min(0)) / np.where(rng > 0, rng, 1.0)
-
-
-@pytest.fixture(scope="module")
-def A_balance():
-    ds = load("balance")
-    return lp_svm.triplet_matrix(_minmax(ds.X), ds.y)
-
-
-@pytest.fixture(scope="module")
-def A_pima():
-    ds = load("pima")
-    return lp_svm.triplet_matrix(_minmax(ds.X), ds.y)
-
-
-@pytest.fixture(scope="module")
-def A_thyroid():
-    ds = load_thyroid("train")
-    idx = np.sort(np.random.default_rng(0).choice(ds.y.size, 400, replace=False))
-    return lp_svm.triplet_matrix(ds.X[idx], np.where(ds.y[idx] == 3, 1, -1))
 
 
 def test_theorem_1_forward_and_corrected_converse(A_balance):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import doctest
-import functools
 
 import numpy as np
 import pytest
@@ -16,7 +15,6 @@ from sklearn.metrics.pairwise import (
     rbf_kernel,
     sigmoid_kernel,
 )
-from threadpoolctl import threadpool_limits
 
 import convexkern.kernels.standard as kernels_module
 from convexkern.errors import InvalidInputError
@@ -38,29 +36,11 @@ from convexkern.kernels import (
     make_kernel,
 )
 
-
-@pytest.fixture(scope="module", autouse=True)
-def _one_blas_thread():
-    """The matrices here are small (n <= 500): one BLAS thread is fastest, and it keeps
-    the timings stable when the machine is shared (threaded LAPACK degrades badly under
-    oversubscription)."""
-    with threadpool_limits(limits=1, user_api="blas"):
-        yield
-
-
-@functools.cache
-def usps_35() -> tuple[np.ndarray, np.ndarray]:
-    """USPS training digits 3 (+1) and 5 (-1), pixels in [0, 1], in file order."""
-    from convexkern.data import load_binary
-
-    X, y = load_binary("usps", 3, 5, split="train")
-    X.setflags(write=False)
-    return X, y
-
+pytestmark = pytest.mark.usefixtures("one_blas_thread")
 
 @pytest.fixture(scope="module")
-def usps() -> np.ndarray:
-    return usps_35()[0]
+def usps(usps_35) -> np.ndarray:
+    return usps_35[0]
 
 
 @pytest.fixture

@@ -22,15 +22,7 @@ from convexkern.estimators import KreinSVC
 from convexkern.formulations import krein
 from convexkern.kernels import Sigmoid, Simpson
 from convexkern.verify import krein as verdicts
-
-
-def _subset(X, y, n, seed):
-    """``n`` points, half of each class, drawn with ``seed``."""
-    rng = np.random.default_rng(seed)
-    pos = rng.permutation(np.flatnonzero(y > 0))[: n // 2]
-    neg = rng.permutation(np.flatnonzero(y < 0))[: n - n // 2]
-    idx = np.sort(np.concatenate([pos, neg]))
-    return X[idx], y[idx]
+from tests.conftest import subset
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +31,7 @@ def pima_tanh():
     tanh(x'z/8 - 1): indefinite."""
     X, y = load_binary("pima", 1, 0)
     X = (X - X.mean(0)) / X.std(0)
-    X, y = _subset(X, y, 160, seed=3)
+    X, y = subset(X, y, 160, seed=3)
     k = Sigmoid(gamma=0.125, coef0=-1.0)
     idx = np.arange(160)
     te = idx[idx % 4 == 0]
@@ -51,7 +43,7 @@ def pima_tanh():
 def usps_simpson():
     """100 real USPS digits 3 (+1) vs 5 (-1), Simpson score (indefinite)."""
     X, y = load_binary("usps", 3, 5)
-    X, y = _subset(X, y, 100, seed=0)
+    X, y = subset(X, y, 100, seed=0)
     return Simpson()(X), y
 
 
@@ -72,7 +64,7 @@ def test_flip_decomposition_identities(usps_simpson):
 def test_shift_decomposition_identities():
     # 250 > 200 points: min_eigenvalue takes the Lanczos path (n <= 200 is solved densely)
     X, y = load_binary("usps", 3, 5)
-    X, _ = _subset(X, y, 250, seed=1)
+    X, _ = subset(X, y, 250, seed=1)
     K = Simpson()(X)
     assert K.shape[0] > 200
     lmin = np.linalg.eigvalsh(K)[0]

@@ -20,38 +20,11 @@ from convexkern import Status
 from convexkern.data import load, load_thyroid
 from convexkern.errors import InvalidInputError, InvalidTypeError
 from convexkern.formulations import lp_svm
-from tests.conftest import SOLVER_RTOL
+from tests.conftest import SOLVER_RTOL, minmax
 
 RTOL = {**SOLVER_RTOL, "linprog": 1e-7}
 SOLVERS = [s for s in ("linprog", "highs", "clarabel", "ecos", "scs")
            if s in ck.installed_solvers()]
-
-
-def _minmax(X):
-    rng = X.max(0) - X.min(0)
-    return (X - X.min(0)) / np.where(rng > 0, rng, 1.0)
-
-
-@pytest.fixture(scope="module")
-def A_balance():
-    """Balance scale (625 x 4, 3 classes), inputs scaled to [0, 1]: the full real set."""
-    ds = load("balance")
-    return lp_svm.triplet_matrix(_minmax(ds.X), ds.y)
-
-
-@pytest.fixture(scope="module")
-def A_pima():
-    ds = load("pima")
-    return lp_svm.triplet_matrix(_minmax(ds.X), ds.y)
-
-
-@pytest.fixture(scope="module")
-def A_thyroid():
-    """400 thyroid training rows (seeded), normal (3) vs the rest; 21 inputs in [0, 1]."""
-    ds = load_thyroid("train")
-    idx = np.sort(np.random.default_rng(0).choice(ds.y.size, 400, replace=False))
-    return lp_svm.triplet_matrix(ds.X[idx], np.where(ds.y[idx] == 3, 1, -1))
-
 
 # ------------------------------------------------------------------ triplets
 def _brute_triplets(X, y):
@@ -92,7 +65,7 @@ def test_triplets_deterministic_on_float_thyroid(scaled):
     the exact recomputation, 10 rows of the scaled set differed from the reference and 6
     changed between chunk=1 and the default, through the rounding of |x|^2+|z|^2-2x'z.)"""
     ds = load_thyroid("train")
-    X = _minmax(ds.X) if scaled else ds.X
+    X = minmax(ds.X) if scaled else ds.X
     T = lp_svm.triplets(X, ds.y)
     np.testing.assert_array_equal(T, lp_svm.triplets(X, ds.y, chunk=1))
     np.testing.assert_array_equal(T, _exact_brute_triplets(X, ds.y))
@@ -153,7 +126,7 @@ def test_triplets_bad_input():
 
 def test_constant_input_gets_zero_weight():
     ds = load("pima")
-    X = _minmax(ds.X)
+    X = minmax(ds.X)
     X = np.hstack([X, np.full((X.shape[0], 1), 0.5)])
     A = lp_svm.triplet_matrix(X, ds.y)
     assert np.all(A[:, -1] == 0)
@@ -303,7 +276,7 @@ def test_threshold_C_rho_one_over_M_is_certified(data):
     the proportional repair of delta fell short by rounding (optimal_inaccurate, infinite
     gap, before); Balance subset with M = 49, where float(1/M) * M < 1."""
     ds = load("pima" if data == "pima" else "balance")
-    X, y = _minmax(ds.X), ds.y
+    X, y = minmax(ds.X), ds.y
     if data == "balance49":
         idx = np.random.default_rng(0).choice(y.size, 49, replace=False)
         X, y = X[idx], y[idx]

@@ -17,19 +17,11 @@ from sklearn.svm import SVC
 from convexkern.algorithms.smo import SMOProgress, pair_bounds, smo
 from convexkern.math import smo as smo_module
 from convexkern.math.smo_rows import _CachedKernelRows
+from tests.conftest import subset
 
 # --------------------------------------------------------------------------------------
 # data
 # --------------------------------------------------------------------------------------
-
-
-def _balanced_subset(X, y, n, seed):
-    rng = np.random.default_rng(seed)
-    pos = rng.permutation(np.flatnonzero(y > 0))[: n // 2]
-    neg = rng.permutation(np.flatnonzero(y < 0))[: n - n // 2]
-    idx = np.sort(np.concatenate([pos, neg]))
-    return X[idx], y[idx]
-
 
 def _load_usps35():
     from convexkern.data import load_binary
@@ -62,7 +54,7 @@ def _gram(kernel, X):
 def usps():
     """400 real USPS images, 3 (+1) vs 5 (-1), RBF with gamma = 1 / (256 var)."""
     X, y = _load_usps35()
-    X, y = _balanced_subset(X, y, 400, seed=0)
+    X, y = subset(X, y, 400, seed=0)
     gamma = 1.0 / (X.shape[1] * X.var())
     return X, y, _gram(_rbf(gamma), X), gamma
 
@@ -71,7 +63,7 @@ def usps():
 def pima():
     """300 real Pima patients, standardised features, RBF with gamma = 1 / d."""
     X, y = _load_pima()
-    X, y = _balanced_subset(X, y, 300, seed=1)
+    X, y = subset(X, y, 300, seed=1)
     X = (X - X.mean(0)) / X.std(0)
     gamma = 1.0 / X.shape[1]
     return X, y, _gram(_rbf(gamma), X), gamma

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import doctest
-import functools
 
 import numpy as np
 import pytest
 import scipy.sparse
 from scipy.sparse.linalg import LinearOperator, aslinearoperator
-from threadpoolctl import threadpool_limits
 
 import convexkern.spectral as spectral_module
 from convexkern.errors import SolverError
@@ -28,30 +26,12 @@ from convexkern.spectral import (
     spectrum,
 )
 
-
-@pytest.fixture(scope="module", autouse=True)
-def _one_blas_thread():
-    """The matrices here are small (n <= 500): one BLAS thread is fastest, and it keeps
-    the timings stable when the machine is shared (threaded LAPACK degrades badly under
-    oversubscription)."""
-    with threadpool_limits(limits=1, user_api="blas"):
-        yield
-
-
-@functools.cache
-def usps_35() -> tuple[np.ndarray, np.ndarray]:
-    """USPS training digits 3 (+1) and 5 (-1), pixels in [0, 1], in file order."""
-    from convexkern.data import load_binary
-
-    X, y = load_binary("usps", 3, 5, split="train")
-    X.setflags(write=False)
-    return X, y
-
+pytestmark = pytest.mark.usefixtures("one_blas_thread")
 
 @pytest.fixture(scope="module")
-def simpson_usps() -> np.ndarray:
+def simpson_usps(usps_35) -> np.ndarray:
     """Indefinite Simpson kernel on 160 USPS 3/5 digits (Luss & d'Aspremont, NIPS 2007)."""
-    return Simpson()(usps_35()[0][:160])
+    return Simpson()(usps_35[0][:160])
 
 
 @pytest.fixture(scope="module")
