@@ -185,21 +185,26 @@ def _row(report: Any, spec: Any, inst: Any) -> dict[str, Any]:
     row["n_train"] = inst.n_train
     if inst.has_test:
         row["n_test"] = inst.n_test
-        row["test_accuracy"] = inst.accuracy(report)
+        if inst.task == "regression":
+            row["test_rmse"] = inst.rmse(report)
+        else:
+            row["test_accuracy"] = inst.accuracy(report)
     return row
 
 
 def _accuracy_text(reports: Sequence[Any], inst: Any) -> str:
     if not inst.has_test:
         return ""
+    regression = inst.task == "regression"
     parts = []
     for r in reports:
-        acc = inst.accuracy(r)
-        if acc is not None:
-            parts.append(f"{r.solver} {acc:.4f}")
+        value = inst.rmse(r) if regression else inst.accuracy(r)
+        if value is not None:
+            parts.append(f"{r.solver} {value:.4g}" if regression else f"{r.solver} {value:.4f}")
     if not parts:
         return ""
-    return f"test accuracy ({inst.n_test} held-out points): " + ", ".join(parts)
+    what = "test RMSE" if regression else "test accuracy"
+    return f"{what} ({inst.n_test} held-out points): " + ", ".join(parts)
 
 
 # ---------------------------------------------------------------------------------------
@@ -325,7 +330,8 @@ def _cmd_compare(args: argparse.Namespace, progress: _Progress, err: TextIO) -> 
     elif args.csv:
         text = csv_text([_row(r, spec, inst) for r in reports])
     else:
-        head = f"{spec.name}: {f.name}, n_train={inst.n_train}"
+        head = f"{spec.name}: {f.name}" + (
+            "" if spec.data is None else f", n_train={inst.n_train}")
         if inst.has_test:
             head += f", n_test={inst.n_test}"
         text = head + "\n" + str(table)

@@ -38,9 +38,13 @@ def build(problem: Problem) -> tuple[Formulation, int]:
     spec = load_spec(dict(problem.spec), base_dir=problem.base_dir)
     quiet: Any = lambda msg: None  # noqa: E731
     timings: dict[str, float] = {}
+    if spec.data is None:  # built from the formulation's own parameters (its size among them)
+        fn = spec.formulation.builder_function()
+        return call_builder(spec.formulation, fn, None, None, None, quiet, timings), 0
     X, y, *_ = prepare_data(spec.data, spec.split, spec.preprocess, quiet, timings)
     if problem.n is not None:
-        X, y = _subsample(X, y, problem.n, problem.seed, problem.name)
+        X, y = _subsample(X, y, problem.n, problem.seed, problem.name,
+                          stratify=spec.data.task == "classification")
     if problem.builder is not None:
         fn = _builder_function(problem.builder, f"{problem.name}.builder")
         try:
@@ -87,7 +91,7 @@ def _from_file(problem: Problem) -> tuple[Formulation, int]:
 
 
 def _subsample(X: np.ndarray, y: np.ndarray, n: int, seed: int,
-               name: str) -> tuple[np.ndarray, np.ndarray]:
+               name: str, stratify: bool = True) -> tuple[np.ndarray, np.ndarray]:
     from sklearn.model_selection import train_test_split
 
     if n > y.size:
@@ -95,7 +99,8 @@ def _subsample(X: np.ndarray, y: np.ndarray, n: int, seed: int,
                                          "the spec")
     if n == y.size:
         return X, y
-    idx, _ = train_test_split(np.arange(y.size), train_size=n, stratify=y, random_state=seed)
+    idx, _ = train_test_split(np.arange(y.size), train_size=n,
+                              stratify=y if stratify else None, random_state=seed)
     idx = np.sort(idx)
     return X[idx], y[idx]
 

@@ -47,6 +47,12 @@ The three data sources of ``[data]`` (exactly one):
   :data:`~convexkern.specs.validate.MAX_GRAM_BYTES` = 4 GiB (``n_samples <= 23170``); a
   larger value is refused with the estimate, naming ``data.n_samples``.
 
+``task = "regression"`` (dataset or CSV) keeps the label column as a real target (no
+``positive``/``negative``; the split is then not stratified) and reports the test RMSE of a
+formulation's declared rule instead of an accuracy.  A spec without ``[data]`` (and so
+without ``[split]``, ``[preprocess]`` and ``[kernel]``) builds a problem from the
+formulation's own parameters alone (an SDP given its size).
+
 Seeds (``data.seed``, ``split.seed``) lie in ``[0, 2**32 - 1]``, the range numpy and
 scikit-learn accept; a builder parameter whose default is a boolean (``psd_check``,
 ``bias``) takes a TOML boolean only (``"no"`` or ``0`` is an error, not ``true``).

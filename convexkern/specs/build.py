@@ -63,8 +63,12 @@ def _load_data(d: DataSpec) -> tuple[np.ndarray, np.ndarray]:
     from .. import data as ckdata
 
     o = dict(d.options)
+    regression = d.task == "regression"
     if d.source == "dataset":
         try:
+            if regression:  # the target as the data set gives it, as floats
+                ds = ckdata.load(d.name)
+                return np.asarray(ds.X, dtype=float), _target(ds.y, d.name)
             return ckdata.load_binary(d.name, o.get("positive"), o.get("negative"))
         except (InvalidInputError, InvalidTypeError) as exc:
             arg = exc.argument if exc.argument in ("positive", "negative") else "dataset"
@@ -79,6 +83,8 @@ def _load_data(d: DataSpec) -> tuple[np.ndarray, np.ndarray]:
             fld = (f"data.{exc.argument}" if exc.argument in ("label_column", "delimiter")
                    else "data.csv")
             raise SpecError(fld, _strip_arg(exc)) from None
+        if regression:
+            return np.asarray(ds.X, dtype=float), _target(ds.y, os.path.basename(d.name))
         keep, y = _binary_labels(ds.y, o, os.path.basename(d.name))
         return np.asarray(ds.X[keep], dtype=float), y
     import sklearn.datasets as skd
@@ -95,6 +101,19 @@ def _load_data(d: DataSpec) -> tuple[np.ndarray, np.ndarray]:
         X, lab = skd.make_circles(n_samples=n, noise=o.get("noise"),
                                   factor=o.get("factor", 0.8), random_state=seed)
     return np.asarray(X, dtype=float), np.where(lab == 1, 1.0, -1.0)
+
+
+def _target(y: np.ndarray, what: str) -> np.ndarray:
+    """A regression target as floats; a label that is not a finite number is an error
+    naming ``data.task``."""
+    try:
+        out = np.asarray(y, dtype=float)
+    except (TypeError, ValueError):
+        raise SpecError("data.task", f"regression needs a numeric target; the labels of "
+                                     f"{what} are not numbers") from None
+    if not np.all(np.isfinite(out)):
+        raise SpecError("data.task", f"the regression target of {what} is not finite")
+    return out
 
 
 def _split(y: np.ndarray, s: SplitSpec) -> tuple[np.ndarray, np.ndarray]:
@@ -135,12 +154,13 @@ def prepare_data(
     t0 = time.perf_counter()
     progress(f"loading data ({data.describe()})...")
     X, y = _load_data(data)
-    if np.unique(y).size != 2:
+    classes = data.task == "classification"
+    if classes and np.unique(y).size != 2:
         raise SpecError("data", f"the data have a single class ({np.unique(y).tolist()})")
     if split is not None:
         tr, te = _split(y, split)
         X_train, y_train, X_test, y_test = X[tr], y[tr], X[te], y[te]
-        if np.unique(y_train).size != 2:
+        if classes and np.unique(y_train).size != 2:
             raise SpecError("split", "the training part has a single class; stratify it")
     else:
         X_train, y_train, X_test, y_test = X, y, None, None
@@ -195,8 +215,8 @@ def call_builder(
     spec: FormulationSpec,
     fn: Callable[..., Formulation],
     K_train: np.ndarray | None,
-    X_train: np.ndarray,
-    y_train: np.ndarray,
+    X_train: np.ndarray | None,
+    y_train: np.ndarray | None,
     progress: Callable[[str], None],
     timings: dict[str, float],
 ) -> Formulation:
@@ -212,7 +232,8 @@ def call_builder(
         elif p in _LABEL_ARGS:
             kwargs[p] = y_train
     t2 = time.perf_counter()
-    progress(f"building formulation {spec.name} (n={y_train.size})...")
+    size = "" if y_train is None else f" (n={y_train.size})"
+    progress(f"building formulation {spec.name}{size}...")
     try:
         f = fn(**kwargs)
     except (InvalidInputError, InvalidTypeError) as exc:

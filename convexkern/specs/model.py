@@ -26,11 +26,19 @@ class DataSpec:
     name: str
     options: Mapping[str, Any] = field(default_factory=dict)
 
+    @property
+    def task(self) -> str:
+        """``"classification"`` (labels mapped to -1/+1) or ``"regression"`` (the target
+        kept as a real number)."""
+        return str(self.options.get("task", "classification"))
+
     def describe(self) -> str:
         o = self.options
         if self.source == "generator":
             return f"{self.name} (n_samples={o.get('n_samples', 200)}, seed={o.get('seed', 0)})"
         what = os.path.basename(self.name) if self.source == "csv" else self.name
+        if self.task == "regression":
+            return f"{what} (regression target)"
         if "positive" in o:
             return f"{what}, {_fmt_classes(o['positive'])} vs {_fmt_classes(o.get('negative'))}"
         return what

@@ -25,7 +25,7 @@ class ProblemSpec:
 
     name: str
     description: str
-    data: DataSpec
+    data: DataSpec | None
     formulation: FormulationSpec
     kernel: KernelSpec | None = None
     split: SplitSpec | None = None
@@ -50,9 +50,14 @@ class ProblemSpec:
         """
         progress = progress or (lambda msg: None)
         timings: dict[str, float] = {}
+        fn = self.formulation.builder_function()
+        if self.data is None:  # built from the formulation's own parameters
+            f = call_builder(self.formulation, fn, None, None, None, progress, timings)
+            return Instance(spec=self, X_train=None, y_train=None, X_test=None, y_test=None,
+                            kernel=None, K_train=None, K_test=None, formulation=f,
+                            timings=MappingProxyType(timings))
         X_train, y_train, X_test, y_test, mean, scale = prepare_data(
             self.data, self.split, self.preprocess, progress, timings)
-        fn = self.formulation.builder_function()
         kernel = K_train = K_test = None
         if self.kernel is not None:
             kernel, K_train, K_test = kernel_matrices(self.kernel, X_train, X_test, progress,
@@ -72,8 +77,9 @@ class Instance:
     Attributes
     ----------
     spec : ProblemSpec
-    X_train, y_train : arrays
-        Preprocessed training features and labels in {-1, +1}.
+    X_train, y_train : arrays or None
+        Preprocessed training features, and labels in {-1, +1} (a real target for
+        ``data.task = "regression"``); None for a spec without ``[data]``.
     X_test, y_test : arrays or None
         The held-out part (None without a ``[split]``).
     kernel : Kernel or None
@@ -91,8 +97,8 @@ class Instance:
     """
 
     spec: ProblemSpec
-    X_train: np.ndarray
-    y_train: np.ndarray
+    X_train: np.ndarray | None
+    y_train: np.ndarray | None
     X_test: np.ndarray | None
     y_test: np.ndarray | None
     kernel: Any
@@ -105,7 +111,12 @@ class Instance:
 
     @property
     def n_train(self) -> int:
-        return int(self.y_train.size)
+        return 0 if self.y_train is None else int(self.y_train.size)
+
+    @property
+    def task(self) -> str | None:
+        """``"classification"``, ``"regression"``, or None for a spec without data."""
+        return None if self.spec.data is None else self.spec.data.task
 
     @property
     def n_test(self) -> int:
@@ -124,7 +135,7 @@ class Instance:
         """
         xs = getattr(report, "x", None) or {}
         rule = getattr(self.formulation, "decision", None)
-        if rule is None or "b" not in xs:
+        if rule is None or "b" not in xs or self.y_train is None:
             return None  # no declared rule: never guessed from the variables' names
         b = float(np.asarray(xs["b"]).reshape(-1)[0])
         data = self.formulation.data
@@ -172,14 +183,26 @@ class Instance:
 
     def accuracy(self, report: Any) -> float | None:
         """Test accuracy of the solution in ``report`` (None without a test set or a
-        prediction rule, see :meth:`decision_function`)."""
-        if not self.has_test:
-            return None
-        f = self.decision_function(report)
-        if f is None or not np.all(np.isfinite(f)):
+        prediction rule, see :meth:`decision_function`, and for a regression target)."""
+        f = self._test_values(report)
+        if f is None or self.task != "classification":
             return None
         pred = np.where(f >= 0, 1.0, -1.0)
         return float(np.mean(pred == self.y_test))
+
+    def rmse(self, report: Any) -> float | None:
+        """Root mean squared error of the solution's predictions on the test set, for a
+        regression target (None otherwise, or without a test set or a prediction rule)."""
+        f = self._test_values(report)
+        if f is None or self.task != "regression":
+            return None
+        return float(np.sqrt(np.mean((f - self.y_test) ** 2)))
+
+    def _test_values(self, report: Any) -> np.ndarray | None:
+        if not self.has_test:
+            return None
+        f = self.decision_function(report)
+        return f if f is not None and np.all(np.isfinite(f)) else None
 
     def _preprocess(self, X: Any) -> np.ndarray:
         X = np.asarray(X, dtype=float)

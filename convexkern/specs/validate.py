@@ -43,9 +43,11 @@ _SECTIONS = ("data", "split", "preprocess", "kernel", "formulation", "solve")
 _TOP_KEYS = ("name", "description", *_SECTIONS)
 _DATA_SOURCES = ("dataset", "csv", "generator")
 _DATA_KEYS = {  # per generator: _GENERATOR_KEYS
-    "dataset": ("dataset", "positive", "negative"),
-    "csv": ("csv", "label_column", "delimiter", "positive", "negative"),
+    "dataset": ("dataset", "positive", "negative", "task"),
+    "csv": ("csv", "label_column", "delimiter", "positive", "negative", "task"),
 }
+#: ``data.task``: classes mapped to -1/+1, or a real target kept as it is
+TASKS = ("classification", "regression")
 _GENERATOR_KEYS = {
     "blobs": ("generator", "n_samples", "seed", "n_features", "cluster_std", "centers"),
     "moons": ("generator", "n_samples", "seed", "noise"),
@@ -182,14 +184,23 @@ def _parse(raw: Mapping[str, Any], path: Path | None, base: Path) -> ProblemSpec
     if not isinstance(description, str):
         raise SpecError("description", f"must be a string, got {_tname(description)}")
 
-    data = _parse_data(_section(raw, "data", required=True), base)  # type: ignore[arg-type]
+    data_t = _section(raw, "data")
+    data = _parse_data(data_t, base) if data_t is not None else None
     split_t = _section(raw, "split")
     split = _parse_split(split_t) if split_t is not None else None
+    if split is not None and data is not None and data.task == "regression" and split.stratify:
+        if "stratify" in split_t:  # type: ignore[operator]
+            raise SpecError("split.stratify", "a regression target has no classes to "
+                                              "stratify by: set stratify = false")
+        split = SplitSpec(test_size=split.test_size, seed=split.seed, stratify=False)
     pre_t = _section(raw, "preprocess")
     preprocess = _parse_preprocess(pre_t) if pre_t is not None else PreprocessSpec()
     folder = path.parent if path is not None else base  # where a plugin module is looked for
     formulation, builder = _parse_formulation(
-        _section(raw, "formulation", required=True), folder)  # type: ignore[arg-type]
+        _section(raw, "formulation", required=True), folder,  # type: ignore[arg-type]
+        with_data=data is not None)
+    if data is None:
+        _check_data_free(formulation, builder, raw)
     kernel_t = _section(raw, "kernel")
     needs_kernel = any(p in _KERNEL_ARGS for p in _signature(builder).parameters)
     if kernel_t is None:
@@ -215,6 +226,23 @@ def _parse(raw: Mapping[str, Any], path: Path | None, base: Path) -> ProblemSpec
     )
 
 
+def _check_data_free(formulation: FormulationSpec, builder: Any,
+                     raw: Mapping[str, Any]) -> None:
+    """A spec without ``[data]``: a problem the builder makes from its own parameters
+    (an SDP, a theta function); no section that needs data, no builder argument that
+    takes it."""
+    takes = [p for p in _signature(builder).parameters
+             if p in _DATA_ARGS]
+    if takes:
+        raise SpecError("data", f"the [data] section is required: formulation "
+                                f"{formulation.name} takes {', '.join(takes)}")
+    for section in ("split", "preprocess", "kernel"):
+        if section in raw:
+            raise SpecError(section, f"[{section}] needs data: a spec without a [data] "
+                                     "section builds its problem from the formulation's "
+                                     "own parameters")
+
+
 def _parse_data(t: dict[str, Any], base: Path) -> DataSpec:
     given = [k for k in _DATA_SOURCES if k in t]
     if len(given) != 1:
@@ -237,6 +265,7 @@ def _parse_data(t: dict[str, Any], base: Path) -> DataSpec:
             raise SpecError("data.dataset", f"unknown data set {name!r}; available: "
                                             f"{', '.join(known)}")
         opts = _parse_classes(t)
+        opts.update(_parse_task(t))
         return DataSpec("dataset", name, MappingProxyType(opts))
     if source == "csv":
         _check_keys(t, _DATA_KEYS["csv"], "data")
@@ -245,6 +274,7 @@ def _parse_data(t: dict[str, Any], base: Path) -> DataSpec:
         if not p.is_absolute():
             p = base / p
         opts = _parse_classes(t)
+        opts.update(_parse_task(t))
         if "label_column" in t:
             lc = t["label_column"]
             if isinstance(lc, bool) or not isinstance(lc, (int, str)):
@@ -292,6 +322,20 @@ def _parse_data(t: dict[str, Any], base: Path) -> DataSpec:
                             f"is {opts['n_features']} but the centers have {len(c[0])}")
         opts["centers"] = [[float(v) for v in r] for r in c]
     return DataSpec("generator", gen, MappingProxyType(opts))
+
+
+def _parse_task(t: Mapping[str, Any]) -> dict[str, Any]:
+    """``task``: ``"classification"`` (the default) or ``"regression"``, which keeps the
+    label column as a real target and takes no classes."""
+    if "task" not in t:
+        return {}
+    task = _str(t["task"], "data.task")
+    if task not in TASKS:
+        raise SpecError("data.task", f"must be one of {', '.join(TASKS)}, got {task!r}")
+    if task == "regression" and ("positive" in t or "negative" in t):
+        raise SpecError("data.positive" if "positive" in t else "data.negative",
+                        "a regression target has no classes: remove positive and negative")
+    return {"task": task}
 
 
 def _parse_classes(t: Mapping[str, Any]) -> dict[str, Any]:
@@ -367,7 +411,7 @@ def _parse_kernel(t: dict[str, Any]) -> KernelSpec:
     return KernelSpec(name, MappingProxyType(params))
 
 
-def _parse_formulation(t: dict[str, Any], folder: Path
+def _parse_formulation(t: dict[str, Any], folder: Path, with_data: bool = True
                        ) -> tuple[FormulationSpec, Callable[..., Formulation]]:
     if "name" not in t:
         raise SpecError("formulation.name",
@@ -375,10 +419,12 @@ def _parse_formulation(t: dict[str, Any], folder: Path
     name = _str(t["name"], "formulation.name").strip()
     fn, _ = _resolve_builder(name, folder)
     sig = _signature(fn)
-    if not _feedable(fn):
+    if with_data and not _feedable(fn):
         raise SpecError("formulation.name",
                         f"{name} takes neither a kernel matrix (K, K0) nor features (X), so "
-                        f"a spec cannot feed it data; usable: {', '.join(_all_builders())}")
+                        "a spec cannot feed it data (a problem built from its parameters "
+                        "alone: leave out [data]); usable: "
+                        f"{', '.join(_all_builders())}")
     params = {k: v for k, v in t.items() if k != "name"}
     accepts_kwargs = any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values())
     settable = [p.name for p in sig.parameters.values()
