@@ -167,6 +167,39 @@ def test_a_public_suite_runs_and_reports_against_the_published_values(tmp_path):
     assert "**miss** hs21_wrong / clarabel" in report
 
 
+def test_cvxpy_standard_problems_run_as_a_suite(tmp_path):
+    """cvxpy's own test problems as suite problems (``cvxpy = "socp_3"``, ``args``): the
+    shipped suite names each with the value cvxpy's test expects; a run checks every
+    bracket against it, and a wrong value is reported as missed."""
+    from cvxpy.tests import solver_test_helpers as sth
+
+    from convexkern.bench import run_suite
+
+    shipped = load_suite("cvxpy_standard")
+    assert len(shipped.problems) == 24
+    for p in shipped.problems:  # the suite's values are the ones cvxpy's tests expect
+        expected = float(getattr(sth, p.cvxpy)(*p.args).expect_val)
+        assert p.optimum is not None and abs(p.optimum - expected) <= max(
+            p.slack, 5.2e-9), p.name  # expcone_1: its 1-D reduction, 5.2e-9 above
+    suite = {"name": "cv", "tol": 1e-6, "time_limit": 30.0, "solvers": ["clarabel"],
+             "problem": [
+                 {"name": "socp_3_ax0", "cvxpy": "socp_3", "args": [0],
+                  "optimum": -1.932105, "optimum_digits": 7},
+                 {"name": "lp_1_wrong", "cvxpy": "lp_1", "optimum": -8.0}]}
+    result = run_suite(suite, out_dir=tmp_path, n_jobs=1)
+    rows = {r["problem"]: r for r in result.rows}
+    assert rows["socp_3_ax0"]["status"] == "optimal"
+    assert rows["socp_3_ax0"]["bracket_holds"] is True
+    assert rows["lp_1_wrong"]["bracket_holds"] is False
+    for bad, field in [({"cvxpy": "lp_99"}, "problem[0].cvxpy"),
+                       ({"cvxpy": "lp_1", "args": [True]}, "problem[0].args"),
+                       ({"cvxpy": "lp_1", "sizes": [3]}, "problem[0].sizes"),
+                       ({"spec": "svm_pima_rbf", "args": [1]}, "problem[0].args")]:
+        with pytest.raises(SpecError) as exc:
+            load_suite({"name": "t", "problem": [{"name": "a", **bad}]})
+        assert exc.value.field == field, bad
+
+
 # ---------------------------------------------------------------- SDPLIB (SDPA files)
 def _sdp(name: str, form: str):
     from convexkern.data import sdpa

@@ -32,6 +32,8 @@ def build(problem: Problem) -> tuple[Formulation, int]:
     """
     if problem.file is not None:
         return _from_file(problem)
+    if problem.cvxpy is not None:
+        return _from_cvxpy_set(problem)
     from ..specs import load_spec
     from ..specs.build import call_builder, kernel_matrices, prepare_data
 
@@ -88,6 +90,21 @@ def _from_file(problem: Problem) -> tuple[Formulation, int]:
     if problem.file.endswith(".dat-s"):
         group += f" ({problem.form} form)"
     return from_cvxpy(prob, name=problem.name, kind=group), n
+
+
+def _from_cvxpy_set(problem: Problem) -> tuple[Formulation, int]:
+    """The formulation of a problem of cvxpy's standard test set and its number of
+    variables (entries); the report groups them as ``cvxpy``."""
+    import cvxpy as cp
+    from cvxpy.tests import solver_test_helpers as sth
+
+    from ..formulation import from_cvxpy
+
+    assert problem.cvxpy is not None
+    helper = getattr(sth, problem.cvxpy)(*problem.args)
+    prob = cp.Problem(helper.objective, helper.constraints)
+    n = sum(int(v.size) for v in prob.variables())
+    return from_cvxpy(prob, name=problem.name, kind="cvxpy"), n
 
 
 def _subsample(X: np.ndarray, y: np.ndarray, n: int, seed: int,

@@ -39,6 +39,12 @@ its hyper-parameters) and the controls every (problem, solver) pair runs with::
     optimum_digits = 11         # bracket is checked against it (slack: half a unit of the
                                 # last published digit plus 1e-9 relative)
 
+    [[problem]]
+    name = "socp_3_ax0"
+    cvxpy = "socp_3"            # a problem of cvxpy's standard test set
+    args = [0]                  # (cvxpy.tests.solver_test_helpers.<name>(*args)), with
+    optimum = -1.932105         # the optimum its test expects, as for a file
+
 Every field is checked by :func:`load_suite`; a bad one raises
 :class:`~convexkern.errors.SpecError` naming it (``"problem[2].sizes"``, ``"time_limit"``,
 ``"problem[0].spec.kernel.gamma"``...).  What needs the data (a size larger than the
@@ -66,7 +72,7 @@ __all__ = ["Suite", "Problem", "load_suite", "available_suites"]
 _TOP_KEYS = ("name", "description", "tol", "time_limit", "seed", "solvers", "problem")
 _PROBLEM_KEYS = ("name", "spec", "builder", "sizes", "solvers", "override", "drop", "params",
                  "data", "split", "preprocess", "kernel", "file", "optimum", "optimum_digits",
-                 "form")
+                 "form", "cvxpy", "args")
 _DATA_SECTIONS = ("data", "split", "preprocess", "kernel")
 #: the placeholder formulation that lets the spec validator check a builder problem's data
 _PLACEHOLDER = {"name": "svm.primal"}
@@ -94,6 +100,8 @@ class Problem:
     optimum: float | None = None
     slack: float = 0.0
     form: str = "primal"
+    cvxpy: str | None = None
+    args: tuple[Any, ...] = ()
 
     @property
     def id(self) -> str:
@@ -105,6 +113,8 @@ class Problem:
         """What the per-formulation tables group by: the builder or the spec's name."""
         if self.builder is not None:
             return self.builder.rpartition(":")[2]
+        if self.cvxpy is not None:
+            return "cvxpy standard"
         if self.file is not None:
             if self.file.endswith(".dat-s"):
                 return f"sdp (SDPA file, {self.form})"
@@ -118,7 +128,8 @@ class Problem:
         blob = json.dumps({"spec": self.spec, "base": self.base_dir, "n": self.n,
                            "builder": self.builder, "params": self.params,
                            "seed": self.seed, "file": self.file, "form": self.form,
-                           "optimum": self.optimum}, sort_keys=True, default=str)
+                           "optimum": self.optimum, "cvxpy": self.cvxpy,
+                           "args": list(self.args)}, sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
@@ -211,16 +222,20 @@ def _problem(t: dict[str, Any], where: str, base: Path, seed: int) -> list[Probl
 
     _keys(t, _PROBLEM_KEYS, where)
     name = _text(t.get("name"), f"{where}.name")
-    has_spec, has_builder, has_file = "spec" in t, "builder" in t, "file" in t
-    if has_spec + has_builder + has_file != 1:
+    kinds = [k for k in ("spec", "builder", "file", "cvxpy") if k in t]
+    if len(kinds) != 1:
         raise SpecError(f"{where}.spec", "give exactly one of spec (a problem spec), "
-                                         "builder ('module:function' with [data]) or file "
-                                         "(an MPS / QPS file)")
-    if has_file:
+                                         "builder ('module:function' with [data]), file "
+                                         "(an MPS / QPS / SDPA file) or cvxpy (a problem of "
+                                         "cvxpy's standard test set)")
+    if kinds == ["file"]:
         return [_file_problem(t, name, where, base, seed)]
-    for k in ("optimum", "optimum_digits", "form"):
+    if kinds == ["cvxpy"]:
+        return [_cvxpy_problem(t, name, where, base, seed)]
+    has_spec = kinds == ["spec"]
+    for k in ("optimum", "optimum_digits", "form", "args"):
         if k in t:
-            raise SpecError(f"{where}.{k}", "belongs to a file problem (file = ...)")
+            raise SpecError(f"{where}.{k}", "belongs to a file or cvxpy problem")
     if has_spec:
         for k in ("params", *_DATA_SECTIONS):
             if k in t:
@@ -288,15 +303,7 @@ def _file_problem(t: dict[str, Any], name: str, where: str, base: Path, seed: in
         except ValueError:
             raise SpecError(f"{where}.file", f"no file {value!r} beside the suite and no "
                                              "shipped public file of that name") from None
-    optimum, slack = None, 0.0
-    if "optimum" in t:
-        optimum = _num(t["optimum"], f"{where}.optimum")
-        digits = _int(t.get("optimum_digits", 8), f"{where}.optimum_digits", 1)
-        # half a unit of the last of `digits` significant digits, and 1e-9 relative
-        unit = 10.0 ** (math.floor(math.log10(abs(optimum))) - digits + 1) if optimum else 0.0
-        slack = 0.5 * unit + 1e-9 * abs(optimum) + 1e-12
-    elif "optimum_digits" in t:
-        raise SpecError(f"{where}.optimum_digits", "needs optimum")
+    optimum, slack = _optimum(t, where)
     form = "primal"
     if "form" in t:
         form = _text(t["form"], f"{where}.form")
@@ -307,6 +314,43 @@ def _file_problem(t: dict[str, Any], name: str, where: str, base: Path, seed: in
     return Problem(name=name, n=None, spec={}, base_dir=str(p.parent), solvers=solvers,
                    seed=seed, file=str(p.resolve()), optimum=optimum, slack=slack,
                    form=form)
+
+
+def _optimum(t: Mapping[str, Any], where: str) -> tuple[float | None, float]:
+    """A published optimum and its slack: half a unit of its last significant digit
+    (``optimum_digits``, default 8) and 1e-9 relative."""
+    if "optimum" not in t:
+        if "optimum_digits" in t:
+            raise SpecError(f"{where}.optimum_digits", "needs optimum")
+        return None, 0.0
+    optimum = _num(t["optimum"], f"{where}.optimum")
+    digits = _int(t.get("optimum_digits", 8), f"{where}.optimum_digits", 1)
+    unit = 10.0 ** (math.floor(math.log10(abs(optimum))) - digits + 1) if optimum else 0.0
+    return optimum, 0.5 * unit + 1e-9 * abs(optimum) + 1e-12
+
+
+def _cvxpy_problem(t: dict[str, Any], name: str, where: str, base: Path,
+                   seed: int) -> Problem:
+    """A problem of cvxpy's standard test set (``cvxpy.tests.solver_test_helpers``), by
+    the name of its helper and the helper's arguments."""
+    for k in ("sizes", "override", "drop", "params", "form", *_DATA_SECTIONS):
+        if k in t:
+            raise SpecError(f"{where}.{k}", "does not apply to a cvxpy problem")
+    helper = _text(t["cvxpy"], f"{where}.cvxpy")
+    from cvxpy.tests import solver_test_helpers as sth
+
+    if not callable(getattr(sth, helper, None)) or helper.startswith("_"):
+        raise SpecError(f"{where}.cvxpy", f"cvxpy's standard test set has no problem "
+                                          f"{helper!r} (e.g. lp_1, socp_0, sdp_2, pcp_1)")
+    args = t.get("args", [])
+    if not isinstance(args, list) or not all(
+            isinstance(a, (int, float, str)) and not isinstance(a, bool) for a in args):
+        raise SpecError(f"{where}.args", f"must be an array of numbers or strings, got "
+                                         f"{args!r}")
+    optimum, slack = _optimum(t, where)
+    solvers = _solvers(t["solvers"], f"{where}.solvers") if "solvers" in t else None
+    return Problem(name=name, n=None, spec={}, base_dir=str(base), solvers=solvers,
+                   seed=seed, optimum=optimum, slack=slack, cvxpy=helper, args=tuple(args))
 
 
 def _spec_dict(value: Any, where: str, base: Path) -> tuple[dict[str, Any], Path]:
