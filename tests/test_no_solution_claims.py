@@ -105,6 +105,9 @@ def test_unbounded_is_proven_by_the_ray_and_a_feasible_point():
         if name == "qoco":
             assert r.status not in CLAIMS
             continue
+        if name == "mpax":  # a first-order method with no ray: a claim only with a proof
+            assert r.status not in CLAIMS or r.solver_stats.get("claim_proven") is True
+            continue
         assert r.status is Status.UNBOUNDED and r.primal_value == -math.inf, (name, r.message)
         assert "improving ray proves it" in r.message
 
@@ -114,8 +117,9 @@ def test_a_qp_unbounded_along_the_null_space_of_its_quadratic():
     reports = _solve_all(cp.Problem(cp.Minimize(cp.sum_squares(x[:2]) - x[2]), [x[2] >= 0]),
                          "qp_unb")
     assert reports["clarabel"].status is Status.UNBOUNDED
-    for name, r in reports.items():
-        assert r.status in (Status.UNBOUNDED, Status.ERROR, Status.OPTIMAL_INACCURATE), name
+    for name, r in reports.items():  # a claim, an error, or a stop: never an optimum
+        assert r.status in (Status.UNBOUNDED, Status.ERROR, Status.OPTIMAL_INACCURATE,
+                            Status.ITERATION_LIMIT), name
 
 
 def test_rank_deficient_equalities_infeasible():

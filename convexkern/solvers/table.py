@@ -96,6 +96,7 @@ CONIC_MODULES = (
     "mosek",
     "piqp",
     "qoco",
+    "mpax",
 )
 _CONIC_ENTRIES: tuple[ConicSolverSpec, ...] = tuple(
     importlib.import_module(f"{__package__}.backends.{m}").SOLVER for m in CONIC_MODULES)

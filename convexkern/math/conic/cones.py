@@ -10,7 +10,7 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
 
-from ..budget import affordable, time_left
+from ..budget import FLOPS, SOLVER_FLOPS, time_left
 from ..rounding import E_DOWN
 from .data import _U, ConicData, _down, _gamma, _up
 
@@ -338,11 +338,16 @@ def _phase_one_fits(data: ConicData) -> bool:
     """Whether two iterations of an interior-point phase one fit in what is left of the
     deadline: each factorises, with no check of the clock inside, a dense block of the
     side of every PSD cone's svec (SDPLIB mcp100's 100 x 100 block: 5050, 4e10 flops, so
-    a phase one under ``time_limit=1`` overran it by seconds); cvxpy's compilation of the
-    problem, not interruptible either, is counted as 1e7 + 100 flops per nonzero of ``A``
-    (kernel logistic regression at n = 300: 0.06 s)."""
+    a phase one under ``time_limit=1`` overran it by seconds), counted at the rate of a
+    solver's dense kernels (:data:`~convexkern.math.budget.SOLVER_FLOPS`; arch0's 161 x 161
+    block: about 300 s, measured 90); cvxpy's compilation of the problem, not interruptible
+    either, as 1e7 + 100 flops per nonzero of ``A`` at the Python-bound rate (kernel
+    logistic regression at n = 300: 0.06 s)."""
     sides = [k * (k + 1) // 2 for k in data.psd]
-    return affordable(2.0 * sum(s ** 3 / 3.0 for s in sides) + 1e7 + 100.0 * data.A.nnz)
+    solver = 2.0 * sum(s ** 3 / 3.0 for s in sides)  # the phase one's solver's factorisations
+    compile_ = 1e7 + 100.0 * data.A.nnz  # cvxpy's compilation, Python-bound
+    left = time_left()
+    return left is None or solver / SOLVER_FLOPS + compile_ / FLOPS <= max(left, 0.0)
 
 
 def _mat_expr(cp, v, k: int, lower: bool):
