@@ -67,7 +67,8 @@ def test_ecos_exponential_order_is_read_back():
 
 @pytest.fixture(scope="module")
 def klr300():
-    """The instance of the issue that asked for it: Pima, n = 300, RBF, ``cp.logistic``."""
+    """Kernel logistic regression as a new user writes it: Pima, n = 300, RBF,
+    ``cp.logistic``."""
 
     def build() -> cp.Problem:
         return _klr_problem(300)

@@ -51,7 +51,7 @@ def pima_tanh():
 
 def test_default_within_one_point_of_ksvm(blobs1000):
     """n = 1000: KSVM (eigh + LIBSVM + P) measured 0.954 test accuracy, the default
-    0.963; the issue's target is "within 1 point"."""
+    0.963; the target is "within 1 point"."""
     K, y, Kte, yte = blobs1000
     a, b, _ = _ksvm(K, y, BLOBS_C)
     acc_ksvm = _acc(Kte, yte, y, a, b)

@@ -4,7 +4,7 @@ solver agreement on real data, the direct HiGHS path, and the kernel-training tr
 Tolerances: values are compared with the direct HiGHS path (``linprog``, certified gap
 ~1e-12 on these sets) as reference, each solver to its ``SOLVER_RTOL`` entry (interior
 point codes ~1e-8 accurate, SCS first-order 1e-4), *relative to the reference value*
-``|ref|`` — the issue's 1e-6 / 1e-4 relative — even though the ν-LP optimum is O(1e-3)
+``|ref|`` — 1e-6 / 1e-4 relative — even though the ν-LP optimum is O(1e-3)
 on these sets while ``A`` is O(1).
 """
 

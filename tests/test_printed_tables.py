@@ -35,7 +35,7 @@ def _fresh(**scs):
 
 
 def test_another_machines_digits_pass_when_the_brackets_hold():
-    # the fresh-machine SCS row of the issue: 225 iterations, rel_gap 3.91e-05
+    # an SCS row printed on a fresh machine: 225 iterations, rel_gap 3.91e-05
     check_against_printed(doc_tables(PAGE)[0], _fresh())
 
 

@@ -3,7 +3,7 @@ certificate (a tol below what double precision can certify at the point), on a s
 on their time budget -- with an honest status and a bracket that holds the optimum.
 
 Time bounds in these tests are generous (several times the measured seconds on the loaded
-2-core development machine): they catch runs of minutes (the issue's 97 s at n = 16 and
+2-core development machine): they catch runs of minutes (97 s at n = 16 and
 > 120 s at n = 100), not slow machines.  Brackets are checked against an independent
 solve: SCS on the conic dual (6) at n = 16 (certified by the same certificate code, but a
 different point from a different algorithm) and the accelerated method at tol = 1e-10 at

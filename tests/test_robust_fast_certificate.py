@@ -81,7 +81,7 @@ def test_fast_certificate_matches_the_eigh_certificate(usps_digits, rho):
 
 def test_fast_certificate_on_a_large_scale_kernel():
     """The cancellation case (K0 = 100 (XX' + 1)^3, rho = 1e6) through the fast
-    path: the bracket still holds the optimum 0.0126822 (the issue's 50-digit reference,
+    path: the bracket still holds the optimum 0.0126822 (a 50-digit reference,
     quoted to six digits: the truth lies in [0.01268215, 0.01268225])."""
     rng = np.random.default_rng(2)
     y = np.where(np.arange(40) % 2 == 0, 1.0, -1.0)

@@ -5,7 +5,7 @@ Clarabel (interior point) and SCS are asked for tol=1e-8 (accuracy settings 10x 
 Their optimal values, and f at the alpha read from their Schur multiplier, are checked
 against max f to 1e-7 relative: ten times the accuracy asked of the solvers, 100 times the
 reference's certified gap (measured on these instances: 4e-9 for SCS's value on USPS, 1e-10
-to 1e-14 otherwise; the issue's own requirement is 1e-5).  Brute-force cvxpy solves of the
+to 1e-14 otherwise; the required accuracy is 1e-5).  Brute-force cvxpy solves of the
 inner problem are trusted to 1e-6 (SCS/Clarabel at their default accuracy on a 6 x 6 SDP).
 """
 
@@ -638,7 +638,7 @@ def test_paper_fixed_step_projected_gradient(usps30_opt):
 # the left because f = base + rho dist(M, PSD)^2, the right because f is the minimum of g
 # over PSD K.  With K = PP' (P = V_+ sqrt(w_+) from eigh of M, PSD by construction) the two
 # differ by rho ||PP' - M||^2 only (eigh's backward error): f(alpha) is pinned exactly.
-def _issue_data():
+def _extreme_scale_data():
     rng = np.random.default_rng(2)
     n = 40
     y = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
@@ -650,14 +650,14 @@ def _poly(X, scale):
     return scale * (X @ X.T + 1.0) ** 3
 
 
-ISSUE_SCALES = {
-    # name: (kernel, rho, the optimum quoted by the issue or None)
+EXTREME_SCALES = {
+    # name: (kernel, rho, a published reference optimum or None)
     "poly_x100_rho1e6": (lambda X: _poly(X, 100.0), 1e6, 0.0126822),
     "rbf_x1e6_rho1": (lambda X: 1e6 * ck.kernels.RBF(0.1)(X), 1.0, 1.1377e-4),
     "poly_rho1e4": (lambda X: _poly(X, 1.0), 1e4, None),
     "poly_rho1": (lambda X: _poly(X, 1.0), 1.0, None),  # friendly scale
 }
-ISSUE_SOLVERS = {  # solver: options.  Iteration caps (deterministic, unlike time limits)
+EXTREME_SOLVERS = {  # solver: options.  Iteration caps (deterministic, unlike time limits)
     # keep the slow ones short: a capped run is a status, and its bracket must still be valid
     # (SCS takes 7-17 s uncapped at the large scales, ACCPM minutes)
     "robust_apg": {},
@@ -699,17 +699,17 @@ def _exact_g_at_proxy(K0, K0F, y, alpha, rho):
             + Fraction(rho) * dist)
 
 
-@pytest.fixture(scope="module", params=list(ISSUE_SCALES))
-def issue_runs(request):
+@pytest.fixture(scope="module", params=list(EXTREME_SCALES))
+def extreme_runs(request):
     from fractions import Fraction
 
-    X, y = _issue_data()
-    kern, rho, quoted = ISSUE_SCALES[request.param]
+    X, y = _extreme_scale_data()
+    kern, rho, quoted = EXTREME_SCALES[request.param]
     K0 = kern(X)
     K0F = [[Fraction(float(t)) for t in row] for row in K0]
     f = ri.dual(K0, y, C=1.0, rho=rho)
     runs = {}
-    for solver, opts in ISSUE_SOLVERS.items():
+    for solver, opts in EXTREME_SOLVERS.items():
         r = ck.solve(f, solver, tol=ISSUE_TOL, **opts)
         if "alpha" not in r.x:  # Clarabel fails outright on two scales: no point, no claim
             assert not r.status.has_solution, (solver, r.status)
@@ -720,14 +720,14 @@ def issue_runs(request):
 
 
 @pytest.mark.slow
-def test_issue_brackets_hold_the_exact_objective(issue_runs):
+def test_extreme_scale_brackets_hold_the_exact_objective(extreme_runs):
     """Each certificate's lower bound is at most f(alpha) (checked against the exact upper
     oracle g(alpha, PP')), its upper bound at least f at every solver's point (against the
     exact lower oracle base), the bracket is not inverted, and "optimal" means a certified
     gap <= tol.  No tolerance anywhere: exact rational comparisons."""
     from fractions import Fraction
 
-    name, quoted, runs = issue_runs
+    name, quoted, runs = extreme_runs
     assert "robust_apg" in runs and "scs" in runs
     for solver, (r, base, g_up) in runs.items():
         assert base <= g_up, (name, solver)  # the two exact oracles bracket f(alpha)
@@ -744,7 +744,7 @@ def test_issue_brackets_hold_the_exact_objective(issue_runs):
     apg = runs["robust_apg"][0]
     assert apg.status is ck.Status.OPTIMAL, (name, apg.message)
     if quoted is not None:
-        # the issue quotes OPT to 6 (5) significant digits: half a unit in the last
+        # the reference gives OPT to 6 (5) significant digits: half a unit in the last
         # digit is 4e-6 (4.4e-5) relative; the certified gap is 1e-6
         rel = 1e-5 if quoted > 1e-3 else 5e-5
         assert apg.primal_value == pytest.approx(quoted, rel=rel)
@@ -752,7 +752,7 @@ def test_issue_brackets_hold_the_exact_objective(issue_runs):
 
 
 @pytest.mark.slow
-def test_issue_lower_bound_is_the_exact_objective_to_rounding(issue_runs):
+def test_extreme_scale_lower_bound_is_the_exact_objective_to_rounding(extreme_runs):
     """The certified lower bound is not loose: it is the computed base terms (plus a
     non-negative Z-term) minus the pad, and the computed terms are within the bounds the pad
     is made of of the exact ones, so base(alpha) - lower <= 2 rounding_lower + 1.5 ulp
@@ -760,7 +760,7 @@ def test_issue_lower_bound_is_the_exact_objective_to_rounding(issue_runs):
     rounding the exact value to a float.  For
     these PSD kernels base(alpha) is f(alpha) up to rho dist(M, PSD)^2, i.e. up to the
     rounding of K0's entries (test above: base <= f <= g(alpha, PP'))."""
-    name, _, runs = issue_runs
+    name, _, runs = extreme_runs
     for solver, (r, base, _) in runs.items():
         slack = 2 * r.residuals["rounding_lower"] + 5e-16 * abs(float(base))
         assert float(base) - r.primal_value <= slack, (name, solver)

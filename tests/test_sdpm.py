@@ -2,7 +2,7 @@
 method, kernels on derivative pairs, rotation trajectories of real USPS digits.
 
 Tolerances: Clarabel solves to ~1e-9 relative and the certificates recompute both bounds
-from the data, so conic forms must agree to 1e-6 relative (the issue's target); the exchange
+from the data, so conic forms must agree to 1e-6 relative (the target); the exchange
 method is run to a certified gap of 1e-7; SCS (first order) to its
 certified gap (asked 1e-5).
 """

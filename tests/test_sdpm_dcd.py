@@ -129,7 +129,7 @@ def test_structured_solvers_agree_with_clarabel_scs_exchange(usps19, C, bias):
 @pytest.mark.slow
 def test_barrier_on_mixed_digits_and_the_dual_kind(usps_mixed):
     """200 USPS digits, 0-4 against 5-9 (many bounded blocks), C = 1 as in the benchmark:
-    the default solver is sdpm-ipm, reaches the issue's certified 1e-6 and brackets
+    the default solver is sdpm-ipm, reaches a certified 1e-6 and brackets
     Clarabel's optimum; the dual builder solved by it gives the same value."""
     X, y = usps_mixed
     f = sdpm.primal(X, y, math.radians(10), 1.0)

@@ -5,8 +5,8 @@ rotation), not periodic functions of the angle: a segment longer than 2 pi is st
 well-posed polynomial problem.  Its optimum is nondecreasing in tau and bounded by the
 real-line optimum; on these digits every worst-case angle lies well inside +-1000 rad, so
 the optimum at tau = 1e3 equals the real-line one (checked below to 1e-7 by two certified
-Clarabel solves), which pins the optimum at every larger tau.  The issue's report (brackets
-missing the optimum) did not reproduce on this code: these tests pin that every certified
+Clarabel solves), which pins the optimum at every larger tau.  A reported case of
+brackets missing the optimum did not reproduce on this code: these tests pin that every certified
 bracket at tau = 1e6 and 1e12 contains the pinned optimum (loose brackets and an honest
 ``optimal_inaccurate`` are allowed: the worst-case margins of a floating-point w over
 +-1e12 are dominated by the rounding of its leading coefficient), and that no status

@@ -212,7 +212,7 @@ def _figure1(ctx: Context, K0: np.ndarray, y: np.ndarray, C: float, rho: float) 
     return {"runs": runs, "f0": f0, "path": path}
 
 
-#: random train/test splits of the full run (the paper reports one; the issue asks >= 5)
+#: random train/test splits of the full run (the paper reports one; five or more give a spread)
 N_SPLITS = 5
 #: deviations from the paper above this many points are listed in the report
 FLAG_POINTS = 2.0
