@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from convexkern.reproduce import abe2012 as abe
-from convexkern.reproduce.harness import Context, _jsonable
+from convexkern.reproduce.harness import Context, jsonable
 
 
 def main() -> None:
@@ -25,7 +25,7 @@ def main() -> None:
     ctx = Context(name="abe2012", quick=False, out_dir=out / "abe2012", n_jobs=jobs)
     res = abe.table1(ctx, datasets=[name], grids=dict(abe.GRIDS, C_M=[2000.0]), cv_max=cv_max)
     data = {"results": res, "cv_max": cv_max, "C_M_stage2": [2000.0]}
-    (out / "abe2012" / "results.json").write_text(json.dumps(_jsonable(data), indent=2))
+    (out / "abe2012" / "results.json").write_text(json.dumps(jsonable(data), indent=2))
     print(abe.report_markdown(res, cv_max=cv_max))
 
 

@@ -40,7 +40,7 @@ import numpy as np
 
 from convexkern.estimators import KreinSVC
 from convexkern.kernels import Epanechnikov
-from convexkern.reproduce.loosli2019 import BLOBS_C, BLOBS_SIGMA, _acc, _blobs, _ksvm, _trik
+from convexkern.reproduce.loosli2019 import BLOBS_C, BLOBS_SIGMA, accuracy, blobs, ksvm, trik_run
 
 
 def _default(K: np.ndarray, y: np.ndarray, C: float) -> tuple[np.ndarray, float, dict]:
@@ -54,9 +54,9 @@ def _default(K: np.ndarray, y: np.ndarray, C: float) -> tuple[np.ndarray, float,
 
 METHODS = {
     "default": lambda K, y, C: _default(K, y, C),
-    "ksvm": lambda K, y, C: _ksvm(K, y, C),
-    "trik": lambda K, y, C: _trik(K, y, C, "krein"),
-    "trik-hilbert": lambda K, y, C: _trik(K, y, C, "hilbert"),
+    "ksvm": lambda K, y, C: ksvm(K, y, C),
+    "trik": lambda K, y, C: trik_run(K, y, C, "krein"),
+    "trik-hilbert": lambda K, y, C: trik_run(K, y, C, "hilbert"),
 }
 
 
@@ -80,7 +80,7 @@ def main() -> None:
     warnings.simplefilter("ignore", RuntimeWarning)
     print(f"{'n':>6} {'method':<13} {'time[s]':>9} {'nnz':>6} {'test acc':>9}")
     for n in args.n:
-        Xtr, ytr, Xte, yte = _blobs(n, args.seed)
+        Xtr, ytr, Xte, yte = blobs(n, args.seed)
         k = Epanechnikov(sigma=BLOBS_SIGMA)
         K, Kte = k(Xtr), k(Xte, Xtr)
         best: dict[str, float] = {}
@@ -92,7 +92,7 @@ def main() -> None:
                 el = time.perf_counter() - t0
                 if el < best.get(name, np.inf):
                     best[name] = el
-                    acc[name] = _acc(Kte, yte, ytr, alpha, b)
+                    acc[name] = accuracy(Kte, yte, ytr, alpha, b)
                     if name == "ksvm":
                         extra = (f"  (eigh {info['time_eigh']:.2f}s, LIBSVM "
                                  f"{info['time_libsvm']:.2f}s)")

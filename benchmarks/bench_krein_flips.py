@@ -18,11 +18,9 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 import convexkern as ck
-from convexkern.data import load_binary
 from convexkern.formulations import svm
-from convexkern.kernels import Epanechnikov, Sigmoid, Simpson
-from convexkern.reproduce.loosli2019 import _acc, _blobs, _ksvm
-from convexkern.splits import seeded_splits
+from convexkern.kernels import Epanechnikov
+from convexkern.reproduce.loosli2019 import accuracy, blobs, ksvm, real_kernels
 
 PROBLEMS = (("usps", 150, 1.0), ("usps", 600, 1.0), ("pima", 200, 1.0), ("pima", 500, 1.0),
             ("blobs", 1000, 0.1))
@@ -30,18 +28,10 @@ PROBLEMS = (("usps", 150, 1.0), ("usps", 600, 1.0), ("pima", 200, 1.0), ("pima",
 
 def _problem(name: str, n: int):
     if name == "blobs":
-        Xtr, ytr, Xte, yte = _blobs(n, 0)
+        Xtr, ytr, Xte, yte = blobs(n, 0)
         k = Epanechnikov(sigma=6.0)
         return k(Xtr), ytr, k(Xte, Xtr), yte
-    if name == "usps":
-        X, y = load_binary("usps", 3, 5)
-        k = Simpson()
-    else:
-        X, y = load_binary("pima", 1, 0)
-        X = (X - X.mean(0)) / X.std(0)
-        k = Sigmoid(gamma=1.0 / X.shape[1], coef0=-1.0)
-    tr, te = seeded_splits(y, test_size=y.size - n, seed=0)[0]
-    return k(X[tr]), y[tr], k(X[te], X[tr]), y[te]
+    return real_kernels(name, n, 0)
 
 
 def main() -> None:
@@ -51,8 +41,8 @@ def main() -> None:
             K, y, Kte, yte = _problem(name, n)
             D, U = np.linalg.eigh(K)
             n_neg = int(np.sum(D < 0))
-            a, b, _ = _ksvm(K, y, C)
-            out = [f"{name} n={n}: KSVM {_acc(Kte, yte, y, a, b):.3f}, {n_neg} negative "
+            a, b, _ = ksvm(K, y, C)
+            out = [f"{name} n={n}: KSVM {accuracy(Kte, yte, y, a, b):.3f}, {n_neg} negative "
                    f"eigenvalues, smallest {np.round(D[:3], 2)}"]
             for k_flip in (0, 1, 4, 16, 64, n_neg):
                 kk = min(k_flip, n_neg)
@@ -62,7 +52,7 @@ def main() -> None:
                 r = ck.solve(svm.dual(0.5 * (Kt + Kt.T), y, C, psd_check=False), "smo")
                 u = y * np.asarray(r.x["alpha"])
                 ua = u - 2.0 * Uk @ (Uk.T @ u)
-                acc = _acc(Kte, yte, y, y * ua, float(r.x["b"]))
+                acc = accuracy(Kte, yte, y, y * ua, float(r.x["b"]))
                 out.append(f"k={kk} (mu {mu:.3g}): {acc:.3f}")
             print("; ".join(out), flush=True)
 

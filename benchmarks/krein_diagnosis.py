@@ -40,7 +40,7 @@ import scipy.linalg as sla
 
 from convexkern.algorithms.trik import min_eigenvalue, trik
 from convexkern.kernels import Epanechnikov
-from convexkern.reproduce.loosli2019 import BLOBS_C, BLOBS_SIGMA, _acc, _blobs, _ksvm
+from convexkern.reproduce.loosli2019 import BLOBS_C, BLOBS_SIGMA, accuracy, blobs, ksvm
 
 
 def _one(K, Kte, ytr, yte, C, lam, check):
@@ -66,10 +66,11 @@ def _one(K, Kte, ytr, yte, C, lam, check):
           f"max {ridge.max() if W.size else 0:.3f} (2|lam|C = {2 * abs(lam) * C:.3f})")
     print(f"    ||a~|| {np.linalg.norm(at):.3g}, ||alpha|| (eq. 6) {np.linalg.norm(r.alpha):.3g}, "
           f"solver vs direct eq. 6: {np.linalg.norm(a6 - r.alpha) / np.linalg.norm(a6):.2g} rel.")
-    print(f"    train/test accuracy: eq. 6 {_acc(K, ytr, ytr, r.alpha, r.b):.4f}/"
-          f"{_acc(Kte, yte, ytr, r.alpha, r.b):.4f}, full P {_acc(K, ytr, ytr, aP, r.b):.4f}/"
-          f"{_acc(Kte, yte, ytr, aP, r.b):.4f}, alpha = a~ {_acc(K, ytr, ytr, at, r.b):.4f}/"
-          f"{_acc(Kte, yte, ytr, at, r.b):.4f}", flush=True)
+    acc = {key: (accuracy(K, ytr, ytr, a, r.b), accuracy(Kte, yte, ytr, a, r.b))
+           for key, a in (("eq6", r.alpha), ("P", aP), ("at", at))}
+    print(f"    train/test accuracy: eq. 6 {acc['eq6'][0]:.4f}/{acc['eq6'][1]:.4f}, "
+          f"full P {acc['P'][0]:.4f}/{acc['P'][1]:.4f}, "
+          f"alpha = a~ {acc['at'][0]:.4f}/{acc['at'][1]:.4f}", flush=True)
 
 
 def main() -> None:
@@ -84,15 +85,15 @@ def main() -> None:
     warnings.simplefilter("ignore")
     with threadpool_limits(limits=1):
         for n in args.n:
-            Xtr, ytr, Xte, yte = _blobs(n, args.seed)
+            Xtr, ytr, Xte, yte = blobs(n, args.seed)
             k = Epanechnikov(sigma=BLOBS_SIGMA)
             K, Kte = k(Xtr), k(Xte, Xtr)
             lmin = min_eigenvalue(K)
             D = np.linalg.eigvalsh(K)
-            a, b, info = _ksvm(K, ytr, BLOBS_C)
+            a, b, info = ksvm(K, ytr, BLOBS_C)
             print(f"n = {n}: lambda_min {lmin:.4g}, {int(np.sum(D < 0))} negative eigenvalues "
-                  f"of {n}; KSVM train {_acc(K, ytr, ytr, a, b):.4f} test "
-                  f"{_acc(Kte, yte, ytr, a, b):.4f}")
+                  f"of {n}; KSVM train {accuracy(K, ytr, ytr, a, b):.4f} test "
+                  f"{accuracy(Kte, yte, ytr, a, b):.4f}")
             for fac in args.factors:
                 for check in args.checks:
                     _one(K, Kte, ytr, yte, BLOBS_C, fac * lmin, check)

@@ -18,7 +18,7 @@ from threadpoolctl import threadpool_limits
 
 from convexkern.estimators import KreinSVC
 from convexkern.kernels import Epanechnikov
-from convexkern.reproduce.loosli2019 import BLOBS_C, BLOBS_SIGMA, _acc, _blobs, _ksvm
+from convexkern.reproduce.loosli2019 import BLOBS_C, BLOBS_SIGMA, accuracy, blobs, ksvm
 
 
 def main() -> None:
@@ -27,11 +27,11 @@ def main() -> None:
     diffs = []
     with threadpool_limits(limits=1):
         for i, n in enumerate(sizes):
-            Xtr, ytr, Xte, yte = _blobs(int(n), i)
+            Xtr, ytr, Xte, yte = blobs(int(n), i)
             k = Epanechnikov(sigma=BLOBS_SIGMA)
             K, Kte = k(Xtr), k(Xte, Xtr)
-            a, b, _ = _ksvm(K, ytr, BLOBS_C)
-            acc_k = _acc(Kte, yte, ytr, a, b)
+            a, b, _ = ksvm(K, ytr, BLOBS_C)
+            acc_k = accuracy(Kte, yte, ytr, a, b)
             clf = KreinSVC(BLOBS_C, kernel="precomputed").fit(K, ytr)
             acc_d = clf.score(Kte, yte)
             diffs.append(acc_d - acc_k)

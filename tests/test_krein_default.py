@@ -22,14 +22,14 @@ from convexkern.errors import InvalidInputError
 from convexkern.estimators import KreinSVC
 from convexkern.formulations import krein
 from convexkern.kernels import Epanechnikov, Sigmoid
-from convexkern.reproduce.loosli2019 import BLOBS_C, BLOBS_SIGMA, _acc, _blobs, _ksvm
+from convexkern.reproduce.loosli2019 import BLOBS_C, BLOBS_SIGMA, accuracy, blobs, ksvm
 
 
 @pytest.fixture(scope="module")
 def blobs1000():
     """The paper's blobs at n = 1000 (seed 0): Epanechnikov sigma = 6, lambda_min = -1.62,
     383 negative eigenvalues."""
-    Xtr, ytr, Xte, yte = _blobs(1000, 0)
+    Xtr, ytr, Xte, yte = blobs(1000, 0)
     k = Epanechnikov(sigma=BLOBS_SIGMA)
     return k(Xtr), ytr, k(Xte, Xtr), yte
 
@@ -53,8 +53,8 @@ def test_default_within_one_point_of_ksvm(blobs1000):
     """n = 1000: KSVM (eigh + LIBSVM + P) measured 0.954 test accuracy, the default
     0.963; the target is "within 1 point"."""
     K, y, Kte, yte = blobs1000
-    a, b, _ = _ksvm(K, y, BLOBS_C)
-    acc_ksvm = _acc(Kte, yte, y, a, b)
+    a, b, _ = ksvm(K, y, BLOBS_C)
+    acc_ksvm = accuracy(Kte, yte, y, a, b)
     clf = KreinSVC(BLOBS_C, kernel="precomputed").fit(K, y)
     assert clf.report_.solver == "smo"
     assert clf.report_.status is ck.Status.OPTIMAL, clf.report_.message
@@ -77,8 +77,8 @@ def test_eq6_through_indefinite_K_WW_is_the_cause(blobs1000):
     assert np.sum(ev < 0) > W.size / 5
     assert np.min(np.abs(ev)) < 1e-4 * np.max(np.abs(ev))
     assert np.linalg.norm(res.alpha) > 1e3 * np.linalg.norm(res.alpha_tilde)
-    assert _acc(Kte, yte, y, res.alpha, res.b) < 0.65
-    assert _acc(Kte, yte, y, res.alpha_tilde, res.b) > 0.93
+    assert accuracy(Kte, yte, y, res.alpha, res.b) < 0.65
+    assert accuracy(Kte, yte, y, res.alpha_tilde, res.b) > 0.93
 
 
 def test_default_is_certified_and_matches_trik(pima_tanh):
@@ -186,8 +186,8 @@ def test_default_flips_the_dominant_pair_on_pima_tanh():
     tr, te = seeded_splits(y, test_size=y.size - 200, seed=0)[0]
     k = Sigmoid(gamma=1.0 / X.shape[1], coef0=-1.0)
     K, Kte, ytr, yte = k(X[tr]), k(X[te], X[tr]), y[tr], y[te]
-    a, b, _ = _ksvm(K, ytr, 1.0)
-    acc_ksvm = _acc(Kte, yte, ytr, a, b)
+    a, b, _ = ksvm(K, ytr, 1.0)
+    acc_ksvm = accuracy(Kte, yte, ytr, a, b)
     clf = KreinSVC(1.0, kernel="precomputed").fit(K, ytr)
     assert clf.flipped_.size == 1 and clf.flipped_[0] < 50 * clf.lam_
     assert clf.report_.status is ck.Status.OPTIMAL

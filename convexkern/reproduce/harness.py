@@ -164,7 +164,7 @@ def run(
     head = f"# {title}\n\n_{'Quick' if quick else 'Full'} run, seed {seed}._\n\n"
     (ctx.out_dir / "report.md").write_text(head + result.markdown + "\n", encoding="utf-8")
     (ctx.out_dir / "results.json").write_text(
-        json.dumps(_jsonable(result.data), indent=2) + "\n", encoding="utf-8"
+        json.dumps(jsonable(result.data), indent=2) + "\n", encoding="utf-8"
     )
     ctx.progress(f"report written to {ctx.out_dir / 'report.md'}")
     return result
@@ -213,11 +213,11 @@ def dask_client(scheduler: str | None = None, n_workers: int = 1,
             cluster.close()
 
 
-def _jsonable(obj: Any) -> Any:
+def jsonable(obj: Any) -> Any:
     if isinstance(obj, dict):
-        return {str(k): _jsonable(v) for k, v in obj.items()}
+        return {str(k): jsonable(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
-        return [_jsonable(v) for v in obj]
+        return [jsonable(v) for v in obj]
     if isinstance(obj, np.ndarray):
         return obj.tolist()
     if isinstance(obj, (np.floating, np.integer)):

@@ -56,7 +56,7 @@ PAPER_FIGURE1 = {
 }
 
 
-def _blobs(n: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def blobs(n: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     from sklearn.datasets import make_blobs
 
     X, lab = make_blobs(n_samples=2 * n, n_features=5, centers=4, cluster_std=BLOBS_STD,
@@ -65,7 +65,7 @@ def _blobs(n: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
     return X[:n], y[:n], X[n:], y[n:]
 
 
-def _ksvm(K: np.ndarray, y: np.ndarray, C: float) -> tuple[np.ndarray, float, dict[str, Any]]:
+def ksvm(K: np.ndarray, y: np.ndarray, C: float) -> tuple[np.ndarray, float, dict[str, Any]]:
     """KSVM: full eigh, LIBSVM on U|D|U', alpha = Y P Y alpha~ (transition P = U sign(D) U')."""
     import scipy.linalg as sla
     from sklearn.svm import SVC
@@ -85,7 +85,7 @@ def _ksvm(K: np.ndarray, y: np.ndarray, C: float) -> tuple[np.ndarray, float, di
         "n_sv_tilde": int(svc.support_.size)}
 
 
-def _trik(K: np.ndarray, y: np.ndarray, C: float, optimality: str
+def trik_run(K: np.ndarray, y: np.ndarray, C: float, optimality: str
           ) -> tuple[np.ndarray, float, dict[str, Any]]:
     from ..algorithms.trik import min_eigenvalue, trik
 
@@ -98,20 +98,22 @@ def _trik(K: np.ndarray, y: np.ndarray, C: float, optimality: str
                               "alpha_tilde": res.alpha_tilde}
 
 
-def _acc(K: np.ndarray, y_eval: np.ndarray, y: np.ndarray, alpha: np.ndarray, b: float) -> float:
+def accuracy(K: np.ndarray, y_eval: np.ndarray, y: np.ndarray, alpha: np.ndarray,
+             b: float) -> float:
+    """Accuracy on ``y_eval`` of ``sign(K (y alpha) + b)``, ``K`` evaluation x training."""
     return float(np.mean(np.where(K @ (y * alpha) + b > 0, 1.0, -1.0) == y_eval))
 
 
 def blobs_problem(n: int, seed: int) -> dict[str, Any]:
     """One blobs problem: TrIK (Kreĭn check), TrIK (Hilbert check) and KSVM."""
-    Xtr, ytr, Xte, yte = _blobs(n, seed)
+    Xtr, ytr, Xte, yte = blobs(n, seed)
     k = Epanechnikov(sigma=BLOBS_SIGMA)
     K, Kte = k(Xtr), k(Xte, Xtr)
     row: dict[str, Any] = {"n": n, "seed": seed}
     runs = {
-        "trik": lambda: _trik(K, ytr, BLOBS_C, "krein"),
-        "trik_h": lambda: _trik(K, ytr, BLOBS_C, "hilbert"),
-        "ksvm": lambda: _ksvm(K, ytr, BLOBS_C),
+        "trik": lambda: trik_run(K, ytr, BLOBS_C, "krein"),
+        "trik_h": lambda: trik_run(K, ytr, BLOBS_C, "hilbert"),
+        "ksvm": lambda: ksvm(K, ytr, BLOBS_C),
     }
     from threadpoolctl import threadpool_limits
 
@@ -119,19 +121,23 @@ def blobs_problem(n: int, seed: int) -> dict[str, Any]:
         with threadpool_limits(limits=1):  # same footing: LIBSVM is single-threaded
             alpha, b, info = fn()
         row[f"{name}_time"] = info["time"]
-        row[f"{name}_train"] = _acc(K, ytr, ytr, alpha, b)
-        row[f"{name}_test"] = _acc(Kte, yte, ytr, alpha, b)
+        row[f"{name}_train"] = accuracy(K, ytr, ytr, alpha, b)
+        row[f"{name}_test"] = accuracy(Kte, yte, ytr, alpha, b)
         row[f"{name}_nnz"] = int(np.count_nonzero(np.abs(alpha) > 1e-12 * np.abs(alpha).max()))
         if "status" in info:
             row[f"{name}_status"] = info["status"]
         if "lam" in info:
             row["lam"] = info["lam"]
         if name == "trik_h":  # the same QP optimum read as alpha = alpha~ (KreinSVC default)
-            row["delta_test"] = _acc(Kte, yte, ytr, info["alpha_tilde"], b)
+            row["delta_test"] = accuracy(Kte, yte, ytr, info["alpha_tilde"], b)
     return row
 
 
-def _real_problem(name: str, n_train: int, seed: int) -> dict[str, Any]:
+def real_kernels(name: str, n_train: int, seed: int
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(K, y_train, K_test, y_test)`` of an indefinite real problem: USPS 3 vs 5 with the
+    Simpson kernel (``name="usps"``) or standardised Pima with tanh(x'z/d - 1)
+    (``"pima"``), on a stratified seeded split with ``n_train`` training points."""
     from ..data import load_binary
 
     if name == "usps":
@@ -142,18 +148,22 @@ def _real_problem(name: str, n_train: int, seed: int) -> dict[str, Any]:
         X = (X - X.mean(0)) / X.std(0)
         k = Sigmoid(gamma=1.0 / X.shape[1], coef0=-1.0)
     tr, te = seeded_splits(y, test_size=y.size - n_train, seed=seed)[0]  # stratified
-    K, Kte = k(X[tr]), k(X[te], X[tr])
-    out: dict[str, Any] = {"data": name, "n_train": int(tr.size), "n_test": int(te.size)}
-    for key, fn in (("trik", lambda: _trik(K, y[tr], 1.0, "krein")),
-                    ("trik_h", lambda: _trik(K, y[tr], 1.0, "hilbert")),
-                    ("ksvm", lambda: _ksvm(K, y[tr], 1.0))):
+    return k(X[tr]), y[tr], k(X[te], X[tr]), y[te]
+
+
+def _real_problem(name: str, n_train: int, seed: int) -> dict[str, Any]:
+    K, ytr, Kte, yte = real_kernels(name, n_train, seed)
+    out: dict[str, Any] = {"data": name, "n_train": int(ytr.size), "n_test": int(yte.size)}
+    for key, fn in (("trik", lambda: trik_run(K, ytr, 1.0, "krein")),
+                    ("trik_h", lambda: trik_run(K, ytr, 1.0, "hilbert")),
+                    ("ksvm", lambda: ksvm(K, ytr, 1.0))):
         alpha, b, info = fn()
-        out[f"{key}_test"] = _acc(Kte, y[te], y[tr], alpha, b)
+        out[f"{key}_test"] = accuracy(Kte, yte, ytr, alpha, b)
         out[f"{key}_nnz"] = int(np.count_nonzero(alpha))
         out[f"{key}_time"] = info["time"]
         if "lam" in info:
             out["lam"] = info["lam"]
-    out["robust_test"], out["robust_error"] = _robust_svm_accuracy(K, y[tr], Kte, y[te])
+    out["robust_test"], out["robust_error"] = _robust_svm_accuracy(K, ytr, Kte, yte)
     return out
 
 
@@ -178,7 +188,7 @@ def _robust_svm_accuracy(K: np.ndarray, y: np.ndarray, Kte: np.ndarray, yte: np.
         alpha = np.asarray(r.x["alpha"], float)
         Kp = ri.inner_kernel(K, y, alpha, 1.0)
         b = svm.primal_bias(Kp @ (y * alpha), y, 1.0)
-        return _acc(Kte, yte, y, alpha, b), ""
+        return accuracy(Kte, yte, y, alpha, b), ""
     except Exception as exc:  # noqa: BLE001 - an optional comparison; reported, not hidden
         return math.nan, f"{type(exc).__name__}: {exc}"
 
@@ -369,7 +379,7 @@ def reproduce(ctx: Context) -> ReproductionResult:
     _plot_accuracy(rows, fig_acc)
 
     # Figure 1 (left): lambda sweep on one blobs problem
-    Xtr, ytr, Xte, yte = _blobs(200, ctx.seed)
+    Xtr, ytr, Xte, yte = blobs(200, ctx.seed)
     k = Epanechnikov(sigma=BLOBS_SIGMA)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
