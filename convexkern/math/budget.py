@@ -46,10 +46,9 @@ FLOPS = 2e8
 SOLVER_FLOPS = 5e9
 
 
-def affordable(flops: float, rate: float = FLOPS) -> bool:
-    """Whether a dense step of about ``flops`` floating-point operations, done at ``rate``
-    per second, fits in what is left of the deadline (always, without one): a
-    factorisation cannot be interrupted, so it is skipped up front, and the bound goes on
-    without it."""
+def affordable(flops: float) -> bool:
+    """Whether a dense step of about ``flops`` floating-point operations fits in what is
+    left of the deadline (always, without one): a factorisation cannot be interrupted,
+    so it is skipped up front, and the bound goes on without it."""
     left = time_left()
-    return left is None or flops <= rate * max(left, 0.0)
+    return left is None or flops <= FLOPS * max(left, 0.0)

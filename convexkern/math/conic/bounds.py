@@ -617,7 +617,7 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
                 left = time_left()
                 if inner is None and left is not None and left <= 0:
                     why_up += " (no time was left for a phase-one point)"
-            if not again or inner is not None and not stepped:
+            if not again or (inner is not None and not stepped):
                 stepped = inner is not None
                 val, why, r = _upper(data, x, _once(lambda lower=lower: _dual_box(data, lower)),
                                      inner)

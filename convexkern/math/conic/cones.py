@@ -10,7 +10,7 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
 
-from ..budget import FLOPS, SOLVER_FLOPS, time_left
+from ..budget import FLOPS, SOLVER_FLOPS, affordable, time_left
 from ..rounding import E_DOWN
 from .data import _U, ConicData, _down, _gamma, _up
 
@@ -305,11 +305,13 @@ def interior_point(data: ConicData, near: np.ndarray | None = None
     import cvxpy as cp
 
     left = time_left()
-    if (left is not None and left <= 0) or not _phase_one_fits(data):
+    if left is not None and left <= 0:
         return None, 0.0
     cached = data.cache.get("interior")
     if cached is not None:
         return cached
+    if not _phase_one_fits(data):
+        return None, 0.0
     out = _phase_one(data, cp)
     box = None
     if out[0] is not None and near is not None and _far(out[0], near):
@@ -346,8 +348,7 @@ def _phase_one_fits(data: ConicData) -> bool:
     sides = [k * (k + 1) // 2 for k in data.psd]
     solver = 2.0 * sum(s ** 3 / 3.0 for s in sides)  # the phase one's solver's factorisations
     compile_ = 1e7 + 100.0 * data.A.nnz  # cvxpy's compilation, Python-bound
-    left = time_left()
-    return left is None or solver / SOLVER_FLOPS + compile_ / FLOPS <= max(left, 0.0)
+    return affordable(compile_ + solver * (FLOPS / SOLVER_FLOPS))
 
 
 def _mat_expr(cp, v, k: int, lower: bool):
@@ -403,11 +404,13 @@ def dual_interior_point(data: ConicData, near: np.ndarray
     if data.p3d or data.lb is not None or data.ub is not None:
         return None, None, 0.0
     left = time_left()
-    if (left is not None and left <= 0) or not _phase_one_fits(data):
+    if left is not None and left <= 0:
         return None, None, 0.0
     cached = data.cache.get("dual_interior")
     if cached is not None:
         return cached
+    if not _phase_one_fits(data):
+        return None, None, 0.0
     out = _dual_phase_one(data, cp, None)
     if out[0] is not None and _far(out[0], near):
         boxed = _dual_phase_one(data, cp, near)

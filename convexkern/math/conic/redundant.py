@@ -41,12 +41,17 @@ def independent_equalities(data: ConicData) -> tuple[np.ndarray, str]:
 
     Returns ``(rows, reason)``: ``rows`` excludes each row proved an exact combination of
     the kept ones (their equalities then hold at any point meeting ``rows``); ``reason``
-    is ``""`` when every numerically dependent row was proved redundant, else it says
-    which rows are dependent only to rounding.  Computed once per form (it depends on the
+    is ``""`` when every numerically dependent row was proved redundant (or the rows were
+    not searched: too many for the deadline), else it says which rows are dependent only
+    to rounding.  Computed once per form (it depends on the
     data only) and only when the correction has met a singular basis."""
     cached = data.cache.get("independent")
-    if cached is None:
-        cached = data.cache["independent"] = _find(data)
+    if cached is not None:
+        return cached
+    z, n = data.zero, data.c.size
+    if z > 2000 or not affordable(4.0 * z * z * n):
+        return np.arange(z), ""  # not searched (not kept: a later call may have the time)
+    cached = data.cache["independent"] = _find(data)
     return cached
 
 
@@ -55,13 +60,11 @@ def _find(data: ConicData) -> tuple[np.ndarray, str]:
     everything = np.arange(z)
     if z < 2:
         return everything, ""
-    if z > 2000 or not affordable(4.0 * z * z * n):
-        return everything, f"the {z} equality rows are too many to search for redundant ones"
     AE = data.A[:z].tocsr()
     try:
         _, R, piv = scipy.linalg.qr(AE.T.toarray(), mode="economic", pivoting=True)
     except (ValueError, np.linalg.LinAlgError):
-        return everything, "the equality rows could not be factorised"
+        return everything, ""
     diag = np.abs(np.diag(R))
     if diag.size == 0 or diag[0] == 0.0:
         return everything, ""
