@@ -85,6 +85,9 @@ class KreinSVC(_BinaryKernelClassifier):
         and not warned about); it stops earlier than the QP optimum mapped back by eq. 6
         and generalises better than it, but not as well as ``"delta"`` from n ~ 1000 on.
     tol, max_iter : passed to :func:`convexkern.solve`.
+    device : {"cpu", "gpu"}, default "cpu"
+        Where the flip's eigendecomposition runs (``"gpu"``: CuPy and a CUDA device,
+        :mod:`convexkern.math.device`).
 
     Attributes
     ----------
@@ -123,13 +126,15 @@ class KreinSVC(_BinaryKernelClassifier):
         "expansion": [StrOptions({"delta", "eq6"}), None],
         "flip_pairs": [Interval(Integral, 0, None, closed="left"), None],
         "solver": [str, None],
+        "device": [StrOptions({"cpu", "gpu"})],
     }
 
     def __init__(self, C: float = 1.0, *, kernel: Any = "sigmoid", gamma: Any = "scale",
                  degree: int = 3, coef0: float = 0.0, decomposition: str = "shift",
                  lam: float | None = None, expansion: str | None = None,
                  flip_pairs: int | None = None, solver: str | None = None,
-                 tol: float | None = None, max_iter: int | None = None) -> None:
+                 tol: float | None = None, max_iter: int | None = None,
+                 device: str = "cpu") -> None:
         self.C = C
         self.kernel = kernel
         self.gamma = gamma
@@ -142,6 +147,7 @@ class KreinSVC(_BinaryKernelClassifier):
         self.solver = solver
         self.tol = tol
         self.max_iter = max_iter
+        self.device = device
 
     def fit(self, X: Any, y: Any) -> KreinSVC:
         """Train on ``X`` (or a precomputed square kernel) and labels ``y`` (two classes)."""
@@ -168,7 +174,8 @@ class KreinSVC(_BinaryKernelClassifier):
             if d.size:  # K' = K - 2 U_k D_k U_k' (the pairs flipped), symmetric
                 K = K - 2.0 * (U * d) @ U.T
                 K = 0.5 * (K + K.T)
-        f = stabilization(K, y_pm, float(self.C), self.decomposition, self.lam)
+        f = stabilization(K, y_pm, float(self.C), self.decomposition, self.lam,
+                          device=self.device)
         name = (self.solver or ("trik-krein" if expansion == "eq6" else "smo")).lower()
         if name not in available_solvers(f):
             raise InvalidInputError("solver", f"{name!r} cannot solve {f.name}; use one of "

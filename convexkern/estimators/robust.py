@@ -43,6 +43,10 @@ class RobustSVMClassifier(_BinaryKernelClassifier):
     solver : str
     test_kernel : {"projection", "raw"}
     tol, max_iter : solver controls.
+    device : {"cpu", "gpu"}, default "cpu"
+        Where the decomposition of the kernel, its rank-one updates and the
+        certificate's products run (``"gpu"``: CuPy and a CUDA device,
+        :mod:`convexkern.math.device`).
 
     Attributes
     ----------
@@ -65,12 +69,14 @@ class RobustSVMClassifier(_BinaryKernelClassifier):
         "C": [Interval(Real, 0, None, closed="neither")],
         "rho": [Interval(Real, 0, None, closed="neither")],
         "test_kernel": [StrOptions({"projection", "raw"})],
+        "device": [StrOptions({"cpu", "gpu"})],
     }
 
     def __init__(self, C: float = 1.0, rho: float = 1.0, kernel: Any = "rbf",
                  gamma: Any = "scale", degree: int = 3, coef0: float = 0.0,
                  solver: str = "robust_apg", test_kernel: str = "projection",
-                 tol: float | None = 1e-5, max_iter: int | None = None) -> None:
+                 tol: float | None = 1e-5, max_iter: int | None = None,
+                 device: str = "cpu") -> None:
         self.C = C
         self.rho = rho
         self.kernel = kernel
@@ -81,13 +87,14 @@ class RobustSVMClassifier(_BinaryKernelClassifier):
         self.test_kernel = test_kernel
         self.tol = tol
         self.max_iter = max_iter
+        self.device = device
 
     def fit(self, X: Any, y: Any) -> RobustSVMClassifier:
         """Fit problem (3) on ``(X, y)`` (``X`` the training kernel if precomputed)."""
         self._validate_params()
         X, y_pm = self._validate_train(X, y)
         K0 = self._train_kernel(X)
-        f = dual(K0, y_pm, float(self.C), float(self.rho))
+        f = dual(K0, y_pm, float(self.C), float(self.rho), device=self.device)
         report = self._solve(f)
         self.alpha_ = np.asarray(report.x["alpha"], float)
         self.y_fit_ = y_pm

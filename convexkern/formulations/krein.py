@@ -49,6 +49,7 @@ import numpy as np
 from .._validation import check_kernel, check_labels, check_margin_C, check_matrix
 from ..errors import InvalidInputError, InvalidTypeError
 from ..formulation import Formulation
+from ..math.device import resolve, to_host
 from ..math.krein import (
     ALPHA_RTOL,
     Decomposition,
@@ -96,6 +97,8 @@ def stabilization(
     C: float | None = 1.0,
     decomposition: str = "shift",
     lam: float | None = None,
+    *,
+    device: str = "auto",
 ) -> Formulation:
     r"""The stabilization problem as the Hilbert-space SVM dual with ``K~``.
 
@@ -113,6 +116,10 @@ def stabilization(
     ``f.data`` holds ``K`` (= ``K~``, the Hilbert kernel), ``K_krein`` (the original),
     ``y``, ``hard``, ``decomposition`` (a :class:`Decomposition`) and ``lam``.
 
+    ``device`` (``"auto"``, ``"cpu"`` or ``"gpu"``): where the flip's eigendecomposition
+    and ``U|D|U'`` run (:func:`convexkern.math.krein.flip`; ``"auto"`` is ``K``'s device,
+    a CuPy array or a CUDA torch tensor meaning the GPU); the solvers then run on the host.
+
     Examples
     --------
     >>> import numpy as np, convexkern as ck
@@ -124,12 +131,13 @@ def stabilization(
     >>> abs(r1.primal_value - r2.primal_value) < 1e-6 * abs(r2.primal_value)
     True
     """
-    y = check_labels(y, "y")
-    K = check_kernel(K, "K", n=y.size)
+    dev = resolve(device, K)
+    y = check_labels(to_host(y), "y")
+    K = check_kernel(to_host(K), "K", n=y.size)
     if not isinstance(decomposition, str):
         raise InvalidTypeError("decomposition",
                                f"expected 'flip' or 'shift', got {decomposition!r}")
-    dec = decompose(K, decomposition, lam)
+    dec = decompose(K, decomposition, lam, device=dev)
     base = svm.dual(dec.K_tilde, y, C, psd_check=False)
     hard = C is None
     name = f"krein.stabilization({decomposition}{', hard' if hard else ''})"

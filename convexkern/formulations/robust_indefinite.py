@@ -62,6 +62,7 @@ import scipy.linalg as sla
 
 from ..errors import InvalidInputError
 from ..formulation import Formulation
+from ..math.device import resolve, to_host
 from ..math.robust_indefinite import (
     Evaluation,
     K0Spectrum,
@@ -182,13 +183,15 @@ def certificate(
     # bracket so obtained misses tol
     single = (tol is not None and tol >= SINGLE_TOL and y.size >= SINGLE_N
               and spectrum is not None and spectrum.known)
+    # the n x n work runs where the spectrum is (a GPU: K0 and the eigenvectors there)
+    K0x = spectrum.matrix() if spectrum is not None and spectrum.device != "cpu" else K0
     while True:
         ev = evaluate(K0, y, ap, rho, spectrum=spectrum, single=single)
         w, V = ev.eig
-        low = certified_lower(K0, y, ap, rho, w, V,
+        low = certified_lower(K0x, y, ap, rho, w, V,
                               abs_norm=None if spectrum is None else spectrum.abs_norm())
         lower = low.value
-        pk = proxy_kernel(K0, rho, w, V)
+        pk = proxy_kernel(K0x, rho, w, V)
         u_fw, r_fw = frank_wolfe_upper(pk, y, ap, C)
         u_svm, r_svm = pk.svm_primal(y * ap, y, C)
         if not single or relative_gap(lower, min(u_fw, u_svm)) <= tol:
@@ -260,7 +263,8 @@ def conic_alpha(Z: np.ndarray, y: np.ndarray) -> np.ndarray:
     return -2.0 * y * np.asarray(Z)[:n, n]
 
 
-def dual(K0: Any, y: Any, C: float = 1.0, rho: float = 1.0) -> Formulation:
+def dual(K0: Any, y: Any, C: float = 1.0, rho: float = 1.0, *,
+         device: str = "auto") -> Formulation:
     """Problem (3) of Luss & d'Aspremont (2007) as a :class:`~convexkern.Formulation`.
 
     The cvxpy problem is the conic dual (6), with the Schur block written out explicitly
@@ -288,6 +292,13 @@ def dual(K0: Any, y: Any, C: float = 1.0, rho: float = 1.0) -> Formulation:
     K0 : (n, n) symmetric array (indefinite allowed)
     y : (n,) labels in {-1, +1}
     C, rho : float > 0 (cvxpy Parameters ``C`` and ``rho``)
+    device : {"auto", "cpu", "gpu"}
+        Where ``robust_apg`` and the certificate do their ``n x n`` work (the
+        decomposition of ``K0``, its rank-one updates, the certificate's products):
+        ``"gpu"`` needs CuPy (``pip install convexkern[gpu]``) and a CUDA device;
+        ``"auto"`` (default) is ``"gpu"`` when ``K0`` is a CuPy array or a CUDA torch
+        tensor.  ``K0`` is validated and kept on the host too (the conic solvers and the
+        paper's baselines ``robust_pg`` / ``robust_accpm`` run there).
 
     Examples
     --------
@@ -298,7 +309,8 @@ def dual(K0: Any, y: Any, C: float = 1.0, rho: float = 1.0) -> Formulation:
     >>> r.ok, r.rel_gap <= 1e-6
     (True, True)
     """
-    K0, y, Cv, rhov = check_problem(K0, y, C, rho)
+    dev = resolve(device, K0)
+    K0, y, Cv, rhov = check_problem(to_host(K0), to_host(y), C, rho)
     n = y.size
     # pos=True: f.set_params / ck.path refuse C <= 0 and rho <= 0 with an error naming the
     # parameter (the problem stays DPP); the solvers check both again at solve time
@@ -338,7 +350,7 @@ def dual(K0: Any, y: Any, C: float = 1.0, rho: float = 1.0) -> Formulation:
         kind="robust_indefinite",
         # "spectrum": the decomposition of K0, computed at most once (by the rank-one
         # oracle) and reused by the certificate
-        data={"K0": K0, "y": y, "spectrum": K0Spectrum(K0)},
+        data={"K0": K0, "y": y, "spectrum": K0Spectrum(K0, device=dev)},
         certify=certify,
         extract=extract,
         default_solver="robust_apg",

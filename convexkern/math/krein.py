@@ -34,6 +34,7 @@ from .._validation import check_kernel
 from ..errors import InvalidInputError, InvalidTypeError
 from ..spectral import eigh
 from ..spectral import min_eigenvalue as _spectral_min_eigenvalue
+from .device import module, resolve, to_device, to_host
 
 __all__ = [
     "ALPHA_RTOL",
@@ -181,9 +182,23 @@ def dominant_negative_pairs(K: np.ndarray, *, max_pairs: int = 8, ratio: float =
     return w, V
 
 
-def flip(K: Any) -> Decomposition:
-    """KSVM's flip: ``K~ = U|D|U'`` and ``P = U sign(D) U'`` (full eigendecomposition)."""
-    K = check_kernel(K, "K")
+def flip(K: Any, *, device: str = "auto") -> Decomposition:
+    """KSVM's flip: ``K~ = U|D|U'`` and ``P = U sign(D) U'`` (full eigendecomposition).
+
+    ``device``: where the decomposition and the product ``U|D|U'`` run
+    (:mod:`convexkern.math.device`: ``"gpu"`` with CuPy; ``"auto"`` is ``K``'s device);
+    the result is on the host either way."""
+    dev = resolve(device, K)
+    K = check_kernel(to_host(K), "K")
+    if dev == "gpu":
+        xp = module(dev)
+        Dx, Ux = xp.linalg.eigh(to_device(K, dev))
+        Ktx = (Ux * xp.abs(Dx)) @ Ux.T
+        Ktx += Ktx.T
+        Ktx *= 0.5  # round-off only: U|D|U' is symmetric in exact arithmetic
+        D, U, Kt = to_host(Dx), to_host(Ux), to_host(Ktx)
+        del Dx, Ux, Ktx
+        return Decomposition("flip", K, Kt, None, D, U)
     D, U = eigh(K)
     Kt = (U * np.abs(D)) @ U.T
     Kt = 0.5 * (Kt + Kt.T)  # round-off only: U|D|U' is symmetric in exact arithmetic
@@ -229,14 +244,17 @@ def shift(K: Any, lam: float | None = None) -> Decomposition:
     return Decomposition("shift", K, Kt, lam)
 
 
-def decompose(K: Any, decomposition: str = "shift", lam: float | None = None) -> Decomposition:
-    """``flip(K)`` or ``shift(K, lam)`` by name."""
+def decompose(K: Any, decomposition: str = "shift", lam: float | None = None, *,
+              device: str = "auto") -> Decomposition:
+    """``flip(K, device=device)`` or ``shift(K, lam)`` by name (the shift needs no
+    decomposition: ``device`` is only checked)."""
     if decomposition == "flip":
         if lam is not None:
             raise InvalidInputError("lam", "is only used by the shift decomposition")
-        return flip(K)
+        return flip(K, device=device)
+    resolve(device, K)
     if decomposition == "shift":
-        return shift(K, lam)
+        return shift(to_host(K), lam)
     raise InvalidInputError("decomposition", f"must be 'flip' or 'shift', got {decomposition!r}")
 
 
@@ -275,7 +293,12 @@ def transition_matrix(dec: Decomposition, *, singular: str = "raise") -> np.ndar
 
 def full_coefficients(dec: Decomposition, y: np.ndarray, alpha_tilde: np.ndarray, *,
                       singular: str = "raise") -> np.ndarray:
-    """Kreĭn coefficients by the full transition: ``Y alpha = P Y alpha~`` on all points."""
+    """Kreĭn coefficients by the full transition: ``Y alpha = P Y alpha~`` on all points
+    (flip: ``P x = U sign(D) U'x`` as two products with ``U``, no ``n x n`` ``P``)."""
+    if dec.kind == "flip":
+        S = np.where(dec.eigvals >= 0, 1.0, -1.0)
+        U = dec.eigvecs
+        return y * (U @ (S * (U.T @ (y * alpha_tilde))))
     P = transition_matrix(dec, singular=singular)
     return y * (P @ (y * alpha_tilde))
 

@@ -41,6 +41,7 @@ eigendecomposition.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import scipy.linalg as sla
@@ -48,6 +49,8 @@ import scipy.linalg as sla
 from .._validation import check_kernel, check_matrix, check_positive
 from ..errors import InvalidInputError
 from ..spectral import positive_part
+from .device import dot, module, resolve, to_device, to_host
+from .secular import ACCEPT, Poles, resolvent_combination, secular_roots
 
 __all__ = ["RankOneUpdate", "PositivePart", "secular_roots"]
 
@@ -110,204 +113,7 @@ class PositivePart:
     @property
     def Mfull_v(self) -> np.ndarray:
         Q, lu, sigma, v = self._full
-        return Q @ lu + sigma * float(v @ v) * v
-
-
-#: relative secular residual below which a root's last step is taken without another
-#: evaluation in :meth:`RankOneUpdate.positive_apply` (the steps converge quadratically
-#: from there: the step's error is ~1e-16 relative, and N is recomputed at the root)
-_ACCEPT = 1e-8
-
-#: rows of the (roots x poles) resolvent processed at a time: the block stays in cache
-#: and every reduction over it is a BLAS matrix-vector product
-_BLOCK = 64
-
-#: bytes of one (roots x poles) block buffer: the rows per block are chosen so that a
-#: buffer stays near 512 KiB (two of them are in use), e.g. 21 rows at k = 3000 poles, 8
-#: (the minimum) from k = 8192 on (at k = 3000, 64 rows per block took about
-#: 1.4x as long per sweep as 16-32; measured under load, ratios in one run)
-_BLOCK_BYTES = 1 << 19
-
-
-def _sums(d: np.ndarray, z2: np.ndarray, dorig: np.ndarray, tau: np.ndarray,
-          which: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``psi, psi', phi, phi'`` at :math:`\\mu_j = d_{o_j} + \\tau_j` (``dorig = d[o]``):
-    :math:`\\psi_j = \\sum_{i \\le w_j} z_i^2/(d_i - \\mu_j)` (the poles left of root
-    ``j``, ``w = which``; all terms negative), :math:`\\psi'_j = \\sum_{i\\le w_j}
-    z_i^2/(d_i-\\mu_j)^2`, and :math:`\\phi, \\phi'` over the poles right of it.
-
-    The differences are formed as :math:`(d_i - d_{o_j}) - \\tau_j` (exact poles relative
-    to the origin, no cancellation near it), in blocks of at most :data:`_BLOCK` roots
-    (fewer when the poles are many, :data:`_BLOCK_BYTES`); the sums
-    over the poles left (right) of every root in a block are matrix-vector products, and
-    only the columns between the block's first and last interval are masked."""
-    m = which.size
-    out = np.empty((4, m))
-    for s, e, x, x2 in _reciprocal_blocks(d, dorig, tau):
-        w = which[s:e]
-        a, b = int(w.min()) + 1, int(w.max()) + 1  # [0, a): left of all; [b, k): right
-        pl, dpl = x[:, :a] @ z2[:a], x2[:, :a] @ z2[:a]
-        pr, dpr = x[:, b:] @ z2[b:], x2[:, b:] @ z2[b:]
-        if b > a:
-            left = np.arange(a, b)[None, :] <= w[:, None]
-            zm = z2[a:b]
-            xm, xm2 = x[:, a:b], x2[:, a:b]
-            pl = pl + np.where(left, xm, 0.0) @ zm
-            dpl = dpl + np.where(left, xm2, 0.0) @ zm
-            pr = pr + np.where(left, 0.0, xm) @ zm
-            dpr = dpr + np.where(left, 0.0, xm2) @ zm
-        out[0, s:e], out[1, s:e], out[2, s:e], out[3, s:e] = pl, dpl, pr, dpr
-    return out[0], out[1], out[2], out[3]
-
-
-def _reciprocal_blocks(d: np.ndarray, dorig: np.ndarray, tau: np.ndarray):
-    """For blocks of roots ``j`` in ``[s, e)`` (at most :data:`_BLOCK`, and about
-    :data:`_BLOCK_BYTES` per buffer): ``(s, e, X, X2)`` with
-    :math:`X_{ji} = 1/((d_i - d_{o_j}) - \tau_j)` and ``X2 = X**2``, in two buffers
-    reused from block to block (the differences formed as in :func:`_sums`)."""
-    m, k = tau.size, d.size
-    rows = max(8, min(_BLOCK, _BLOCK_BYTES // (8 * max(k, 1))))
-    nb0 = min(rows, max(m, 1))
-    R = np.empty((nb0, k))
-    R2 = np.empty((nb0, k))
-    for s in range(0, m, rows):
-        e = min(s + rows, m)
-        x, x2 = R[: e - s], R2[: e - s]
-        np.subtract(d[None, :], dorig[s:e, None], out=x)
-        x -= tau[s:e, None]
-        np.reciprocal(x, out=x)
-        np.multiply(x, x, out=x2)
-        yield s, e, x, x2
-
-
-def _resolvent_combination(d: np.ndarray, z2: np.ndarray, dorig: np.ndarray,
-                           tau: np.ndarray, mu: np.ndarray,
-                           use: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(sum_j c_j / (d - mu_j), N)`` in one pass over blocks of roots: :math:`N_j =
-    \\sum_i z_i^2/(d_i - \\mu_j)^2` at the final roots, :math:`c_j = \\mu_j/N_j` for the
-    roots in ``use`` (0 for the others); :math:`\\mu_j = d_{o_j} + \\tau_j`, differences
-    formed as in :func:`_sums`."""
-    m = mu.size
-    acc = np.zeros(d.size)
-    N = np.empty(m)
-    for s, e, x, x2 in _reciprocal_blocks(d, dorig, tau):
-        Nb = x2 @ z2
-        N[s:e] = Nb
-        acc += np.where(use[s:e], mu[s:e] / Nb, 0.0) @ x
-    return acc, N
-
-
-def secular_roots(
-    d: np.ndarray, z: np.ndarray, sigma: float, which: np.ndarray, *, max_sweeps: int = 60,
-    rtol: float | None = None, mu0: np.ndarray | None = None, accept: float = 0.0,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """Roots of :math:`1/\\sigma + \\sum_i z_i^2/(d_i - \\mu)` in the intervals ``which``.
-
-    ``d`` strictly increasing, ``z`` without zeros, ``sigma > 0``.  Root ``j`` lies in
-    ``(d[j], d[j+1])`` (``(d[-1], d[-1] + sigma |z|^2]`` for the last).  Iteration stops
-    when ``|g| <= rtol * (1/sigma + sum_i |z_i^2/(d_i - mu)|)`` (default ``4 k eps``) or
-    the bracket is exhausted.  ``mu0`` (one guess per root, NaN for none) warm-starts the
-    iteration, e.g. from the previous step of an iterative method.  Returns
-    ``(origin, tau, N, sweeps)`` with
-    :math:`\\mu_j = d_{origin_j} + \\tau_j` and :math:`N_j = \\sum_i z_i^2/(d_i-\\mu_j)^2`.
-    Each sweep costs :math:`O(k)` per active root, as BLAS matrix-vector products over
-    blocks of roots (:func:`_sums`).
-
-    ``accept > 0``: a root whose ``|g|`` is already at most ``accept`` times the scale
-    takes its last (quadratically convergent) step without a further evaluation, saving
-    a sweep; its ``N`` is then that of the point before the step (callers that need ``N``
-    at the root recompute it, as :meth:`RankOneUpdate.positive_apply` does).
-    """
-    k = d.size
-    which = np.asarray(which, dtype=np.intp)
-    m = which.size
-    if m == 0:
-        return which, np.zeros(0), np.zeros(0), 0
-    rtol = 4.0 * k * _EPS if rtol is None else float(rtol)
-    z2 = z * z
-    inv_s = 1.0 / sigma
-    last = which == k - 1
-    nxt = np.minimum(which + 1, k - 1)
-    width = np.where(last, sigma * float(z2.sum()), d[nxt] - d[which])
-    mid = d[which] + 0.5 * width
-    warm = np.zeros(m, dtype=bool)
-    if mu0 is not None:
-        mu0 = np.asarray(mu0, dtype=float)
-        warm = np.isfinite(mu0) & (mu0 > d[which]) & ((mu0 < d[nxt]) | last) & (
-            mu0 < d[which] + width)
-    if np.all(warm):
-        left = last | (mu0 <= mid)
-    else:
-        # choose the origin: the pole nearer the root (sign of g at the interval midpoint),
-        # evaluated only for the roots without a usable warm start
-        cold = np.flatnonzero(~warm)
-        ps, _, ph, _ = _sums(d, z2, mid[cold], np.zeros(cold.size), which[cold])
-        gm = inv_s + ps + ph
-        left = last.copy() if mu0 is None else last | (warm & (mu0 <= mid))
-        left[cold] |= gm >= 0  # g(mid) >= 0: root in the left half -> origin at d[j]
-    origin = np.where(left, which, nxt)
-    dorig = d[origin]
-    lo = np.where(left, 0.0, -0.5 * width)
-    hi = np.where(left, np.where(last, width, 0.5 * width), 0.0)
-    lo = np.where(warm & ~left, -width, lo)
-    hi = np.where(warm & left & ~last, width, hi)
-    tau = np.where(warm, (mu0 if mu0 is not None else 0.0) - dorig, 0.5 * (lo + hi))
-    tau = np.where((tau > lo) & (tau < hi), tau, 0.5 * (lo + hi))
-    p = d[which] - dorig  # the poles around each root, relative to its origin
-    q = np.where(last, np.inf, d[nxt] - dorig)
-    N = np.zeros(m)
-    active = np.ones(m, dtype=bool)
-    sweeps = 0
-    for sweep in range(1, max_sweeps + 1):
-        idx = np.flatnonzero(active)
-        if idx.size == 0:
-            break
-        sweeps = sweep
-        ti = tau[idx]
-        psi, dpsi, phi, dphi = _sums(d, z2, dorig[idx], ti, which[idx])
-        g = inv_s + psi + phi
-        N[idx] = dpsi + dphi
-        scale = inv_s + phi - psi
-        lo_i = np.where(g < 0, ti, lo[idx])
-        hi_i = np.where(g > 0, ti, hi[idx])
-        lo[idx], hi[idx] = lo_i, hi_i
-        done = (np.abs(g) <= rtol * scale) | (hi_i - lo_i <= 4 * _EPS * np.maximum(
-            np.abs(lo_i), np.abs(hi_i)) + 1e-300)
-        # two-pole rational model: c + s1/(p - x) + s2/(q - x) = 0
-        pi, qi = p[idx], q[idx]
-        dp = pi - ti
-        s1 = dpsi * dp * dp
-        a1 = psi - dpsi * dp
-        fin = np.isfinite(qi)
-        dq = np.where(fin, qi - ti, 1.0)
-        s2 = np.where(fin, dphi * dq * dq, 0.0)
-        a2 = np.where(fin, phi - dphi * dq, phi)
-        c = inv_s + a1 + a2
-        with np.errstate(divide="ignore", invalid="ignore"):
-            # quadratic c x^2 - (c (p + q) + s1 + s2) x + (c p q + s1 q + s2 p) = 0 on (p, q)
-            qq = np.where(fin, qi, 0.0)
-            A = c
-            B = -(c * (pi + qq) + s1 + s2)
-            Cc = c * pi * qq + s1 * qq + s2 * pi
-            disc = np.sqrt(np.maximum(B * B - 4 * A * Cc, 0.0))
-            qn = -0.5 * (B + np.copysign(disc, B))
-            x1 = qn / A
-            x2 = Cc / qn
-            in1 = (x1 > pi) & (x1 < qq)
-            x_int = np.where(in1, x1, x2)
-            x_last = pi + s1 / c
-            x = np.where(fin, x_int, np.where(c > 0, x_last, np.nan))
-        ok = np.isfinite(x) & (x > lo_i) & (x < hi_i)
-        x = np.where(ok, x, 0.5 * (lo_i + hi_i))
-        tau[idx] = np.where(done, ti, x)
-        if accept > 0:
-            done = done | (ok & (np.abs(g) <= accept * scale))
-        active[idx] = ~done
-    left_over = np.flatnonzero(active)  # hit max_sweeps: N at the returned tau
-    if left_over.size:
-        _, dps, _, dph = _sums(d, z2, dorig[left_over], tau[left_over], which[left_over])
-        N[left_over] = dps + dph
-    return origin, tau, N, sweeps
+        return dot(Q, lu) + sigma * float(v @ v) * v
 
 
 @dataclass(frozen=True)
@@ -352,10 +158,15 @@ class RankOneUpdate:
         Start each secular solve of :meth:`positive_apply` from the previous roots (when
         the deflation pattern is unchanged): iterative methods move ``v`` a little per
         step, and the roots follow.
+    device : {"cpu", "gpu", "auto"}
+        Where ``eigh(K0)``, the products with ``Q`` and the secular blocks run
+        (:mod:`convexkern.math.device`; ``"auto"``: ``K0``'s device).  Vectors in and
+        out are numpy arrays on either device.
 
     Attributes
     ----------
-    lam, Q : the eigendecomposition of ``K0`` (``scipy.linalg.eigh``, computed once).
+    lam, Q : the eigendecomposition of ``K0`` (``scipy.linalg.eigh`` on the CPU, CuPy's
+        ``eigh`` on a GPU, computed once); ``lam`` on the host, ``Q`` on the device.
     eigh_calls : int
         Full eigendecompositions this object computed (1).
 
@@ -370,12 +181,18 @@ class RankOneUpdate:
     True
     """
 
-    def __init__(self, K0: np.ndarray, *, tol: float | None = None, check: bool = True,
-                 warm_start: bool = True) -> None:
+    def __init__(self, K0: Any, *, tol: float | None = None, check: bool = True,
+                 warm_start: bool = True, device: str = "cpu") -> None:
+        self.device = resolve(device, K0)
+        self.xp = module(self.device)
         if check:
-            K0 = check_kernel(K0, "K0")
+            K0 = check_kernel(to_host(K0), "K0")
         self.K0 = K0
-        self.lam, self.Q = sla.eigh(K0, driver="evd", check_finite=False)
+        if self.device == "gpu":
+            lam, self.Q = self.xp.linalg.eigh(to_device(K0, "gpu"))
+            self.lam = to_host(lam)
+        else:
+            self.lam, self.Q = sla.eigh(K0, driver="evd", check_finite=False)
         self.eigh_calls = 1
         self.n = K0.shape[0]
         self.tol = tol
@@ -430,7 +247,7 @@ class RankOneUpdate:
         sigma = check_positive(sigma, "sigma")
         lam, Q = self.lam, self.Q
         if u is None:
-            u = Q.T @ v
+            u = dot(Q.T, v)
         red = self._reduce(u, sigma)
         small, d, z = red.small, red.d, red.z
         k = d.size
@@ -471,7 +288,7 @@ class RankOneUpdate:
             if self.warm_start and start is not None and start[0] == key:
                 mu0 = start[1][which]
             origin, tau, _, sweeps = secular_roots(d, z, sigma, which, mu0=mu0,
-                                                   accept=_ACCEPT)
+                                                   accept=ACCEPT, xp=self.xp)
             mu = d[origin] + tau
             if self.warm_start:
                 full = np.full(k, np.nan)
@@ -486,8 +303,8 @@ class RankOneUpdate:
             need = np.flatnonzero(sel | below)
             if need.size:
                 # M_+ z (or M_- z) and N at the final roots, in one pass
-                comb, N = _resolvent_combination(d, z * z, d[origin[need]], tau[need],
-                                                 mu[need], sel[need])
+                comb, N = resolvent_combination(Poles(d, z * z, self.xp), d[origin[need]],
+                                                tau[need], mu[need], sel[need])
                 # (q_j'u)^2 = (z'(D - mu_j)^{-1} z)^2 / N_j = 1 / (sigma^2 N_j) at a root
                 nb = below[need]
                 neg_quad += float(np.sum(-mu[need][nb] / (sigma * sigma * N[nb])))
@@ -497,11 +314,11 @@ class RankOneUpdate:
         uKu = float(u @ lu)
         if neg:
             mfull_u = lu + sigma * uu * u  # M v in the eigenbasis of K0
-            Mv = Q @ (mfull_u - r)
+            Mv = dot(Q, mfull_u - r)
             normM = float(lam @ lam) + 2 * sigma * uKu + sigma * sigma * uu * uu
             norm2 = max(normM - norm2, 0.0)
         else:
-            Mv = Q @ r
+            Mv = dot(Q, r)
         return PositivePart(Mv=Mv, norm2=norm2, n_roots=n_roots, n_deflated=n_defl,
                             sweeps=sweeps, neg_norm2=neg_norm2,
                             neg_quad=max(neg_quad, 0.0), vK0v=uKu, u=u,
@@ -510,7 +327,7 @@ class RankOneUpdate:
                             roots=self._cache if self.warm_start else None)
 
     def _secular_all(self, v: np.ndarray, sigma: float):
-        u = self.Q.T @ v
+        u = dot(self.Q.T, v)
         red = self._reduce(u, sigma)
         roots = None
         if red.d.size:
@@ -522,7 +339,8 @@ class RankOneUpdate:
             if self.warm_start and c is not None and c[0][1:] == (
                     red.small.tobytes(), red.sizes.tobytes()):
                 mu0 = c[1]
-            roots = secular_roots(red.d, red.z, sigma, np.arange(red.d.size), mu0=mu0)
+            roots = secular_roots(red.d, red.z, sigma, np.arange(red.d.size), mu0=mu0,
+                                  xp=self.xp)
         return u, red, roots
 
     def eigenvalues(self, v: np.ndarray, sigma: float) -> np.ndarray:
@@ -541,7 +359,8 @@ class RankOneUpdate:
     def eigh_reduced(self, v: np.ndarray, sigma: float) -> tuple[np.ndarray, np.ndarray]:
         """Eigenpairs of :math:`K_0 + \\sigma vv^\\top` in the eigenbasis of ``K0``:
         ``(w, W)`` with :math:`M \\approx (QW)\\,\\mathrm{diag}(w)\\,(QW)^\\top`, ``w``
-        ascending, in :math:`O(n^2)` (no product with ``Q``).
+        ascending (on the host), ``W`` on the device of ``Q``, in :math:`O(n^2)` (no
+        product with ``Q``).
 
         The eigenvector of a root :math:`\\mu_j` is :math:`(D - \\mu_j)^{-1}z/\\sqrt{N_j}`
         (lifted back through the deflation); a deflated component keeps :math:`e_i`; the
@@ -552,41 +371,56 @@ class RankOneUpdate:
         ``(w, V)``.
         """
         sigma = check_positive(sigma, "sigma")
-        n, lam = self.n, self.lam
+        n, lam, xp = self.n, self.lam, self.xp
         u, red, roots = self._secular_all(v, sigma)
-        w = np.empty(n)
-        W = np.zeros((n, n))
+        # the eigenvalues first (host), so that each column of W is written once, at its
+        # place in ascending order (no n x n permutation copy)
         sm = np.flatnonzero(red.small)
+        groups = np.flatnonzero(red.sizes > 1)
+        parts = [lam[sm]] + [np.full(int(red.sizes[j]) - 1, red.d[j]) for j in groups]
+        if roots is not None:
+            parts.append(red.d[roots[0]] + roots[1])
+        w = np.concatenate(parts) if parts else np.zeros(0)
+        order = np.argsort(w, kind="stable")
+        col = np.empty(n, dtype=np.intp)
+        col[order] = np.arange(n)  # the place of each unsorted column
+
+        def dev(a: np.ndarray) -> Any:
+            return a if xp is np else xp.asarray(a)
+
+        W = xp.zeros((n, n))
         c = sm.size
-        w[:c] = lam[sm]
-        W[sm, np.arange(c)] = 1.0
-        for j in np.flatnonzero(red.sizes > 1):
+        W[dev(sm), dev(col[:c])] = 1.0
+        for j in groups:
             g = red.members(j)
             uh = u[g] / red.z[j]
             h = uh.copy()
             h[0] += 1.0 if uh[0] >= 0 else -1.0  # Householder: H uh = -+e_1
             H = np.eye(g.size) - 2.0 * np.outer(h, h) / float(h @ h)
-            w[c: c + g.size - 1] = red.d[j]
-            W[np.ix_(g, np.arange(c, c + g.size - 1))] = H[:, 1:]
+            W[xp.ix_(dev(g), dev(col[c: c + g.size - 1]))] = dev(H[:, 1:])
             c += g.size - 1
         if roots is not None:
             origin, tau, _, _ = roots
-            d, z = red.d, red.z
-            k = d.size
-            w[c:] = d[origin] + tau
+            d, z = dev(red.d), dev(red.z)
+            k = red.d.size
+            cols = dev(col[c: c + k])
             # reduced eigenvectors (D - mu_j)^{-1} z / sqrt(N_j), lifted row by row
-            Wr = np.subtract(d[:, None], d[origin][None, :])
-            Wr -= tau[None, :]
-            np.divide(z[:, None], Wr, out=Wr)
-            Wr /= np.sqrt(np.einsum("ij,ij->j", Wr, Wr))[None, :]  # N at the roots
+            Wr = xp.subtract(d[:, None], d[dev(origin)][None, :])
+            Wr -= dev(tau)[None, :]
+            xp.divide(z[:, None], Wr, out=Wr)
+            Wr /= xp.sqrt(xp.einsum("ij,ij->j", Wr, Wr))[None, :]  # N at the roots
             single = red.sizes == 1
             rows = red.keep[red.starts[single]]
-            W[rows, c: c + k] = red.sign[single][:, None] * Wr[single]
+            # whole rows at once (a single component's row has entries in the roots'
+            # columns only): two one-index scatters, no (rows x cols) index arrays
+            R = xp.zeros((rows.size, n))
+            R[:, cols] = dev(red.sign[single])[:, None] * Wr[dev(single)]
+            W[dev(rows)] = R
+            del R
             for j in np.flatnonzero(~single):
                 g = red.members(j)
-                W[g, c: c + k] = np.outer(u[g] / red.z[j], Wr[j])
-        order = np.argsort(w, kind="stable")
-        return w[order], W[:, order]
+                W[dev(g)[:, None], cols[None, :]] = xp.outer(dev(u[g] / red.z[j]), Wr[j])
+        return w[order], W
 
     def eigh(self, v: np.ndarray, sigma: float, *,
              single: bool = False) -> tuple[np.ndarray, np.ndarray]:
@@ -594,7 +428,8 @@ class RankOneUpdate:
         (:meth:`eigh_reduced`, then ``V = Q W``: one matrix product, no new
         decomposition).  ``single``: the product in single precision (half the time;
         ``V`` accurate to about 1e-7, returned as float64), for callers that only need
-        approximate eigenvectors (the certificate, which does not trust them)."""
+        approximate eigenvectors (the certificate, which does not trust them).  ``w`` is
+        on the host, ``V`` on the device of ``Q``."""
         w, W = self.eigh_reduced(v, sigma)
         if single:
             if self._q32 is None:
@@ -605,5 +440,5 @@ class RankOneUpdate:
     def positive_part(self, v: np.ndarray, sigma: float) -> np.ndarray:
         """The matrix :math:`M_+` (``O(n^3)``; for tests and for the prediction step)."""
         w, V = self.eigh(v, sigma)
-        Mp = positive_part(w, V)
+        Mp = positive_part(w, to_host(V))
         return 0.5 * (Mp + Mp.T)

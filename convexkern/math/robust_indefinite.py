@@ -37,6 +37,7 @@ from .._validation import (
 from ..errors import InvalidInputError
 from ..projections import project_svm_feasible, svm_infeasibility
 from ..spectral import positive_part
+from .device import columns, dot, fsum, module, module_of, resolve, to_device, to_host
 from .rank_one import RankOneUpdate
 from .smo import smo
 from .svm import best_hinge_bias
@@ -117,18 +118,30 @@ class K0Spectrum:
     cheaper than a decomposition of ``K0`` plus the update).  The certificate does not
     trust these eigenpairs: a stale or inaccurate decomposition can only loosen its
     bounds.
+
+    ``device`` (``"cpu"`` or ``"gpu"``, resolved by :func:`convexkern.math.device.resolve`)
+    is where the decomposition, its updates and the certificate's ``n x n`` products run;
+    :meth:`matrix` is ``K0`` there.
     """
 
-    def __init__(self, K0: np.ndarray) -> None:
+    def __init__(self, K0: np.ndarray, device: str = "cpu") -> None:
         self.K0 = K0
+        self.device = resolve(device, K0)
+        self._on_device: Any = K0 if self.device == "cpu" else None
         self._update: RankOneUpdate | None = None
         self._eigvals: np.ndarray | None = None
         self._abs_norm: float | None = None
 
+    def matrix(self) -> Any:
+        """``K0`` on the spectrum's device (copied there once)."""
+        if self._on_device is None:
+            self._on_device = to_device(self.K0, self.device)
+        return self._on_device
+
     def abs_norm(self) -> float:
         """:func:`abs_norm_bound` of ``K0`` (O(n^2), computed once)."""
         if self._abs_norm is None:
-            self._abs_norm = abs_norm_bound(self.K0)
+            self._abs_norm = abs_norm_bound(self.matrix())
         return self._abs_norm
 
     @property
@@ -140,7 +153,7 @@ class K0Spectrum:
         """The :class:`~convexkern.math.rank_one.RankOneUpdate` of ``K0`` (one ``eigh``,
         the first time)."""
         if self._update is None:
-            self._update = RankOneUpdate(self.K0, check=False)
+            self._update = RankOneUpdate(self.matrix(), check=False, device=self.device)
         return self._update
 
     def eigenvalues(self, *, compute: bool = True) -> np.ndarray | None:
@@ -149,7 +162,10 @@ class K0Spectrum:
         if self._update is not None:
             return self._update.lam
         if self._eigvals is None and compute:
-            self._eigvals = sla.eigvalsh(self.K0, driver="evd")
+            if self.device == "gpu":
+                self._eigvals = to_host(module("gpu").linalg.eigvalsh(self.matrix()))
+            else:
+                self._eigvals = sla.eigvalsh(self.K0, driver="evd")
         return self._eigvals
 
 
@@ -191,11 +207,16 @@ class Evaluation:
         """:math:`K^\\star(\\alpha) = M(\\alpha)_+` from the stored eigendecomposition."""
         if self.eig is None:
             raise InvalidInputError("eig", "this Evaluation was built without eigenpairs")
-        return positive_part(*self.eig)
+        return positive_part(self.eig[0], to_host(self.eig[1]))
 
 
-def _eig(M: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    return sla.eigh(M, driver="evd", check_finite=False)
+def _eig(M: Any) -> tuple[np.ndarray, Any]:
+    """``eigh`` of a symmetric matrix on its device: eigenvalues on the host, eigenvectors
+    on the device."""
+    if isinstance(M, np.ndarray):
+        return sla.eigh(M, driver="evd", check_finite=False)
+    w, V = module_of(M).linalg.eigh(M)
+    return to_host(w), V
 
 
 def inner_kernel(K0: Any, y: Any, alpha: Any, rho: float) -> np.ndarray:
@@ -221,22 +242,27 @@ def evaluate(K0: np.ndarray, y: np.ndarray, alpha: np.ndarray, rho: float, *,
     :math:`\\rho\\|K_0\\|^2` is cancelled (the old form lost :math:`\\rho\\,u\\|K_0\\|_F^2`).
     ``single``: with the rank-one update, form the eigenvectors :math:`V = QW` in single
     precision (:meth:`~convexkern.math.rank_one.RankOneUpdate.eigh`); the estimates are
-    then accurate to about 1e-7 relative, the certified bounds stay valid.
+    then accurate to about 1e-7 relative, the certified bounds stay valid.  With a
+    ``spectrum``, the ``n x n`` work runs on its device (``eig``'s ``V`` stays there).
     """
     v = y * alpha
     s = 1.0 / (4.0 * rho)
-    K0v = K0 @ v
+    if spectrum is not None:
+        K0 = spectrum.matrix()
+    K0v = dot(K0, v)
     vv = float(v @ v)
     vK0v = float(v @ K0v)
     if spectrum is not None and spectrum.known:
         w, V = spectrum.decomposition().eigh(v, s, single=single)
     else:
-        w, V = _eig(K0 + np.outer(v, v) * s)
+        xp = module_of(K0)
+        vx = v if xp is np else xp.asarray(v)
+        w, V = _eig(K0 + xp.outer(vx, vx) * s)
     neg = w < 0
     wn = w[neg]
-    Vn = V[:, neg]
-    vn = Vn.T @ v
-    Mnv = -(Vn @ (wn * vn))  # M_- v, M_- = -Vn diag(wn) Vn' (psd)
+    Vn = columns(V, neg)
+    vn = dot(Vn.T, v)
+    Mnv = -dot(Vn, wn * vn)  # M_- v, M_- = -Vn diag(wn) Vn' (psd)
     Kv = K0v + (s * vv) * v + Mnv  # M_+ v = M v + M_- v
     vMnv = float(-(wn @ (vn * vn)))  # v' M_- v >= 0
     neg2 = float(wn @ wn)  # ||M_-||^2
@@ -369,11 +395,13 @@ def abs_norm_bound(K0: np.ndarray, iters: int = 6) -> float:
     n = K0.shape[0]
     if n == 0:
         return 0.0
+    xp = module_of(K0)
+    rows = _ROWS if xp is np else max(_ROWS, (1 << 25) // n)
 
     def apply(x: np.ndarray) -> np.ndarray:
         out = np.empty(n)
-        for s in range(0, n, _ROWS):
-            out[s: s + _ROWS] = np.abs(K0[s: s + _ROWS]) @ x
+        for s in range(0, n, rows):
+            out[s: s + rows] = dot(xp.abs(K0[s: s + rows]), x)
         return out
 
     x = np.ones(n)
@@ -424,8 +452,9 @@ def certified_lower(K0: np.ndarray, y: np.ndarray, alpha: np.ndarray, rho: float
     n = y.size
     v = y * alpha
     av = np.abs(v)
+    xp = module_of(V)
     R = abs_norm_bound(K0) if abs_norm is None else float(abs_norm)
-    K0v = K0 @ v
+    K0v = dot(K0, v)
     q = float(v @ K0v)
     vv = float(v @ v)
     e_q = _g(2 * n) * R * vv * (1.0 + _g(n))
@@ -439,20 +468,21 @@ def certified_lower(K0: np.ndarray, y: np.ndarray, alpha: np.ndarray, rho: float
     neg = w < 0
     k = int(np.count_nonzero(neg))
     if k:
-        B = V[:, neg] * np.sqrt(-w[neg])
-        aB = np.abs(B)
+        sq = np.sqrt(-w[neg])
+        B = columns(V, neg) * (sq if xp is np else xp.asarray(sq))
+        aB = xp.abs(B)
         s = 1.0 / (4.0 * rho)
-        m1 = math.fsum(np.einsum("ij,ij->j", B, K0 @ B))
-        BB = float(np.sum(B * B)) * (1.0 + _g(n * k + 1))  # >= ||B||_F^2
+        m1 = fsum(xp.einsum("ij,ij->j", B, K0 @ B))
+        BB = float(xp.sum(B * B)) * (1.0 + _g(n * k + 1))  # >= ||B||_F^2
         e_m1 = _g(2 * n + 1) * R * BB + _g(1) * abs(m1)
-        Bv = B.T @ v
+        Bv = dot(B.T, v)
         m2 = s * float(Bv @ Bv)
-        aBv = aB.T @ av
+        aBv = dot(aB.T, av)
         e_m2 = _g(2 * n + k + 4) * s * float(aBv @ aBv)
         BtB = _gram(B)
-        zz = math.fsum(np.einsum("ij,ij->j", BtB, BtB))
+        zz = fsum(xp.einsum("ij,ij->j", BtB, BtB))
         aBtB = _gram(aB)
-        e_zz = _g(2 * n + k + 3) * float(np.sum(aBtB * aBtB)) * (1.0 + _g(k * k + 1))
+        e_zz = _g(2 * n + k + 3) * float(xp.sum(aBtB * aBtB)) * (1.0 + _g(k * k + 1))
         m = m1 + m2
         e_m = e_m1 + e_m2 + _g(1) * (abs(m1) + abs(m2))
         t = -m / zz if zz > 0 and m < 0 else 0.0
@@ -495,12 +525,14 @@ def rounding_floor(n: int, abs_norm: float, alpha_sum: float, C: float, vv: floa
     return float(low + up)
 
 
-def _gram(B: np.ndarray) -> np.ndarray:
+def _gram(B: Any) -> Any:
     """:math:`\\mathrm{fl}(B^\\top B)`, symmetric, by a rank-``n`` update (``dsyrk``: half
-    the flops of ``B.T @ B``; each entry is still one length-``n`` dot product)."""
-    U = sla.blas.dsyrk(1.0, B, trans=1)
-    G = np.triu(U)
-    G += np.triu(U, 1).T
+    the flops of ``B.T @ B``; each entry is still one length-``n`` dot product; on a GPU
+    the product ``B.T @ B``, whose entries are such dot products too)."""
+    xp = module_of(B)
+    U = sla.blas.dsyrk(1.0, B, trans=1) if xp is np else B.T @ B
+    G = xp.triu(U)
+    G += xp.triu(U, 1).T
     return G
 
 
@@ -548,10 +580,10 @@ class ProxyKernel:
         """
         P = self.P
         k = P.shape[1]
-        w = P.T @ c
+        w = dot(P.T, c)
         ww = float(w @ w)
-        d = P @ w
-        e_d = _g(k) * (np.abs(P) @ np.abs(w))
+        d = dot(P, w)
+        e_d = _g(k) * dot(module_of(P).abs(P), np.abs(w))
         b, _ = best_hinge_bias(d, y)
         t1 = d + b
         t2 = 1.0 - y * t1
@@ -567,19 +599,27 @@ class ProxyKernel:
 def proxy_kernel(K0: np.ndarray, rho: float, w: np.ndarray, V: np.ndarray) -> ProxyKernel:
     """:class:`ProxyKernel` from the eigenpairs ``(w, V)`` of :math:`M(\\alpha)`."""
     n = K0.shape[0]
+    xp = module_of(V)
     pos = w > 0
-    P = V[:, pos] * np.sqrt(w[pos])
+    sq = np.sqrt(w[pos])
+    P = columns(V, pos) * (sq if xp is np else xp.asarray(sq))
     k = P.shape[1]
     # fl(PP') by a symmetric rank-k update (half the flops of P @ P.T; every entry is still
-    # one length-k dot product, so the rounding bound below holds whatever the order)
-    U = sla.blas.dsyrk(1.0, P.T, trans=1) if k else np.zeros((n, n))
-    S = np.triu(U)
-    S += np.triu(U, 1).T
+    # one length-k dot product, so the rounding bound below holds whatever the order; on
+    # a GPU the product P @ P.T)
+    if not k:
+        U = xp.zeros((n, n))
+    else:
+        U = sla.blas.dsyrk(1.0, P.T, trans=1) if xp is np else P @ P.T
+    S = xp.triu(U)
+    S += xp.triu(U, 1).T
+    del U
     D = S - K0
     # squares summed per row (length n), rows by math.fsum: relative error gamma_{n+2}
-    nD = math.sqrt(math.fsum(np.einsum("ij,ij->i", D, D)))
+    nD = math.sqrt(fsum(xp.einsum("ij,ij->i", D, D)))
+    del D
     nD_up = nD * (1.0 + _g(n + 3))
-    eD = _g(k + 2) * float(np.sum(P * P)) + _g(1) * nD_up
+    eD = _g(k + 2) * float(xp.sum(P * P)) + _g(1) * nD_up
     dist_up = (nD_up + eD) ** 2 * (1.0 + _g(3))
     dist_term = float(np.nextafter(rho * dist_up * (1.0 + _g(1)), np.inf))
     return ProxyKernel(P=P, K=S, dist_term=dist_term,
@@ -608,13 +648,13 @@ def frank_wolfe_upper(pk: ProxyKernel, y: np.ndarray, alpha: np.ndarray,
     n, k = P.shape
     v = y * alpha
     av = np.abs(v)
-    aP = np.abs(P)
-    w = P.T @ v
+    aP = module_of(P).abs(P)
+    w = dot(P.T, v)
     ww = float(w @ w)
-    a = aP.T @ av
+    a = dot(aP.T, av)
     e_ww = _g(2 * n + k) * float(a @ a)
-    h = 1.0 - y * (P @ w)
-    e_h = _g(n + k + 1) * (aP @ a) + _g(1) * np.abs(h)
+    h = 1.0 - y * dot(P, w)
+    e_h = _g(n + k + 1) * dot(aP, a) + _g(1) * np.abs(h)
     mu, _ = best_hinge_bias(y - y * h, y)
     r = h - mu * y
     lin = math.fsum(np.maximum(r + e_h + _g(4) * np.abs(r), 0.0))
@@ -641,7 +681,7 @@ def smo_bound(y: np.ndarray, a: np.ndarray, C: float, pk: ProxyKernel,
     1e-6, 1e-8 (warm-started) and stops early once ``done(bound)`` is true (the caller's
     test of its target gap).  A failing SMO gives ``(inf, steps, 0)``.
     """
-    Ks = pk.K  # from the eigenpairs of M(a) computed by evaluate: no second eigh
+    Ks = to_host(pk.K)  # from the eigenpairs of M(a) computed by evaluate: no second eigh
     best, rounding = math.inf, 0.0
     used = 0
     try:
