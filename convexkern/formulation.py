@@ -129,7 +129,12 @@ class Formulation:
     # -- the solution side -------------------------------------------------------------
     @property
     def sense(self) -> str:
-        """``"minimize"`` or ``"maximize"``, as the problem's objective says."""
+        """``"minimize"`` or ``"maximize"``, as the problem's objective says (a problem
+        still to be built may say it by a ``sense`` attribute of its builder, so that
+        asking does not build it)."""
+        p = self.__dict__.get("_problem")
+        if not isinstance(p, cp.Problem) and getattr(p, "sense", None) in SENSES:
+            return p.sense
         return "maximize" if isinstance(self.problem.objective, cp.Maximize) else "minimize"
 
     def certificate(self, point: Mapping[str, Any] | None = None, *,
@@ -231,12 +236,20 @@ class Formulation:
 
     @property
     def cone_class(self) -> str:
-        """The hardest cone the problem needs: ``LP``, ``QP``, ``SOCP``, ``EXP`` or ``SDP``."""
+        """The hardest cone the problem needs: ``LP``, ``QP``, ``SOCP``, ``EXP`` or ``SDP``
+        (a problem still to be built may say it by a ``cone_class`` attribute of its
+        builder, so that asking does not build it)."""
+        p = self.__dict__.get("_problem")
+        if not isinstance(p, cp.Problem) and isinstance(getattr(p, "cone_class", None), str):
+            return p.cone_class
         return cone_class(self.problem)
 
     def __repr__(self) -> str:
         params = ", ".join(f"{k}={v}" for k, v in self.param_values().items())
         return f"<Formulation {self.name} ({self.sense}, {self.cone_class}; {params})>"
+
+
+SENSES = ("minimize", "maximize")
 
 
 class _LazyProblem:

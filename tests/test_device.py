@@ -185,3 +185,17 @@ def test_estimators_take_a_device(fake_gpu):
         np.testing.assert_allclose(b, a, rtol=1e-6, atol=1e-6)
         with pytest.raises(ValueError, match="device"):
             est.set_params(device="tpu").fit(X, y)
+
+
+def test_certificate_is_about_its_own_k0_not_the_spectrums(fake_gpu):
+    """A spectrum of another matrix only loosens a certificate, on either device: the
+    bracket for K2 must hold K2's optimum (Clarabel's certified bracket on K2)."""
+    K, y = _indefinite(30, seed=8)
+    K2 = K + 0.5 * np.eye(30)
+    alpha = ck.solve(ri.dual(K2, y), "robust_apg", tol=1e-8).x["alpha"]
+    conic = ck.solve(ri.dual(K2, y), "clarabel", tol=1e-7)
+    for dev in ("cpu", "gpu"):
+        spec = ri.dual(K, y, device=dev).data["spectrum"]
+        spec.decomposition()
+        c = ri.certificate(K2, y, alpha, 1.0, 1.0, spectrum=spec)
+        assert c.primal_value <= conic.dual_value and conic.primal_value <= c.dual_value

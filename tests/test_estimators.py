@@ -489,11 +489,17 @@ def test_a_kernel_psd_by_construction_needs_no_factorisation(monkeypatch):
     calls = []
     real = fsvm.check_psd
     monkeypatch.setattr(fsvm, "check_psd", lambda K, *a, **k: calls.append(1) or real(K))
-    fast = SVMClassifier(C=3.0, kernel=RBF(gamma=0.2)).fit(X, y)
+    fast = SVMClassifier(C=3.0, kernel=_WholeGram(gamma=0.2)).fit(X, y)
     assert calls == []
     assert fast.report_.status is ck.Status.OPTIMAL
     assert 0 < fast.report_.residuals.get("psd_slack", 0.0)
     np.testing.assert_array_equal(fast.predict(X), checked.predict(X))
+    # the default RBF path: rows on demand, certified about the exact kernel (no slack)
+    rows = SVMClassifier(C=3.0, kernel=RBF(gamma=0.2)).fit(X, y)
+    assert calls == []
+    assert rows.report_.status is ck.Status.OPTIMAL
+    assert "psd_slack" not in rows.report_.residuals
+    np.testing.assert_array_equal(rows.predict(X), checked.predict(X))
     SVMClassifier(C=3.0, kernel=lambda A, B: RBF(gamma=0.2)(A, B)).fit(X, y)
     assert calls  # a callable gives no bound: checked by a factorisation
 
@@ -502,6 +508,13 @@ class _Checked(RBF):
     """RBF without its construction bound (the numerical check instead)."""
 
     def gram_error(self, X):
+        return None
+
+
+class _WholeGram(RBF):
+    """RBF without rows on demand (the whole Gram matrix, PSD by the bound)."""
+
+    def gram_rows(self, X):
         return None
 
 

@@ -266,17 +266,25 @@ class SVMClassifier(_BinaryKernelClassifier):
         weights = self._weights(y_idx, sample_weight)
         keep = np.flatnonzero(weights > 0)
         self._train_kernel_resolve(X)
-        K = self._gram(X, keep)  # on the samples of positive weight
-        # finite and symmetric, checked once here: every pair's svm.dual then skips the
-        # pass over its sub-matrix (check_input=False)
-        K = check_kernel(K, "X" if self._precomputed() else "kernel", n=K.shape[0])
-        # a kernel that is PSD by construction bounds its Gram matrix's rounding: each
-        # pair's PSD slack is its size times that, with no O(n^3) factorisation
-        delta = None
-        if isinstance(self.kernel_, Kernel):
-            delta = self.kernel_.gram_error(X if keep.size == X.shape[0] else X[keep])
         C = float(self.C)
         hard = not math.isfinite(C)
+        Xk = X if keep.size == X.shape[0] else X[keep]
+        # a kernel that computes its Gram matrix by rows on demand (RBF): each pair's SMO
+        # touches only the rows it needs and its certificate only the support vectors'
+        # rows, as LIBSVM does; no n x n matrix (soft margin)
+        on_demand = (not hard and not self._precomputed() and isinstance(self.kernel_, Kernel)
+                     and self.kernel_.gram_rows(Xk[:2]) is not None)
+        K: Any = None
+        delta = None
+        if not on_demand:
+            K = self._gram(X, keep)  # on the samples of positive weight
+            # finite and symmetric, checked once here: every pair's svm.dual then skips
+            # the pass over its sub-matrix (check_input=False)
+            K = check_kernel(K, "X" if self._precomputed() else "kernel", n=K.shape[0])
+            # a kernel that is PSD by construction bounds its Gram matrix's rounding:
+            # each pair's PSD slack is its size times that, with no O(n^3) factorisation
+            if isinstance(self.kernel_, Kernel):
+                delta = self.kernel_.gram_error(Xk)
         if k == 2:  # classes_[1] is +1, as in scikit-learn
             plan = [(keep, np.where(y_idx[keep] == 1, 1.0, -1.0))]
         else:  # pair (a, b): class a is +1, as in LIBSVM
@@ -290,12 +298,16 @@ class SVMClassifier(_BinaryKernelClassifier):
         self.alpha_ = np.zeros((len(plan), y_idx.size))
         for p, (idx, y_pm) in enumerate(plan):
             rows = position[idx]
-            Kp = K if rows.size == K.shape[0] else K[np.ix_(rows, rows)]  # rows: 0..n-1
+            if on_demand:
+                Kp = self.kernel_.gram_rows(Xk if rows.size == Xk.shape[0] else Xk[rows])
+            else:
+                Kp = K if rows.size == K.shape[0] else K[np.ix_(rows, rows)]  # rows: 0..n-1
             Cp = None if hard else _box(C * weights[idx])
             report, alpha = self._solve_pair(Kp, y_pm, Cp, delta)
             mask = _support_mask(alpha, math.inf if Cp is None else float(np.max(Cp)))
             a_sv = np.where(mask, alpha, 0.0)
-            intercepts.append(svm.primal_bias(Kp @ (y_pm * a_sv), y_pm, Cp))
+            f_sv = Kp.times(y_pm * a_sv) if on_demand else Kp @ (y_pm * a_sv)
+            intercepts.append(svm.primal_bias(f_sv, y_pm, Cp))
             solutions.append((idx[mask], (a_sv * y_pm)[mask]))
             reports.append(report)
             self.alpha_[p, idx] = alpha
@@ -351,7 +363,8 @@ class SVMClassifier(_BinaryKernelClassifier):
         ``n delta`` with no factorisation; ``None``: ``K`` is checked numerically."""
         try:
             f = svm.dual(K, y_pm, C, check_input=False,  # fit checked the whole K
-                         psd_eps=None if delta is None else K.shape[0] * delta)
+                         psd_eps=None if delta is None or not isinstance(K, np.ndarray)
+                         else K.shape[0] * delta)
         except NotPSDError as exc:
             if self._precomputed():
                 raise

@@ -184,7 +184,7 @@ def certificate(
     single = (tol is not None and tol >= SINGLE_TOL and y.size >= SINGLE_N
               and spectrum is not None and spectrum.known)
     # the n x n work runs where the spectrum is (a GPU: K0 and the eigenvectors there)
-    K0x = spectrum.matrix() if spectrum is not None and spectrum.device != "cpu" else K0
+    K0x = spectrum.matrix_for(K0) if spectrum is not None else K0
     while True:
         ev = evaluate(K0, y, ap, rho, spectrum=spectrum, single=single)
         w, V = ev.eig
@@ -197,6 +197,7 @@ def certificate(
         if not single or relative_gap(lower, min(u_fw, u_svm)) <= tol:
             break
         single = False
+        del ev, w, V, pk  # the float32 attempt's n x n arrays, before the retry
     u_smo, smo_iters, r_smo = math.inf, 0, 0.0
     if smo_refine and not (tol is not None and relative_gap(lower, min(u_fw, u_svm)) <= tol):
         cap = default_smo_max_iter(y.size) if smo_max_iter is None else int(smo_max_iter)

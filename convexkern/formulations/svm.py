@@ -56,6 +56,7 @@ from .._validation import (
 from ..errors import InvalidInputError
 from ..formulation import Formulation
 from ..math import svm as _svm
+from ..math.gram_rows import GramRows
 from ..math.svm import (
     PSD_TOL,
     best_hinge_bias,
@@ -195,8 +196,13 @@ def dual(K: Any, y: Any, C: float | np.ndarray | None = 1.0, *,
 
     Parameters
     ----------
-    K : (n, n) array
-        A positive semidefinite kernel matrix (checked; see :func:`check_psd`).
+    K : (n, n) array, or GramRows
+        A positive semidefinite kernel matrix (checked; see :func:`check_psd`), or its
+        rows on demand (:class:`~convexkern.math.gram_rows.GramRows`, e.g.
+        ``RBF(gamma).gram_rows(X)``): SMO then computes only the rows it touches and the
+        certificate only the support vectors' rows, about the PSD matrix the rows are
+        within ``entry_error`` of (no PSD check, no ``n x n`` matrix); the cvxpy problem
+        (for a conic solver) forms the matrix when first used.  Soft margin only.
     y : (n,) array of -1/+1
     C : float > 0, (n,) array of bounds >= 0, or None for the hard margin
         A ``cvxpy.Parameter`` (``f.parameters["C"]``): change it and re-solve without
@@ -243,17 +249,27 @@ def dual(K: Any, y: Any, C: float | np.ndarray | None = 1.0, *,
     y = check_labels(y, "y")
     if not isinstance(check_input, (bool, np.bool_)):
         raise InvalidInputError("check_input", f"expected True or False, got {check_input!r}")
-    K = check_kernel(K, "K", n=y.size, values=bool(check_input))
     hard = C is None
+    on_demand = isinstance(K, GramRows)
+    if on_demand:
+        if K.n != y.size:
+            raise InvalidInputError("K", f"has {K.n} rows, expected {y.size} (len(y))")
+        if hard:
+            raise InvalidInputError("C", "must be finite with rows on demand (GramRows): "
+                                         "the hard margin's checks need the whole matrix")
+        psd_eps = 0.0  # the certificate is about the rows' PSD matrix K*
+    else:
+        K = check_kernel(K, "K", n=y.size, values=bool(check_input))
     n = y.size
     Cv = math.inf if hard else check_box_C(C, n)
-    if psd_eps is not None:
+    if on_demand:
+        pass
+    elif psd_eps is not None:
         psd_eps = check_nonnegative(psd_eps, "psd_eps")
     else:
         psd_eps = check_psd(K) if psd_check else 0.0
     alpha = cp.Variable(n, name="alpha")
     ya = cp.multiply(y, alpha)
-    objective = cp.Maximize(cp.sum(alpha) - 0.5 * cp.quad_form(ya, cp.psd_wrap(K)))
     constraints = [y @ alpha == 0, alpha >= 0]
     params: dict[str, cp.Parameter] = {}
     if not hard:
@@ -263,7 +279,15 @@ def dual(K: Any, y: Any, C: float | np.ndarray | None = 1.0, *,
             Cp = cp.Parameter(n, nonneg=True, name="C", value=Cv)
         constraints.append(alpha <= Cp)
         params["C"] = Cp
-    problem = cp.Problem(objective, constraints)
+
+    def build() -> cp.Problem:
+        Km = K.full() if on_demand else K
+        return cp.Problem(cp.Maximize(cp.sum(alpha) - 0.5 * cp.quad_form(ya, cp.psd_wrap(Km))),
+                          constraints)
+
+    build.sense = "maximize"  # type: ignore[attr-defined]
+    build.cone_class = "QP"  # type: ignore[attr-defined]
+    problem: Any = build if on_demand else build()
 
     last: list[Any] = []  # (K, y, alpha, C, psd_eps, certificate) of the last call
 

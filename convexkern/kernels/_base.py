@@ -142,6 +142,13 @@ class Kernel:
         K = self._compute(X, X if symmetric else Z, symmetric)
         return np.ascontiguousarray(K, dtype=np.float64)
 
+    def gram_rows(self, X: Any) -> Any:
+        """The Gram matrix of the rows of ``X`` by rows on demand, with an entrywise error
+        bound against a PSD matrix (:class:`~convexkern.math.gram_rows.GramRows`), or
+        ``None`` (the default) where the kernel gives none: the Gram matrix is then
+        formed whole."""
+        return None
+
     def gram_error(self, X: np.ndarray) -> float | None:
         """A bound ``delta`` with ``|K[i, j] - K*[i, j]| <= delta`` for the Gram matrix ``K``
         this kernel computes of the rows of ``X`` and a matrix ``K*`` positive

@@ -411,12 +411,17 @@ class RankOneUpdate:
             Wr /= xp.sqrt(xp.einsum("ij,ij->j", Wr, Wr))[None, :]  # N at the roots
             single = red.sizes == 1
             rows = red.keep[red.starts[single]]
-            # whole rows at once (a single component's row has entries in the roots'
-            # columns only): two one-index scatters, no (rows x cols) index arrays
-            R = xp.zeros((rows.size, n))
-            R[:, cols] = dev(red.sign[single])[:, None] * Wr[dev(single)]
-            W[dev(rows)] = R
-            del R
+            Wr *= dev(np.where(single, red.sign, 1.0))[:, None]  # in place: no k x k copy
+            srows = np.flatnonzero(single)
+            # whole rows at a time (a single component's row has entries in the roots'
+            # columns only): one-index scatters, no (rows x cols) index arrays, through a
+            # buffer of at most about 2^25 entries
+            step = max(1, (1 << 25) // max(n, 1))
+            for s0 in range(0, srows.size, step):
+                R = xp.zeros((min(step, srows.size - s0), n))
+                R[:, cols] = Wr[dev(srows[s0: s0 + step])]
+                W[dev(rows[s0: s0 + step])] = R
+                del R
             for j in np.flatnonzero(~single):
                 g = red.members(j)
                 W[dev(g)[:, None], cols[None, :]] = xp.outer(dev(u[g] / red.z[j]), Wr[j])

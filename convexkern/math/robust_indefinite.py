@@ -125,8 +125,8 @@ class K0Spectrum:
     """
 
     def __init__(self, K0: np.ndarray, device: str = "cpu") -> None:
-        self.K0 = K0
         self.device = resolve(device, K0)
+        self.K0 = K0 = to_host(K0)
         self._on_device: Any = K0 if self.device == "cpu" else None
         self._update: RankOneUpdate | None = None
         self._eigvals: np.ndarray | None = None
@@ -137,6 +137,12 @@ class K0Spectrum:
         if self._on_device is None:
             self._on_device = to_device(self.K0, self.device)
         return self._on_device
+
+    def matrix_for(self, K0: np.ndarray) -> Any:
+        """``K0`` on the spectrum's device: :meth:`matrix` when it is this spectrum's
+        ``K0`` (the same array), else a copy of the given one (a certificate is always
+        about the matrix it was given; another spectrum's eigenpairs only loosen it)."""
+        return self.matrix() if K0 is self.K0 else to_device(K0, self.device)
 
     def abs_norm(self) -> float:
         """:func:`abs_norm_bound` of ``K0`` (O(n^2), computed once)."""
@@ -248,7 +254,7 @@ def evaluate(K0: np.ndarray, y: np.ndarray, alpha: np.ndarray, rho: float, *,
     v = y * alpha
     s = 1.0 / (4.0 * rho)
     if spectrum is not None:
-        K0 = spectrum.matrix()
+        K0 = spectrum.matrix_for(K0)
     K0v = dot(K0, v)
     vv = float(v @ v)
     vK0v = float(v @ K0v)

@@ -19,6 +19,7 @@ from .._validation import (
     check_same_length,
 )
 from ..errors import InvalidInputError, InvalidTypeError
+from .gram_rows import GramRows
 
 __all__ = ["kernel_rows", "check_settings", "check_alpha0"]
 
@@ -202,6 +203,57 @@ class _CachedKernelRows(_LRURows, _KernelRows):
         return out
 
 
+class _GramRowsAccess(_CachedKernelRows):
+    """:class:`_CachedKernelRows` on a :class:`~convexkern.math.gram_rows.GramRows`: the
+    rows come from its ``block(rows, cols)`` by index (no validation per call: the
+    provider computes them by its own formula), the diagonal from ``diag``."""
+
+    def __init__(self, provider: GramRows, cache_size_mb: float) -> None:
+        self.provider = provider
+        self.n = provider.n
+        self.X = None
+        self.capacity = max(2, int(cache_size_mb * 2**20 // (8 * self.n)))
+        self.cache: OrderedDict[int, np.ndarray] = OrderedDict()
+        self.rows_computed = 0
+        self.evictions = 0
+        self.diag = np.ascontiguousarray(provider.diag, dtype=np.float64)
+
+    def _block(self, rows: slice | np.ndarray, cols: slice | np.ndarray | None = None,
+               B: np.ndarray | None = None) -> np.ndarray:
+        idx = np.arange(self.n)[rows] if isinstance(rows, slice) else np.asarray(rows)
+        if isinstance(cols, slice):
+            cols = np.arange(self.n)[cols]
+        return self.provider.block(idx, cols)
+
+    def prepare(self, cols: np.ndarray) -> np.ndarray:
+        return cols
+
+    def sub_row(self, i: int, cols: np.ndarray, prepared: Any = None) -> np.ndarray:
+        r = self.cache.get(i)
+        if r is None and len(self.cache) < self.capacity:
+            r = self.row(i)
+        if r is not None:
+            return r.take(cols)
+        self.rows_computed += 1
+        return np.ascontiguousarray(self.provider.block(np.array([i]), cols)[0])
+
+    def times(self, coef: np.ndarray, cols: np.ndarray | None = None) -> np.ndarray:
+        nz = np.flatnonzero(coef)
+        cached = [s for s in nz.tolist() if s in self.cache]
+        full = np.zeros(self.n)
+        for s in cached:
+            full += coef[s] * self.cache[s]
+        out = full if cols is None else full[cols]
+        rest = np.setdiff1d(nz, cached, assume_unique=True)
+        m = self.n if cols is None else cols.size
+        step = max(1, min(self.capacity * self.n // max(m, 1), 4096))
+        for s in range(0, rest.size, step):
+            idx = rest[s: s + step]
+            out += coef[idx] @ self.provider.block(idx, cols)
+            self.rows_computed += idx.size
+        return out
+
+
 class _ActiveRows(_LRURows):
     """Rows restricted to an active set ``A`` (shrinking), in local indices.
 
@@ -247,6 +299,14 @@ def kernel_rows(
     """The validated labels and the row access of :func:`convexkern.math.smo.smo`: a
     precomputed ``K``, or ``kernel`` evaluated on ``X`` (with ``K=None``)."""
     rows: _KernelRows
+    if isinstance(K, GramRows):  # rows on demand from a kernel's own evaluator
+        if kernel is not None or X is not None:
+            raise InvalidInputError(
+                "kernel", "give either K (a matrix or GramRows) or kernel and X, not both")
+        yv = check_labels(y, "y")
+        if yv.size != K.n:
+            raise InvalidInputError("y", f"has {yv.size} entries, K has {K.n} rows")
+        return _GramRowsAccess(K, cache_size_mb), yv
     if K is not None:
         if kernel is not None or X is not None:
             raise InvalidInputError(

@@ -19,6 +19,7 @@ import numpy as np
 
 from ..errors import NotPSDError
 from ..projections import project_svm_feasible, svm_infeasibility
+from .gram_rows import GramRows
 
 __all__ = [
     "PSD_TOL",
@@ -285,17 +286,22 @@ class _Rounding:
     On a kernel with ``lambda_min(K) >= -eps`` (the certificate's own assumption) every
     entry obeys ``|K_ij| <= max_i K_ii + eps =: k_max``, so with ``a >= 0`` the computed
     ``f = fl(K (y a))`` errs by at most ``e_f = gamma_n k_max ||a||_1`` in each entry and
-    ``fl((y a)' f)`` by at most ``e_q = ||a||_1 (e_f + gamma_n ||f||_inf)``: a constant
+    ``fl((y a)' f)`` by at most ``e_q = ||a||_1 (e_f + gamma_n ||f||_inf)``.  With rows of a
+    :class:`~convexkern.math.gram_rows.GramRows` (each computed entry within ``d =
+    entry_err`` of a PSD ``K*``), ``e_f`` also holds ``d ||a||_1``, and ``e_f`` and
+    ``e_q`` then bound the distance to ``f* = K* (y a)`` and ``(y a)' K* (y a)``: a constant
     offset ``K0 + c 1 1'`` (which ``y'a = 0`` cancels exactly) makes these terms grow
     with ``c``, as the computed values do.
     """
 
-    def __init__(self, k_max: float, a: np.ndarray, f: np.ndarray):
+    def __init__(self, k_max: float, a: np.ndarray, f: np.ndarray, entry_err: float = 0.0):
         n = a.size
         self.g = (n + 2) * _U / (1.0 - (n + 2) * _U)
         self.k_max = k_max
         self.a1 = float(a.sum()) * (1.0 + self.g)  # >= ||a||_1 (a >= 0 after projection)
-        self.e_f = self.g * self.k_max * self.a1
+        # f's rounding, plus (entry_err > 0: rows of a GramRows) the distance of the
+        # computed entries to the PSD K* the bounds are about: |f - f*| <= entry_err a1
+        self.e_f = self.g * self.k_max * self.a1 + entry_err * self.a1 * (1.0 + 4 * _U)
         self.e_q = self.a1 * (self.e_f + self.g * float(np.max(np.abs(f), initial=0.0)))
         self.total = 0.0
 
@@ -333,10 +339,14 @@ class _Rounding:
         return low - 4 * _U * abs(low)
 
 
-def dual_bounds(K: np.ndarray, y: np.ndarray, alpha: np.ndarray, C: float | np.ndarray,
-                psd_eps: float = 0.0) -> SVMBounds:
+def dual_bounds(K: np.ndarray | GramRows, y: np.ndarray, alpha: np.ndarray,
+                C: float | np.ndarray, psd_eps: float = 0.0) -> SVMBounds:
     """``D(alpha) <= OPT <= P(alpha)`` for the SVM dual on a kernel with
     ``lambda_min(K) >= -psd_eps`` (``C = inf``: hard margin); no input checks.
+
+    ``K`` may be a :class:`~convexkern.math.gram_rows.GramRows`: the bounds are then about
+    its PSD matrix ``K*`` (``psd_eps`` ignored), from the rows of the support vectors
+    only, each computed entry's distance to ``K*`` carried as a rounding term.
 
     ``C`` may be an ``(n,)`` array of per-example bounds ``0 <= alpha_i <= C_i`` (finite,
     ``>= 0``): the primal is then ``1/2 ||w||^2 + sum_i C_i xi_i`` and ``P(alpha)`` uses the
@@ -351,6 +361,16 @@ def dual_bounds(K: np.ndarray, y: np.ndarray, alpha: np.ndarray, C: float | np.n
     Cv = np.asarray(C, dtype=np.float64) if np.ndim(C) == 1 else None
     Cf = float(C) if Cv is None else math.nan  # nan: per-example bounds in Cv
     Cb = Cf if Cv is None else Cv
+    if isinstance(K, GramRows):
+        # rows on demand: the decision values from the support vectors' rows only, the
+        # bounds about the PSD K* that every computed entry is within entry_error of.
+        # Only the box is projected onto: the projection onto y'a = 0 would move every
+        # zero coefficient off zero (all n rows), and the lower bound prices the residual
+        # of y'a = 0 itself (_Rounding.lower)
+        a = np.clip(alpha, 0.0, Cb)
+        proj = float(np.max(np.abs(a - alpha), initial=0.0))
+        return bounds_at(K.times(y * a), y, a, C, 0.0, proj, k_max=K.k_max,
+                         entry_err=K.entry_error)
     viol = svm_infeasibility(alpha, y, Cb)
     a = project_svm_feasible(alpha, y, Cb) if viol > 0 else alpha
     proj = float(np.max(np.abs(a - alpha)))
@@ -360,7 +380,8 @@ def dual_bounds(K: np.ndarray, y: np.ndarray, alpha: np.ndarray, C: float | np.n
 
 
 def bounds_at(f: np.ndarray, y: np.ndarray, a: np.ndarray, C: float | np.ndarray,
-              psd_eps: float = 0.0, proj: float = 0.0, *, k_max: float = 0.0) -> SVMBounds:
+              psd_eps: float = 0.0, proj: float = 0.0, *, k_max: float = 0.0,
+              entry_err: float = 0.0) -> SVMBounds:
     """The pair of :func:`dual_bounds` at a feasible ``a`` whose decision values
     ``f = K (y * a)`` are given (no projection, no checks).
 
@@ -375,7 +396,7 @@ def bounds_at(f: np.ndarray, y: np.ndarray, a: np.ndarray, C: float | np.ndarray
     Cf = float(C) if Cv is None else math.nan  # nan: per-example bounds in Cv
     soft = Cv is not None or math.isfinite(Cf)
     ya = y * a
-    rnd = _Rounding(k_max, a, f)
+    rnd = _Rounding(k_max, a, f, entry_err)
     quad = max(float(ya @ f), 0.0)
     q_up = quad + rnd.e_q  # >= the exact (y a)' K (y a)
     residuals: dict[str, float] = {"projection": proj}
