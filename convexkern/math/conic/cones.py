@@ -4,6 +4,7 @@ cone, and a phase-one interior point; used by :mod:`convexkern.math.conic`."""
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -16,6 +17,19 @@ from .data import _U, ConicData, _down, _gamma, _up
 
 __all__ = ["psd_shift", "interior_point"]
 
+
+
+@functools.cache
+def _installed_set() -> frozenset[str]:
+    """cvxpy's installed solvers, asked once (``cp.installed_solvers()`` tries to import
+    every solver cvxpy knows: milliseconds a call, paid per phase one before)."""
+    import cvxpy as cp  # noqa: PLC0415 (as the phase ones import it: on demand)
+
+    return frozenset(cp.installed_solvers())
+
+
+def _installed() -> frozenset[str]:
+    return _installed_set()
 
 def _svec_index(k: int, lower: bool) -> tuple[np.ndarray, np.ndarray]:
     """Row and column of each svec entry of a k x k block, listed column by column over
@@ -450,7 +464,7 @@ def _dual_phase_one(data: ConicData, cp, near: np.ndarray | None
     prob = cp.Problem(cp.Maximize(t), cons)
     limit = {"CLARABEL": "time_limit", "SCS": "time_limit_secs"}
     for solver in ("CLARABEL", "SCS"):
-        if solver not in cp.installed_solvers():
+        if solver not in _installed():
             continue
         left = time_left()
         if left is not None and left <= 0:
@@ -511,7 +525,7 @@ def _phase_one(data: ConicData, cp, blocked: np.ndarray | None = None,
     limit = {"CLARABEL": "time_limit", "SCS": "time_limit_secs"}
     mult = None
     for solver in ("CLARABEL", "SCS"):
-        if solver not in cp.installed_solvers():
+        if solver not in _installed():
             continue
         left = time_left()
         if left is not None and left <= 0:
