@@ -24,6 +24,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .math.conic import ConicBounds, ConicData, conic_bounds
+from .math.conic.cones import cvxpy_solvers
 from .report import Certificate, relative_gap
 
 __all__ = ["ConicPoint", "generic_certify", "conic_data", "CONIC_KEY"]
@@ -309,7 +310,7 @@ def _primal_only(problem: cp.Problem, values: Mapping[str, Any]
                  ) -> tuple[Any, Any, str]:
     """The conic form (SCS's convention, or Clarabel's) and the conic ``x`` filled from
     variable values, when every conic column belongs to a named variable."""
-    solver = next((s for s in ("CLARABEL", "SCS") if s in cp.installed_solvers()), None)
+    solver = next((s for s in ("CLARABEL", "SCS") if s in cvxpy_solvers()), None)
     if solver is None:
         return None, None, "no conic solver is installed to build the conic form"
     try:

@@ -15,12 +15,12 @@ from ..budget import FLOPS, SOLVER_FLOPS, affordable, time_left
 from ..rounding import E_DOWN
 from .data import _U, ConicData, _down, _gamma, _up
 
-__all__ = ["psd_shift", "interior_point"]
+__all__ = ["psd_shift", "interior_point", "cvxpy_solvers"]
 
 
 
 @functools.cache
-def _installed_set() -> frozenset[str]:
+def cvxpy_solvers() -> frozenset[str]:
     """cvxpy's installed solvers, asked once (``cp.installed_solvers()`` tries to import
     every solver cvxpy knows: milliseconds a call, paid per phase one before)."""
     import cvxpy as cp  # noqa: PLC0415 (as the phase ones import it: on demand)
@@ -29,7 +29,7 @@ def _installed_set() -> frozenset[str]:
 
 
 def _installed() -> frozenset[str]:
-    return _installed_set()
+    return cvxpy_solvers()
 
 def _svec_index(k: int, lower: bool) -> tuple[np.ndarray, np.ndarray]:
     """Row and column of each svec entry of a k x k block, listed column by column over
