@@ -157,6 +157,10 @@ class _CachedKernelRows(_LRURows, _KernelRows):
             raise InvalidInputError("kernel", "returned non-finite values (NaN or inf)")
         return out
 
+    def _columns(self, cols: np.ndarray | None) -> Any:
+        """What :meth:`_block` takes for the columns ``cols``: those rows of ``X``."""
+        return self.X if cols is None else self.X[cols]
+
     def _compute_diag(self, block: int = 256) -> np.ndarray:
         d = np.empty(self.n)
         for s in range(0, self.n, block):
@@ -180,7 +184,7 @@ class _CachedKernelRows(_LRURows, _KernelRows):
             return r.take(cols)
         # cache full: evaluate the kernel on the active columns only
         self.rows_computed += 1
-        B = self.X[cols] if prepared is None else prepared
+        B = self._columns(cols) if prepared is None else prepared
         return np.ascontiguousarray(self._block(slice(i, i + 1), cols, B)[0])
 
     def times(self, coef: np.ndarray, cols: np.ndarray | None = None) -> np.ndarray:
@@ -194,7 +198,7 @@ class _CachedKernelRows(_LRURows, _KernelRows):
         out = full if cols is None else full[cols]
         rest = np.setdiff1d(nz, cached, assume_unique=True)
         m = self.n if cols is None else cols.size
-        B = self.X if cols is None else self.X[cols]
+        B = self._columns(cols)
         step = max(1, min(self.capacity * self.n // max(m, 1), 4096))
         for s in range(0, rest.size, step):
             idx = rest[s : s + step]
@@ -225,33 +229,11 @@ class _GramRowsAccess(_CachedKernelRows):
             cols = np.arange(self.n)[cols]
         return self.provider.block(idx, cols)
 
-    def prepare(self, cols: np.ndarray) -> np.ndarray:
-        return cols
+    def prepare(self, cols: np.ndarray) -> None:
+        return None  # the provider takes column indices (in _block)
 
-    def sub_row(self, i: int, cols: np.ndarray, prepared: Any = None) -> np.ndarray:
-        r = self.cache.get(i)
-        if r is None and len(self.cache) < self.capacity:
-            r = self.row(i)
-        if r is not None:
-            return r.take(cols)
-        self.rows_computed += 1
-        return np.ascontiguousarray(self.provider.block(np.array([i]), cols)[0])
-
-    def times(self, coef: np.ndarray, cols: np.ndarray | None = None) -> np.ndarray:
-        nz = np.flatnonzero(coef)
-        cached = [s for s in nz.tolist() if s in self.cache]
-        full = np.zeros(self.n)
-        for s in cached:
-            full += coef[s] * self.cache[s]
-        out = full if cols is None else full[cols]
-        rest = np.setdiff1d(nz, cached, assume_unique=True)
-        m = self.n if cols is None else cols.size
-        step = max(1, min(self.capacity * self.n // max(m, 1), 4096))
-        for s in range(0, rest.size, step):
-            idx = rest[s: s + step]
-            out += coef[idx] @ self.provider.block(idx, cols)
-            self.rows_computed += idx.size
-        return out
+    def _columns(self, cols: np.ndarray | None) -> Any:
+        return None  # the provider takes column indices (in _block)
 
 
 class _ActiveRows(_LRURows):
