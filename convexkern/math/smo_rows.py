@@ -224,9 +224,9 @@ class _GramRowsAccess(_CachedKernelRows):
 
     def _block(self, rows: slice | np.ndarray, cols: slice | np.ndarray | None = None,
                B: np.ndarray | None = None) -> np.ndarray:
-        idx = np.arange(self.n)[rows] if isinstance(rows, slice) else np.asarray(rows)
+        idx = np.arange(*rows.indices(self.n)) if isinstance(rows, slice) else rows
         if isinstance(cols, slice):
-            cols = np.arange(self.n)[cols]
+            cols = np.arange(*cols.indices(self.n))
         return self.provider.block(idx, cols)
 
     def prepare(self, cols: np.ndarray) -> None:
