@@ -189,7 +189,8 @@ def certificate(
         ev = evaluate(K0, y, ap, rho, spectrum=spectrum, single=single)
         w, V = ev.eig
         low = certified_lower(K0x, y, ap, rho, w, V,
-                              abs_norm=None if spectrum is None else spectrum.abs_norm())
+                              abs_norm=None if spectrum is None or K0 is not spectrum.K0
+                              else spectrum.abs_norm())
         lower = low.value
         pk = proxy_kernel(K0x, rho, w, V)
         u_fw, r_fw = frank_wolfe_upper(pk, y, ap, C)

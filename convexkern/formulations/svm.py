@@ -262,12 +262,9 @@ def dual(K: Any, y: Any, C: float | np.ndarray | None = 1.0, *,
         K = check_kernel(K, "K", n=y.size, values=bool(check_input))
     n = y.size
     Cv = math.inf if hard else check_box_C(C, n)
-    if on_demand:
-        pass
-    elif psd_eps is not None:
-        psd_eps = check_nonnegative(psd_eps, "psd_eps")
-    else:
-        psd_eps = check_psd(K) if psd_check else 0.0
+    if not on_demand:
+        psd_eps = (check_nonnegative(psd_eps, "psd_eps") if psd_eps is not None
+                   else check_psd(K) if psd_check else 0.0)
     alpha = cp.Variable(n, name="alpha")
     ya = cp.multiply(y, alpha)
     constraints = [y @ alpha == 0, alpha >= 0]

@@ -190,19 +190,12 @@ def flip(K: Any, *, device: str = "auto") -> Decomposition:
     the result is on the host either way."""
     dev = resolve(device, K)
     K = check_kernel(to_host(K), "K")
-    if dev == "gpu":
-        xp = module(dev)
-        Dx, Ux = xp.linalg.eigh(to_device(K, dev))
-        Ktx = (Ux * xp.abs(Dx)) @ Ux.T
-        Ktx += Ktx.T
-        Ktx *= 0.5  # round-off only: U|D|U' is symmetric in exact arithmetic
-        D, U, Kt = to_host(Dx), to_host(Ux), to_host(Ktx)
-        del Dx, Ux, Ktx
-        return Decomposition("flip", K, Kt, None, D, U)
-    D, U = eigh(K)
-    Kt = (U * np.abs(D)) @ U.T
-    Kt = 0.5 * (Kt + Kt.T)  # round-off only: U|D|U' is symmetric in exact arithmetic
-    return Decomposition("flip", K, Kt, None, D, U)
+    xp = module(dev)
+    D, U = xp.linalg.eigh(to_device(K, dev)) if dev == "gpu" else eigh(K)
+    Kt = (U * xp.abs(D)) @ U.T
+    Kt += Kt.T
+    Kt *= 0.5  # round-off only: U|D|U' is symmetric in exact arithmetic
+    return Decomposition("flip", K, to_host(Kt), None, to_host(D), to_host(U))
 
 
 def check_lam(K: np.ndarray, lam: Any) -> float:
