@@ -132,7 +132,8 @@ def _asarray(a: Any, dtype: Any = None) -> DeviceArray:
 
 
 _FUNCS = ("empty", "zeros", "subtract", "reciprocal", "multiply", "divide", "where",
-          "arange", "abs", "sqrt", "einsum", "triu", "outer", "ix_", "sum")
+          "arange", "abs", "sqrt", "einsum", "triu", "outer", "ix_", "sum", "maximum",
+          "exp")
 
 
 def make_module() -> types.ModuleType:

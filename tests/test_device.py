@@ -199,3 +199,56 @@ def test_certificate_is_about_its_own_k0_not_the_spectrums(fake_gpu):
         spec.decomposition()
         c = ri.certificate(K2, y, alpha, 1.0, 1.0, spectrum=spec)
         assert c.primal_value <= conic.dual_value and conic.primal_value <= c.dual_value
+
+
+# --------------------------------------------------------------------------- kernel rows
+def _usps_pair(n=300):
+    from convexkern.data import load_binary
+    X, y = load_binary("usps", 3, 5, split="train")
+    return X[:n], y[:n]
+
+
+def test_rbf_rows_on_the_device_are_the_cpu_rows(fake_gpu):
+    from convexkern.kernels import RBF
+    X, _ = _usps_pair(200)
+    k = RBF(1.0 / (X.shape[1] * X.var()))
+    cpu, gpu = k.gram_rows(X), k.gram_rows(X, device="gpu")
+    assert gpu.device == "gpu" and gpu.entry_error == cpu.entry_error
+    rows, cols = np.arange(0, 200, 9), np.arange(5, 150, 4)
+    assert isinstance(gpu.block(rows, None), DeviceArray)  # computed on the device
+    # the same formula on the same doubles (here the same numpy underneath): equal rows
+    np.testing.assert_array_equal(gpu.rows(rows, cols), cpu.rows(rows, cols))
+    coef = np.zeros(200)
+    coef[rows] = np.linspace(-1.0, 2.0, rows.size)
+    np.testing.assert_allclose(gpu.times(coef), cpu.times(coef), rtol=1e-13, atol=1e-13)
+    np.testing.assert_allclose(gpu.times(coef, cols), cpu.times(coef)[cols], rtol=1e-13,
+                               atol=1e-13)
+    np.testing.assert_array_equal(gpu.full(), cpu.full())
+
+
+def test_smo_and_certificate_on_device_rows_match_the_cpu(fake_gpu):
+    from convexkern.formulations import svm
+    from convexkern.kernels import RBF
+    X, y = _usps_pair(300)
+    k = RBF(1.0 / (X.shape[1] * X.var()))
+    r_cpu = ck.solve(svm.dual(k.gram_rows(X), y, C=10.0), "smo", tol=1e-6)
+    r_gpu = ck.solve(svm.dual(k.gram_rows(X, device="gpu"), y, C=10.0), "smo", tol=1e-6)
+    assert r_cpu.status == r_gpu.status == "optimal"
+    np.testing.assert_allclose(r_gpu.x["alpha"], r_cpu.x["alpha"], atol=1e-9)
+    # both brackets hold the optimum of an independent conic solve on the whole matrix
+    ref = ck.solve(svm.dual(k(X), y, C=10.0), "clarabel", tol=1e-8)
+    for r in (r_cpu, r_gpu):
+        assert r.primal_value <= ref.dual_value + 1e-6 * abs(ref.dual_value)
+        assert ref.primal_value - 1e-6 * abs(ref.primal_value) <= r.dual_value
+
+
+def test_svm_classifier_on_the_device(fake_gpu):
+    from convexkern.estimators import SVMClassifier
+    X, y = _usps_pair(300)
+    a = SVMClassifier(C=10.0).fit(X, y)
+    b = SVMClassifier(C=10.0, device="gpu").fit(X, y)
+    assert b.report_.ok
+    np.testing.assert_array_equal(a.predict(X), b.predict(X))
+    np.testing.assert_allclose(b.alpha_, a.alpha_, atol=1e-9)
+    with pytest.raises(InvalidInputError, match="device"):
+        SVMClassifier(kernel="linear", device="gpu").fit(X, y)

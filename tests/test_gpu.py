@@ -73,3 +73,33 @@ def test_krein_flip_on_the_gpu():
     a = krein.stabilization(K, y, decomposition="flip").data["K"]
     b = krein.stabilization(K, y, decomposition="flip", device="gpu").data["K"]
     np.testing.assert_allclose(b, a, atol=1e-10)
+
+
+def test_rbf_rows_on_the_gpu_within_the_bound_of_the_exact_kernel():
+    from convexkern.data import load_binary
+    from convexkern.kernels import RBF
+
+    X, y = load_binary("usps", 3, 5, split="train")
+    X, y = X[:400], y[:400]
+    gr = RBF(1.0 / (X.shape[1] * X.var())).gram_rows(X, device="gpu")
+    rows = np.arange(0, 400, 11)
+    B = gr.rows(rows)
+    Xc = (X - X.mean(axis=0)).astype(np.longdouble)  # the points the bound is about
+    diff = Xc[rows][:, None, :] - Xc[None, :, :]
+    exact = np.exp(-np.longdouble(RBF(1.0 / (X.shape[1] * X.var())).gamma)
+                   * np.sum(diff * diff, axis=2))
+    assert float(np.max(np.abs(B.astype(np.longdouble) - exact))) <= gr.entry_error
+    coef = np.zeros(400)
+    coef[rows] = 1.0
+    np.testing.assert_allclose(gr.times(coef), B.sum(axis=0), rtol=1e-12)
+
+
+def test_svm_classifier_with_rows_on_the_gpu():
+    from convexkern.data import load_binary
+    from convexkern.estimators import SVMClassifier
+
+    X, y = load_binary("usps", 3, 5, split="train")
+    a = SVMClassifier(C=10.0).fit(X, y)
+    b = SVMClassifier(C=10.0, device="gpu").fit(X, y)
+    assert b.report_.ok
+    np.testing.assert_array_equal(a.predict(X), b.predict(X))

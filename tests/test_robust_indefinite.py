@@ -764,3 +764,33 @@ def test_extreme_scale_lower_bound_is_the_exact_objective_to_rounding(extreme_ru
     for solver, (r, base, _) in runs.items():
         slack = 2 * r.residuals["rounding_lower"] + 5e-16 * abs(float(base))
         assert float(base) - r.primal_value <= slack, (name, solver)
+
+
+@pytest.mark.parametrize("entries", [1, 97, 30 * 30])
+def test_blocked_symmetric_products_are_the_upper_triangle_mirrored(usps30, monkeypatch,
+                                                                    entries):
+    """The certificate's symmetric products are mirrored in place by blocks of rows (no
+    n x n temporary); whatever the block, the result is the computed upper triangle with
+    its transpose below (exactly symmetric), and the distance term is unchanged."""
+    from convexkern.math import robust_indefinite as mri
+
+    K0, y = usps30
+    rng = np.random.default_rng(2)
+    v = y * rng.uniform(0, 1, y.size)
+    w, V = np.linalg.eigh(K0 + np.outer(v, v) / 2.0)
+    ref = mri.proxy_kernel(K0, 0.5, w, V)
+    B = rng.standard_normal((y.size, 7))
+    G_ref = mri._gram(B)
+    monkeypatch.setattr(mri, "_MIRROR_ENTRIES", entries)
+    pk = mri.proxy_kernel(K0, 0.5, w, V)
+    P = V[:, w > 0] * np.sqrt(w[w > 0])
+    U = P @ P.T
+    # the upper triangle is the rank-k update's; the lower one its mirror
+    np.testing.assert_allclose(np.triu(pk.K), np.triu(U), rtol=1e-13, atol=1e-13)
+    np.testing.assert_array_equal(pk.K, pk.K.T)
+    np.testing.assert_array_equal(pk.K, ref.K)
+    assert pk.dist_term == ref.dist_term
+    G = mri._gram(B)
+    np.testing.assert_array_equal(G, G.T)
+    np.testing.assert_array_equal(G, G_ref)
+    np.testing.assert_allclose(G, B.T @ B, rtol=1e-12, atol=1e-12)

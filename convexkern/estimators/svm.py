@@ -94,6 +94,12 @@ class SVMClassifier(_BinaryKernelClassifier):
         Target certified relative duality gap; ``None`` is the solver's default.
     max_iter : int or None, default None
         Iteration limit of the solver; hitting it gives a ``ConvergenceWarning``.
+    device : {"cpu", "gpu"}, default "cpu"
+        Where the kernel rows are computed: ``"gpu"`` evaluates the rows SMO touches and
+        the certificate's rows on a CUDA GPU (CuPy, :mod:`convexkern.math.device`); SMO's
+        loop stays on the host.  It needs rows on demand (the ``"rbf"`` kernel or an
+        :class:`~convexkern.kernels.RBF`, finite ``C``); otherwise ``fit`` raises an error
+        naming ``device``.
 
     Attributes
     ----------
@@ -189,6 +195,7 @@ class SVMClassifier(_BinaryKernelClassifier):
         "class_weight": [dict, StrOptions({"balanced"}), None],
         "decision_function_shape": [StrOptions({"ovr", "ovo"})],
         "break_ties": ["boolean"],
+        "device": [StrOptions({"cpu", "gpu"})],
     }
 
     def __init__(
@@ -204,6 +211,7 @@ class SVMClassifier(_BinaryKernelClassifier):
         solver: str = "smo",
         tol: float | None = None,
         max_iter: int | None = None,
+        device: str = "cpu",
     ) -> None:
         self.C = C
         self.kernel = kernel
@@ -216,6 +224,7 @@ class SVMClassifier(_BinaryKernelClassifier):
         self.solver = solver
         self.tol = tol
         self.max_iter = max_iter
+        self.device = device
 
     def __sklearn_tags__(self):  # noqa: D105
         tags = super().__sklearn_tags__()
@@ -274,6 +283,10 @@ class SVMClassifier(_BinaryKernelClassifier):
         # rows, as LIBSVM does; no n x n matrix (soft margin)
         on_demand = (not hard and not self._precomputed() and isinstance(self.kernel_, Kernel)
                      and self.kernel_.gram_rows(Xk[:2]) is not None)
+        if self.device != "cpu" and not on_demand:
+            raise InvalidInputError(
+                "device", f"{self.device!r} computes kernel rows on demand, which needs the "
+                "RBF kernel and a finite C; use device='cpu' for this kernel")
         K: Any = None
         delta = None
         if not on_demand:
@@ -299,7 +312,8 @@ class SVMClassifier(_BinaryKernelClassifier):
         for p, (idx, y_pm) in enumerate(plan):
             rows = position[idx]
             if on_demand:
-                Kp = self.kernel_.gram_rows(Xk if rows.size == Xk.shape[0] else Xk[rows])
+                Kp = self.kernel_.gram_rows(Xk if rows.size == Xk.shape[0] else Xk[rows],
+                                            device=self.device)
             else:
                 Kp = K if rows.size == K.shape[0] else K[np.ix_(rows, rows)]  # rows: 0..n-1
             Cp = None if hard else _box(C * weights[idx])

@@ -142,11 +142,11 @@ class Kernel:
         K = self._compute(X, X if symmetric else Z, symmetric)
         return np.ascontiguousarray(K, dtype=np.float64)
 
-    def gram_rows(self, X: Any) -> Any:
+    def gram_rows(self, X: Any, device: str = "cpu") -> Any:
         """The Gram matrix of the rows of ``X`` by rows on demand, with an entrywise error
-        bound against a PSD matrix (:class:`~convexkern.math.gram_rows.GramRows`), or
-        ``None`` (the default) where the kernel gives none: the Gram matrix is then
-        formed whole."""
+        bound against a PSD matrix (:class:`~convexkern.math.gram_rows.GramRows`; its
+        rows computed on ``device``), or ``None`` (the default) where the kernel gives
+        none: the Gram matrix is then formed whole."""
         return None
 
     def gram_error(self, X: np.ndarray) -> float | None:

@@ -439,7 +439,13 @@ class RankOneUpdate:
         if single:
             if self._q32 is None:
                 self._q32 = self.Q.astype(np.float32)
-            return w, (self._q32 @ W.astype(np.float32)).astype(np.float64)
+            # each n x n temporary dropped as soon as the next exists (at n = 5e4 on a
+            # GPU: 10 or 20 GB each)
+            W32 = W.astype(np.float32)
+            del W
+            V32 = self._q32 @ W32
+            del W32
+            return w, V32.astype(np.float64)
         return w, self.Q @ W
 
     def positive_part(self, v: np.ndarray, sigma: float) -> np.ndarray:

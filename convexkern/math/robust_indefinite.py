@@ -475,11 +475,12 @@ def certified_lower(K0: np.ndarray, y: np.ndarray, alpha: np.ndarray, rho: float
     k = int(np.count_nonzero(neg))
     if k:
         sq = np.sqrt(-w[neg])
-        B = columns(V, neg) * (sq if xp is np else xp.asarray(sq))
+        B = columns(V, neg)  # a copy: scaled in place
+        B *= sq if xp is np else xp.asarray(sq)
         aB = xp.abs(B)
         s = 1.0 / (4.0 * rho)
         m1 = fsum(xp.einsum("ij,ij->j", B, K0 @ B))
-        BB = float(xp.sum(B * B)) * (1.0 + _g(n * k + 1))  # >= ||B||_F^2
+        BB = float(xp.einsum("ij,ij->", B, B)) * (1.0 + _g(n * k + 1))  # >= ||B||_F^2
         e_m1 = _g(2 * n + 1) * R * BB + _g(1) * abs(m1)
         Bv = dot(B.T, v)
         m2 = s * float(Bv @ Bv)
@@ -537,9 +538,41 @@ def _gram(B: Any) -> Any:
     the product ``B.T @ B``, whose entries are such dot products too)."""
     xp = module_of(B)
     U = sla.blas.dsyrk(1.0, B, trans=1) if xp is np else B.T @ B
-    G = xp.triu(U)
-    G += xp.triu(U, 1).T
-    return G
+    return _mirror_upper(U)
+
+
+#: entries of a block of rows in :func:`_mirror_upper` and :func:`_dist_rows`
+_MIRROR_ENTRIES = 1 << 24
+
+
+def _mirror_upper(U: Any) -> Any:
+    """``U`` with its strict lower triangle overwritten by the transpose of its strict
+    upper one, in place, by blocks of rows (no ``n x n`` temporary: at n = 5e4 each would
+    be 20 GB): every entry of the result is the computed upper entry, so it is exactly
+    symmetric and each entry is one computed dot product."""
+    n = U.shape[0]
+    xp = module_of(U)
+    step = max(1, _MIRROR_ENTRIES // max(n, 1))
+    for i0 in range(0, n, step):
+        i1 = min(i0 + step, n)
+        if i0:
+            U[i0:i1, :i0] = U[:i0, i0:i1].T  # reads rows < i0 above the diagonal only
+        d = U[i0:i1, i0:i1]
+        U[i0:i1, i0:i1] = xp.triu(d) + xp.triu(d, 1).T
+    return U
+
+
+def _dist_rows(S: Any, K0: Any) -> np.ndarray:
+    """The squared norms of the rows of ``S - K0`` (each one length-``n`` sum), on the
+    host, by blocks of rows (no ``n x n`` difference)."""
+    n = S.shape[0]
+    xp = module_of(S)
+    step = max(1, _MIRROR_ENTRIES // max(n, 1))
+    out = []
+    for i0 in range(0, n, step):
+        D = S[i0: i0 + step] - K0[i0: i0 + step]
+        out.append(to_host(xp.einsum("ij,ij->i", D, D)))
+    return np.concatenate(out) if out else np.zeros(0)
 
 
 @dataclass(frozen=True)
@@ -608,22 +641,18 @@ def proxy_kernel(K0: np.ndarray, rho: float, w: np.ndarray, V: np.ndarray) -> Pr
     xp = module_of(V)
     pos = w > 0
     sq = np.sqrt(w[pos])
-    P = columns(V, pos) * (sq if xp is np else xp.asarray(sq))
+    P = columns(V, pos)  # a copy: scaled in place
+    P *= sq if xp is np else xp.asarray(sq)
     k = P.shape[1]
     # fl(PP') by a symmetric rank-k update (half the flops of P @ P.T; every entry is still
     # one length-k dot product, so the rounding bound below holds whatever the order; on
-    # a GPU the product P @ P.T)
+    # a GPU the product P @ P.T), its upper triangle mirrored in place
     if not k:
-        U = xp.zeros((n, n))
+        S = xp.zeros((n, n))
     else:
-        U = sla.blas.dsyrk(1.0, P.T, trans=1) if xp is np else P @ P.T
-    S = xp.triu(U)
-    S += xp.triu(U, 1).T
-    del U
-    D = S - K0
+        S = _mirror_upper(sla.blas.dsyrk(1.0, P.T, trans=1) if xp is np else P @ P.T)
     # squares summed per row (length n), rows by math.fsum: relative error gamma_{n+2}
-    nD = math.sqrt(fsum(xp.einsum("ij,ij->i", D, D)))
-    del D
+    nD = math.sqrt(math.fsum(_dist_rows(S, K0)))
     nD_up = nD * (1.0 + _g(n + 3))
     eD = _g(k + 2) * float(xp.sum(P * P)) + _g(1) * nD_up
     dist_up = (nD_up + eD) ** 2 * (1.0 + _g(3))

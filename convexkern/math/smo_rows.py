@@ -227,7 +227,15 @@ class _GramRowsAccess(_CachedKernelRows):
         idx = np.arange(*rows.indices(self.n)) if isinstance(rows, slice) else rows
         if isinstance(cols, slice):
             cols = np.arange(*cols.indices(self.n))
-        return self.provider.block(idx, cols)
+        return self.provider.rows(idx, cols)
+
+    def times(self, coef: np.ndarray, cols: np.ndarray | None = None) -> np.ndarray:
+        if self.provider.device == "cpu":
+            return super().times(coef, cols)
+        # rows computed on a GPU: all of them there, summed there (cheaper than bringing
+        # the rows back, even those in the host cache)
+        self.rows_computed += int(np.count_nonzero(coef))
+        return self.provider.times(coef, cols)
 
     def prepare(self, cols: np.ndarray) -> None:
         return None  # the provider takes column indices (in _block)
