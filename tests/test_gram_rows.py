@@ -115,3 +115,21 @@ def test_the_estimator_never_forms_the_gram_matrix(monkeypatch):
     np.testing.assert_array_equal(rows.predict(X), ref.predict(X))
     Xt, _ = load_binary("usps", 3, 5, split="test")
     np.testing.assert_array_equal(rows.predict(Xt), ref.predict(Xt))
+
+
+def test_certificate_reuses_the_rows_smo_computed():
+    """SMO's row cache is the GramRows' own: the certificate's products take the rows SMO
+    computed (the same doubles) instead of computing them again."""
+    X, y = load_binary("usps", 3, 5, split="train")
+    k = RBF(1.0 / (X.shape[1] * X.var()))
+    G = k.gram_rows(X)
+    r = ck.solve(svm.dual(G, y, C=10.0), "smo")
+    assert r.status == "optimal" and len(G.cache) > 0
+    fresh = k.gram_rows(X)
+    some = list(G.cache)[:5]
+    np.testing.assert_array_equal(np.vstack([G.cache[i] for i in some]), fresh.rows(some))
+    coef = y * r.x["alpha"]
+    np.testing.assert_allclose(G.times(coef), fresh.times(coef), rtol=1e-12, atol=1e-12)
+    cols = np.arange(3, y.size, 7)
+    np.testing.assert_allclose(G.times(coef, cols), fresh.times(coef)[cols], rtol=1e-12,
+                               atol=1e-12)

@@ -156,8 +156,11 @@ class RBF(Kernel):
         taken as 16 ulps)."""
         X = np.asarray(X, dtype=float)
         Xc = X - X.mean(axis=0)
-        sq = float(np.max(np.einsum("ij,ij->i", Xc, Xc), initial=0.0))
-        d = X.shape[1]
+        return self._error(float(np.max(np.einsum("ij,ij->i", Xc, Xc), initial=0.0)),
+                           X.shape[1])
+
+    def _error(self, sq: float, d: int) -> float:
+        """:meth:`gram_error` from ``max_i s_i`` of the centred points and the dimension."""
         dist = 4.0 * sq * _gamma_k(d + 3) * (1.0 + 4 * _U)
         scaled = self._gamma * (dist + 4.0 * sq * 2 * _U) * (1.0 + 4 * _U)
         return float(np.nextafter(scaled + _EXP_ULPS + 2 * _U, np.inf))
@@ -179,7 +182,9 @@ class RBF(Kernel):
         Xc = X - X.mean(axis=0)
         sq = np.einsum("ij,ij->i", Xc, Xc)
         g = self._gamma
-        delta = self.gram_error(X)
+        # gram_error(X), from the centred points already formed here (a subclass's own)
+        delta = (self._error(float(np.max(sq, initial=0.0)), X.shape[1])
+                 if type(self).gram_error is RBF.gram_error else self.gram_error(X))
         if delta is None:  # a subclass without the bound: no rows on demand either
             return None
         xp = module(dev)

@@ -63,6 +63,9 @@ class GramRows:
         self.entry_error = float(entry_error)
         self.k_max = float(k_max)
         self.device = device
+        #: full rows already computed, by index (SMO's row cache, shared when SMO runs on
+        #: these rows: the certificate's :meth:`times` then reuses them)
+        self.cache: dict[int, np.ndarray] = {}
 
     def rows(self, rows: np.ndarray, cols: np.ndarray | None = None) -> np.ndarray:
         """``K[rows][:, cols]`` on the host (``block``'s, brought back from the device)."""
@@ -77,6 +80,12 @@ class GramRows:
         xp = module(self.device)
         gpu = xp is not np
         out = xp.zeros(m)
+        if not gpu and self.cache:  # rows SMO computed: one product, no recomputation
+            hit = np.array([i for i in nz.tolist() if i in self.cache], dtype=np.intp)
+            if hit.size:
+                R = np.vstack([self.cache[i] for i in hit.tolist()])
+                out += coef[hit] @ (R if cols is None else R[:, cols])
+                nz = np.setdiff1d(nz, hit, assume_unique=True)
         step = max(1, (_GPU_BLOCK_ENTRIES if gpu else _BLOCK_ENTRIES) // max(m, 1))
         for s in range(0, nz.size, step):
             idx = nz[s: s + step]

@@ -218,6 +218,8 @@ class _GramRowsAccess(_CachedKernelRows):
         self.X = None
         self.capacity = max(2, int(cache_size_mb * 2**20 // (8 * self.n)))
         self.cache: OrderedDict[int, np.ndarray] = OrderedDict()
+        # the provider sees the same rows (its certificate's products reuse them)
+        provider.cache = self.cache
         self.rows_computed = 0
         self.evictions = 0
         self.diag = np.ascontiguousarray(provider.diag, dtype=np.float64)

@@ -28,6 +28,10 @@ CLASSES_SOCP = CLASSES_QP | {"SOCP"}
 CLASSES_ALL = CLASSES_SOCP | {"EXP", "SDP", "POW"}
 
 
+
+#: module name -> whether it is importable (:attr:`ConicBackend.installed`)
+_FOUND: dict[str, bool] = {}
+
 class Verdict(NamedTuple):
     """A solver's own word on a solve, in convexkern's vocabulary.
 
@@ -98,7 +102,12 @@ class ConicSolverSpec:
 
     @property
     def installed(self) -> bool:
-        return importlib.util.find_spec(self.module) is not None
+        """Whether the solver's module can be imported (looked up once per process: an
+        estimator asks for every pair it fits, and each look-up walks ``sys.path``)."""
+        found = _FOUND.get(self.module)
+        if found is None:
+            found = _FOUND[self.module] = importlib.util.find_spec(self.module) is not None
+        return found
 
     # ------------------------------------------------------------------ its answer
     def verdict(self, raw: Any, settings: Mapping[str, Any]) -> Verdict | None:
