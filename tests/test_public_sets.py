@@ -287,3 +287,63 @@ def test_an_ill_posed_sdp_is_not_re_solved_in_vain(instance, form, side):
     margin = r.residuals["dual_phase_one_margin" if side == "dual" else "phase_one_margin"]
     assert margin < 1e-6
     assert (r.dual_value if side == "dual" else r.primal_value) in (-math.inf, math.inf)
+
+
+# --------------------------------------------------------------------------- infeasible LPs
+_INFEASIBLE = ("bgdbg1", "bgprtr", "box1", "ex72a", "ex73a", "forest6", "galenet", "itest2",
+               "itest6", "klein1", "woodinfe")
+
+
+def _infeasible(name: str):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        prob, _ = build_problem(read_mps(public_file(f"netlib_infeasible/{name}.mps")))
+    return prob
+
+
+@pytest.mark.parametrize("solver", ["clarabel", "highs", "ecos"])
+@pytest.mark.parametrize("name", _INFEASIBLE)
+def test_an_infeasible_netlib_lp_is_proved_infeasible(name, solver):
+    """Netlib's lp/infeas collection (Chinneck): every solver says "infeasible", and the
+    word stands only with a proof, by the solver's Farkas ray or by the certified
+    phase-one LP (bgdbg1: no solver's ray passes; HiGHS gives no ray at all)."""
+    f = ck.from_cvxpy(_infeasible(name), name)
+    if solver not in ck.available_solvers(f):
+        pytest.skip(f"{solver} not installed")
+    r = ck.solve(f, solver, time_limit=60)
+    assert r.status is Status.INFEASIBLE, r.message
+    assert r.solver_stats["claim_proven"] is True
+    assert "proves it" in r.message or "phase-one LP" in r.message
+
+
+def test_the_phase_one_proves_what_the_rays_cannot():
+    r = ck.solve(ck.from_cvxpy(_infeasible("bgdbg1")), "clarabel", time_limit=60)
+    assert r.status is Status.INFEASIBLE
+    assert "does not prove it" in r.message and "phase-one LP" in r.message
+
+
+def test_the_phase_one_never_proves_a_feasible_problem_infeasible():
+    """On feasible problems (a Netlib LP, equality rows with free variables) the phase-one
+    LP's certified optimum is <= 0: no proof; on an infeasible pair of equality rows
+    (x1 + x2 = 1 and = 2, t* = 1/2) it is one."""
+    import cvxpy as cp
+
+    from convexkern.solvers.conic import _phase_one_proof
+    from convexkern.solvers.table import CONIC
+
+    x = cp.Variable(2)
+    feasible = [_formulation("afiro").problem,
+                cp.Problem(cp.Minimize(x[0]), [x[0] + x[1] == 1, x[0] - x[1] == 3])]
+    infeasible = cp.Problem(cp.Minimize(x[0]), [x[0] + x[1] == 1, x[0] + x[1] == 2])
+    for solver in ("clarabel", "highs"):
+        spec = CONIC[solver]
+        for prob in feasible:
+            data, chain, _ = prob.get_problem_data(spec.cvxpy_name)
+            done, note = _phase_one_proof(spec, data, chain, tol=1e-8, accuracy=1e-8,
+                                          time_limit=None)
+            assert not done, note
+        data, chain, _ = infeasible.get_problem_data(spec.cvxpy_name)
+        done, note = _phase_one_proof(spec, data, chain, tol=1e-8, accuracy=1e-8,
+                                      time_limit=None)
+        assert done, note
+        assert "0.5" in note or "0.499" in note

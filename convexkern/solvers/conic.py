@@ -22,7 +22,7 @@ import cvxpy as cp
 import numpy as np
 
 from ..errors import InvalidInputError
-from ..formulation import Formulation
+from ..formulation import Formulation, from_cvxpy
 from ..generic import CONIC_KEY, ConicPoint, conic_data, conic_names
 from ..math.budget import deadline, time_left
 from ..math.conic import (
@@ -30,6 +30,7 @@ from ..math.conic import (
     feasible_point_proof,
     improving_ray_proof,
     interior_point,
+    phase_one_problem,
 )
 from ..report import SolveReport, Status
 from .backends.base import ConicSolverSpec, Verdict
@@ -259,7 +260,7 @@ def _solve_within(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any
 
 #: the solvers asked for a second opinion on a claim whose own ray proves nothing, in order
 #: (their rays are read: :meth:`ConicSolverSpec.certificate`)
-_SECOND_OPINION = ("clarabel", "scs")
+_SECOND_OPINION = ("clarabel", "highs", "scs")
 
 
 def _prove_claim(f: Formulation, spec: ConicSolverSpec, claim: Status, verdict: Verdict,
@@ -279,6 +280,12 @@ def _prove_claim(f: Formulation, spec: ConicSolverSpec, claim: Status, verdict: 
     if proof[0] is not None:
         return proof[0], True, f"{said}; {proof[1]}"
     why = f"{said}, but its certificate does not prove it ({proof[1]})"
+    if claim is Status.INFEASIBLE and (time_limit is None or time_limit > 0):
+        done, note = _phase_one_proof(spec, data, chain, tol=tol, accuracy=accuracy,
+                                      time_limit=time_limit)
+        if done:
+            return claim, True, f"{why}; {note}"
+        why += f"; {note}"
     other = next((CONIC[n] for n in _SECOND_OPINION if n != spec.name and CONIC[n].installed
                   and f.cone_class in CONIC[n].cones), None) if second_opinion else None
     if other is not None and (time_limit is None or time_limit > 0):
@@ -296,6 +303,29 @@ def _prove_claim(f: Formulation, spec: ConicSolverSpec, claim: Status, verdict: 
         why += "; the solver itself marked the word inaccurate"
     return claim, False, why + ". Not a property of the problem: try another solver, " \
         "tighter settings or rescaled data"
+
+
+def _phase_one_proof(spec: ConicSolverSpec, data: Any, chain: Any, *, tol: float,
+                     accuracy: float, time_limit: float | None) -> tuple[bool, str]:
+    """Whether the phase-one LP of the problem's rows (:func:`phase_one_problem`), solved
+    by the same solver and certified like any optimum, has a certified optimum ``> 0``
+    (which proves the rows infeasible), and what it showed."""
+    try:
+        cd, reason = conic_data(data, getattr(chain, "solver", None))
+    except (KeyError, ValueError, TypeError, AttributeError) as exc:
+        return False, f"its conic form could not be read for a phase one ({exc})"
+    problem = None if reason else phase_one_problem(cd)
+    if problem is None:
+        return False, "no phase one for its cones"
+    r = _solve_at(from_cvxpy(problem, name="phase one"), spec, tol=tol, accuracy=accuracy,
+                  max_iter=None, time_limit=time_limit, verbose=False, options={},
+                  second=False)
+    lo = min(r.primal_value, r.dual_value)  # the bracket's lower end (NaN: no point)
+    if lo > 0:
+        return True, (f"the phase-one LP (min t, every row relaxed by t) has a certified "
+                      f"optimum >= {lo:.3g} > 0 ({spec.name}'s answer, certified)")
+    return False, (f"its phase-one LP ({r.status.value}) has no certified optimum > 0 "
+                   f"(lower bound {lo:.3g})")
 
 
 def _ray_proof(spec: ConicSolverSpec, claim: Status, raw: Any, data: Any, chain: Any

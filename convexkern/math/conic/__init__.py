@@ -26,8 +26,8 @@ from __future__ import annotations
 from .bounds import conic_bounds
 from .cones import dual_interior_point, interior_point, psd_shift
 from .data import ConicBounds, ConicData
-from .rays import farkas_proof, feasible_point_proof, improving_ray_proof
+from .rays import farkas_proof, feasible_point_proof, improving_ray_proof, phase_one_problem
 
 __all__ = ["ConicData", "ConicBounds", "conic_bounds", "interior_point",
            "dual_interior_point", "psd_shift", "farkas_proof", "improving_ray_proof",
-           "feasible_point_proof"]
+           "feasible_point_proof", "phase_one_problem"]

@@ -18,7 +18,12 @@ an optimum (Neumaier & Shcherbina 2004; VSDP's certificates of infeasibility):
   objective ``c'd`` is negative: then no dual point exists (``c'd = s_d'y >= 0`` for every
   dual-feasible ``y``), so the problem has no optimum: it is unbounded if it is feasible;
 * **feasible** (:func:`feasible_point_proof`): a point that meets every row with no move,
-  which turns "no optimum" into "unbounded".
+  which turns "no optimum" into "unbounded";
+* **infeasible, by phase one** (:func:`phase_one_problem`): where no Farkas ray passes,
+  the problem ``min t`` subject to ``|A_Z x - b_Z| <= t``, ``A_N x - b_N <= t`` and the
+  native bounds (zero and nonnegative rows only) is an ordinary, well-posed LP (feasible,
+  bounded below by its ``t >= -1`` row); a certified lower bound ``> 0`` on its optimum,
+  from the generic certificate like any optimum, proves that no point meets the rows.
 
 A solver's ray carries round-off; where it does not pass as it is, a cleaned copy (tiny
 entries dropped, then rounded to a few binary digits) is tried, each one checked anew.
@@ -32,6 +37,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import cvxpy as cp
 import numpy as np
 import scipy.sparse as sp
 
@@ -39,7 +45,8 @@ from .bounds import _lower, _upper_at
 from .boxes import _primal_box
 from .data import ConicData
 
-__all__ = ["farkas_proof", "improving_ray_proof", "feasible_point_proof"]
+__all__ = ["farkas_proof", "improving_ray_proof", "feasible_point_proof",
+           "phase_one_problem"]
 
 
 def _vector(v: np.ndarray | None, size: int) -> np.ndarray | None:
@@ -158,3 +165,35 @@ def feasible_point_proof(data: ConicData, x: np.ndarray | None) -> bool:
     feas = replace(data, c=np.zeros(data.c.size), P=None, offset=0.0)
     val, _ = _met_with_no_move(feas, x)
     return math.isfinite(val)
+
+
+def phase_one_problem(data: ConicData) -> cp.Problem | None:
+    """The phase-one LP of ``data``'s rows, or ``None`` where its cones are not only zero
+    and nonnegative ones.
+
+    ``min t`` over ``(x, t)`` subject to ``A_Z x - b_Z <= t``, ``b_Z - A_Z x <= t`` (the
+    zero rows), ``A_N x - b_N <= t`` (the nonnegative rows: ``s = b - Ax >= -t``), the
+    native bounds of ``x``, and ``t >= -1``.  Its data are the stored doubles of ``data``
+    (cvxpy copies them, negates ``b``, adds the coefficients ``+-1`` of ``t``: all exact),
+    so a certified lower bound ``t* > 0`` proves that no ``x`` meets ``Ax + s = b``, ``s``
+    in the cones, within the native bounds: the constraints of ``data`` are infeasible.
+    The objective of ``data`` plays no part."""
+    if data.soc or data.psd or data.exp or data.p3d:
+        return None
+    n = data.c.size
+    z, k = data.zero, data.nonneg
+    x = cp.Variable(n, name="x")
+    t = cp.Variable(name="t")
+    A, b = data.A, data.b
+    cons = [t >= -1.0]
+    if z:
+        AZ = A[:z]
+        cons += [AZ @ x - b[:z] <= t, b[:z] - AZ @ x <= t]
+    if k:
+        cons.append(A[z: z + k] @ x - b[z: z + k] <= t)
+    for bound, sign in ((data.lb, 1.0), (data.ub, -1.0)):
+        if bound is not None:
+            fin = np.flatnonzero(np.isfinite(bound))
+            if fin.size:
+                cons.append(sign * x[fin] >= sign * bound[fin])
+    return cp.Problem(cp.Minimize(t), cons)
