@@ -269,12 +269,14 @@ def _prove_claim(f: Formulation, spec: ConicSolverSpec, claim: Status, verdict: 
                  ) -> tuple[Status, bool, str]:
     """``(status, proven, why)`` for a solver's "no solution" word.
 
-    ``infeasible`` stands when the solver's Farkas ray proves it; ``unbounded`` when its
+    ``infeasible`` stands when the solver's Farkas ray proves it, or the certified
+    phase-one LP of the rows does (:func:`_phase_one_proof`); ``unbounded`` when its
     improving ray proves there is no optimum and a point proves the problem feasible
     (without that point: ``infeasible_or_unbounded``, which the ray does prove).  A claim
-    its own ray cannot prove is put to another solver once (``_SECOND_OPINION``): its
-    proven claim is adopted, its certified optimum refutes the first.  Otherwise the
-    claim is unproven (``why`` says so) and ``outcome.judged`` reports an error."""
+    neither proves is put to the other solvers of ``_SECOND_OPINION`` in turn, each once
+    and within the time left: the first proven claim is adopted, a certified optimum
+    refutes the first solver's word.  Otherwise the claim is unproven (``why`` says so)
+    and ``outcome.judged`` reports an error."""
     said = f"{spec.name} said '{claim.value}' (its status: {verdict.word})"
     proof = _ray_proof(spec, claim, raw, data, chain)
     if proof[0] is not None:
@@ -283,22 +285,26 @@ def _prove_claim(f: Formulation, spec: ConicSolverSpec, claim: Status, verdict: 
     if claim is Status.INFEASIBLE and (time_limit is None or time_limit > 0):
         done, note = _phase_one_proof(spec, data, chain, tol=tol, accuracy=accuracy,
                                       time_limit=time_limit)
+        time_limit = time_left() if time_limit is not None else None
         if done:
             return claim, True, f"{why}; {note}"
         why += f"; {note}"
-    other = next((CONIC[n] for n in _SECOND_OPINION if n != spec.name and CONIC[n].installed
-                  and f.cone_class in CONIC[n].cones), None) if second_opinion else None
-    if other is not None and (time_limit is None or time_limit > 0):
+    others = [CONIC[n] for n in _SECOND_OPINION if n != spec.name and CONIC[n].installed
+              and f.cone_class in CONIC[n].cones] if second_opinion else []
+    for other in others:
+        left = time_left() if time_limit is not None else None  # the deadline in force
+        if left is not None and left <= 0:
+            break
         r = _solve_at(f, other, tol=tol, accuracy=accuracy, max_iter=None,
-                      time_limit=time_limit, verbose=False, options={}, second=False)
+                      time_limit=left, verbose=False, options={}, second=False)
         if r.status in _NO_SOLUTION_MESSAGE and r.solver_stats.get("claim_proven"):
             return r.status, True, f"{why}; {other.name}'s does: {r.solver_stats['claim_proof']}"
         if r.status is Status.OPTIMAL:
             lo, up = sorted((r.primal_value, r.dual_value))
             why += (f"; {other.name} certified an optimum in [{lo:.10g}, {up:.10g}]: the "
                     "claim is false")
-        else:
-            why += f"; {other.name} proved nothing either ({r.status.value})"
+            break
+        why += f"; {other.name} proved nothing either ({r.status.value})"
     if not verdict.proven:
         why += "; the solver itself marked the word inaccurate"
     return claim, False, why + ". Not a property of the problem: try another solver, " \
