@@ -347,3 +347,17 @@ def test_the_phase_one_never_proves_a_feasible_problem_infeasible():
                                       time_limit=None)
         assert done, note
         assert "0.5" in note or "0.499" in note
+
+
+def test_a_phase_one_is_never_measured_by_a_phase_one_of_its_own():
+    """A claim about the phase-one problem itself goes to the rays and second opinions
+    only (no recursion)."""
+    import cvxpy as cp
+
+    from convexkern.solvers.conic import _PHASE_ONE
+
+    x = cp.Variable(2)
+    f = ck.from_cvxpy(cp.Problem(cp.Minimize(x[0]), [x >= 1, cp.sum(x) <= 1]), _PHASE_ONE)
+    r = ck.solve(f, "highs")
+    assert r.status is Status.INFEASIBLE  # clarabel's Farkas ray, as a second opinion
+    assert "phase-one LP" not in r.message

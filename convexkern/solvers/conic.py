@@ -282,7 +282,8 @@ def _prove_claim(f: Formulation, spec: ConicSolverSpec, claim: Status, verdict: 
     if proof[0] is not None:
         return proof[0], True, f"{said}; {proof[1]}"
     why = f"{said}, but its certificate does not prove it ({proof[1]})"
-    if claim is Status.INFEASIBLE and (time_limit is None or time_limit > 0):
+    if (claim is Status.INFEASIBLE and f.name != _PHASE_ONE
+            and (time_limit is None or time_limit > 0)):  # never a phase one of a phase one
         done, note = _phase_one_proof(spec, data, chain, tol=tol, accuracy=accuracy,
                                       time_limit=time_limit)
         time_limit = time_left() if time_limit is not None else None
@@ -311,6 +312,11 @@ def _prove_claim(f: Formulation, spec: ConicSolverSpec, claim: Status, verdict: 
         "tighter settings or rescaled data"
 
 
+#: the name of the phase-one formulation (:func:`_phase_one_proof`): a claim about it is
+#: never measured by a phase one of its own
+_PHASE_ONE = "phase one (convexkern)"
+
+
 def _phase_one_proof(spec: ConicSolverSpec, data: Any, chain: Any, *, tol: float,
                      accuracy: float, time_limit: float | None) -> tuple[bool, str]:
     """Whether the phase-one LP of the problem's rows (:func:`phase_one_problem`), solved
@@ -323,10 +329,12 @@ def _phase_one_proof(spec: ConicSolverSpec, data: Any, chain: Any, *, tol: float
     problem = None if reason else phase_one_problem(cd)
     if problem is None:
         return False, "no phase one for its cones"
-    r = _solve_at(from_cvxpy(problem, name="phase one"), spec, tol=tol, accuracy=accuracy,
+    r = _solve_at(from_cvxpy(problem, name=_PHASE_ONE), spec, tol=tol, accuracy=accuracy,
                   max_iter=None, time_limit=time_limit, verbose=False, options={},
                   second=False)
-    lo = min(r.primal_value, r.dual_value)  # the bracket's lower end (NaN: no point)
+    ends = (r.primal_value, r.dual_value)
+    # the bracket's lower end; NaN (no point, or one end missing) proves nothing
+    lo = min(ends) if not any(math.isnan(v) for v in ends) else math.nan
     if lo > 0:
         return True, (f"the phase-one LP (min t, every row relaxed by t) has a certified "
                       f"optimum >= {lo:.3g} > 0 ({spec.name}'s answer, certified)")
