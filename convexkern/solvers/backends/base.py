@@ -29,7 +29,7 @@ CLASSES_ALL = CLASSES_SOCP | {"EXP", "SDP", "POW"}
 
 
 
-#: module name -> whether it is importable (:attr:`ConicBackend.installed`)
+#: module name -> whether it is importable (:attr:`ConicSolverSpec.installed`)
 _FOUND: dict[str, bool] = {}
 
 class Verdict(NamedTuple):
