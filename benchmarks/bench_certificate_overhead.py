@@ -158,7 +158,7 @@ def main() -> None:
         for solver in [s for s in ck.available_solvers(f0) if s in CONIC and (
                 not args.solvers or s in args.solvers.split(","))]:
             spec = CONIC[solver]
-            acc = TOLERANCE.settings(spec.default_tol, spec.safety)
+            acc = TOLERANCE.settings(spec.default_tol, spec.safety, spec.settings_floor)
             kwargs = spec.settings(acc, None, None)
 
             def plain(build=build, name=spec.cvxpy_name, kwargs=kwargs) -> None:

@@ -105,6 +105,29 @@ def test_qsc205_bracket_holds_the_high_accuracy_reference():
     assert r.dual_value <= optimum + slack and r.primal_value >= optimum - slack
 
 
+@pytest.mark.parametrize("name", ["kb2", "scagr7", "vtp.base"])
+def test_clarabel_certifies_netlib_at_its_first_solve(name):
+    """At settings 1e-9 Clarabel's point on these LPs certified 2.7e-8 to 9.1e-8, above its
+    default tol 1e-8, and a second solve and certificate followed; at the settings it now
+    gets (safety 0.01, 1e-10) the first point certifies, so none is re-solved."""
+    r = ck.solve(_formulation(name), "clarabel")
+    assert r.status is Status.OPTIMAL, r.message
+    assert not r.solver_stats.get("refined"), r.message
+    _, optimum, slack = OPTIMA[name]
+    assert r.dual_value <= optimum + slack and r.primal_value >= optimum - slack
+
+
+def test_clarabel_settings_stop_at_its_floor():
+    """tol 1e-10 asks Clarabel for 1e-11, not 1e-12 (where it stalls: InsufficientProgress on
+    the hard-margin SVM dual of tests/test_svm.py)."""
+    from convexkern.solvers import TOLERANCE
+    from convexkern.solvers.table import CONIC
+
+    spec = CONIC["clarabel"]
+    assert TOLERANCE.settings(1e-8, spec.safety, spec.settings_floor) == pytest.approx(1e-10)
+    assert TOLERANCE.settings(1e-10, spec.safety, spec.settings_floor) == 1e-11
+
+
 def test_the_check_against_a_published_value_can_fail():
     """``bracket_holds`` flags a bracket above or below the value, and says nothing when no
     side is finite; maximising swaps the sides."""

@@ -71,7 +71,7 @@ def solve_conic(
     ``solver_stats["refined"]`` says it happened.
     """
     options = dict(options or {})
-    accuracy = TOLERANCE.settings(tol, spec.safety)
+    accuracy = TOLERANCE.settings(tol, spec.safety, spec.settings_floor)
     t_start = time.perf_counter()  # time_limit bounds the whole call, certificates included
 
     def at(acc: float, limit: float | None, until: float | None = None) -> SolveReport:

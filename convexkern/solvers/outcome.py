@@ -56,9 +56,9 @@ class TolerancePolicy:
     #: number (:func:`convexkern.report.relative_gap`)
     absolute_below: float = ABSOLUTE_GAP_BELOW
 
-    def settings(self, tol: float, safety: float) -> float:
-        """A conic solver's accuracy settings for ``tol``."""
-        return max(tol * safety, self.settings_floor)
+    def settings(self, tol: float, safety: float, floor: float = 0.0) -> float:
+        """A conic solver's accuracy settings for ``tol`` (``floor``: the solver's own)."""
+        return max(tol * safety, self.settings_floor, floor)
 
     def refined(self, accuracy: float) -> float:
         """The settings of a refining re-solve after a solve at ``accuracy``."""

@@ -70,6 +70,9 @@ class ConicSolverSpec:
     #: the solver's accuracy settings are ``safety * tol`` (the tolerance policy,
     #: :data:`convexkern.solvers.outcome.TOLERANCE`, floors them)
     safety: float = 0.1
+    #: the tightest accuracy settings ``safety * tol`` may reach for this solver (the
+    #: policy's own floor applies too): below it the solver stalls rather than converges
+    settings_floor: float = 0.0
     #: re-solve once at tighter settings when an "optimal" answer misses tol: every
     #: solver whose accuracy settings are tolerances (an interior-point method pays a few
     #: iterations, a first-order method more, within the caller's time_limit); without
