@@ -12,7 +12,8 @@ import scipy.sparse as sp
 
 from ..budget import time_left
 from .cones import _cone_box
-from .data import _TINY, _U, ConicData, _gamma, _up, transposed
+from .data import _TINY, _U, ConicData, _gamma, _up, nonneg_rows, transposed
+from .fix import abs_mv
 
 __all__: list[str] = []  # private helpers of the convexkern.math.conic package
 
@@ -232,20 +233,20 @@ def _lagrangian_cut(data: ConicData, x: np.ndarray, y: np.ndarray, upper: float)
     rows' multipliers ``r`` holds the reduced costs, which bound the variables those
     rows leave open (Lagrangian bound tightening).  Returns ``(r, err, R)``: the computed
     coefficients, their rounding bound and the right-hand side rounded up."""
-    rows = data.A[data.zero: data.zero + data.nonneg]
+    rows = nonneg_rows(data)
     single = np.flatnonzero(np.diff(rows.indptr) == 1) + data.zero
     yS = y.copy()
     yS[single] = 0.0
     At = transposed(data)
     r = data.c + At @ yS
-    mag = np.abs(data.c) + abs(At) @ np.abs(yS)
+    mag = np.abs(data.c) + abs_mv(At, yS)
     k = np.diff(At.indptr) + 2
     q = 0.0
     eq = 0.0
     if data.P is not None:
         Px = data.P @ x
         r = r + Px
-        mag = mag + abs(data.P) @ np.abs(x)
+        mag = mag + abs_mv(data.P, x)
         k = k + np.diff(data.P.indptr) + 1
         pq = x * Px
         q = math.fsum(pq.tolist())

@@ -188,6 +188,20 @@ class ConicData:
         return out
 
 
+def cached(data: ConicData, key: str, make):
+    """``data.cache[key]``, made by ``make()`` at the first use: the pieces of the form
+    that every point's certificate reads alike (a slice of ``A``, its structure)."""
+    out = data.cache.get(key)
+    if out is None:
+        out = data.cache[key] = make()
+    return out
+
+
+def nonneg_rows(data: ConicData) -> sp.csr_matrix:
+    """The nonnegative rows of ``A`` (CSR), sliced once per form."""
+    return cached(data, "nonneg_rows", lambda: data.A[data.zero: data.zero + data.nonneg])
+
+
 def transposed(data: ConicData) -> sp.csr_matrix:
     """``A'`` as CSR, built once per conic form (every bound and box reads it)."""
     At = data.cache.get("At")

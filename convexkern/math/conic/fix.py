@@ -27,7 +27,7 @@ import scipy.sparse as sp
 from ..budget import affordable, time_left
 from ..rounding import E_DOWN
 from .cones import _into_cone, _smat, psd_shift
-from .data import _TINY, _U, ConicData, _exact_rows, _gamma, _up
+from .data import _TINY, _U, ConicData, _exact_rows, _gamma, _up, cached, nonneg_rows
 from .redundant import independent_equalities
 
 __all__ = ["abs_mv", "active_fix", "clip_singletons", "dual_fix", "dual_polish",
@@ -35,7 +35,15 @@ __all__ = ["abs_mv", "active_fix", "clip_singletons", "dual_fix", "dual_polish",
 
 
 def abs_mv(M: sp.csr_matrix, v: np.ndarray) -> np.ndarray:
-    return abs(M) @ np.abs(v)
+    """``|M| |v|``; ``|M|`` is kept on ``M`` while its data array is the same object."""
+    kept = getattr(M, "_ck_abs", None)
+    if kept is None or kept[0] is not M.data:
+        kept = (M.data, abs(M))
+        try:
+            M._ck_abs = kept  # type: ignore[union-attr]
+        except AttributeError:
+            pass
+    return kept[1] @ np.abs(v)
 
 
 def _diagonal_basis(N: sp.csc_matrix, room: np.ndarray) -> np.ndarray | None:
@@ -333,18 +341,24 @@ def _refine_slack(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray,
     return s, es
 
 
+def _singletons(data: ConicData) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The bound-like rows ``a x_j <= b`` (a nonneg row with one entry): ``(j, a, b)``."""
+    def make() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        rows = nonneg_rows(data)
+        one = np.flatnonzero(np.diff(rows.indptr) == 1)
+        return (rows.indices[rows.indptr[one]], rows.data[rows.indptr[one]],
+                data.b[data.zero + one])
+    return cached(data, "singletons", make)
+
+
 def clip_singletons(data: ConicData, x: np.ndarray) -> np.ndarray:
     """``x`` with every bound-like row (a nonneg row ``a x_j <= b`` with one entry) met
     exactly: the coordinate is moved onto the inner side of the bound, stepping an ulp at
     a time until the computed slack is provably nonnegative."""
-    rows = data.A[data.zero: data.zero + data.nonneg]
-    one = np.flatnonzero(np.diff(rows.indptr) == 1)
-    if one.size == 0:
+    j, a, b = _singletons(data)
+    if j.size == 0:
         return x
     x = x.copy()
-    j = rows.indices[rows.indptr[one]]
-    a = rows.data[rows.indptr[one]]
-    b = data.b[data.zero + one]
     for _ in range(4):
         slack = b - a * x[j]
         ok = slack >= 2 * _U * (np.abs(b) + np.abs(a * x[j])) + (slack != 0) * _TINY
@@ -400,17 +414,14 @@ def _equality_fix_on(data: ConicData, eq: np.ndarray, x: np.ndarray, s: np.ndarr
     if z > 2000:
         return *none, f"{z} equality rows are too many to correct exactly"
     AE = data.A[eq]
-    rest = data.A[data.zero:].tocsc()
     n = data.c.size
     # room of each column: free columns 1, columns in a nonneg row s_i / |a_ij| (capped)
     room = np.ones(n)
-    nn = slice(0, data.nonneg)
-    Ann = rest[nn].tocoo()
+    Ann, other = _room_rows(data)
     if Ann.nnz:
         sl = s[data.zero: data.zero + data.nonneg][Ann.row]
         ratio = np.clip(sl, 0.0, None) / np.abs(Ann.data)
         np.minimum.at(room, Ann.col, np.minimum(ratio, 1.0))
-    other = rest[data.nonneg:].tocoo()
     if other.nnz:
         np.minimum.at(room, other.col, 1e-3)  # cone blocks: prefer other columns
     if data.lb is not None:
@@ -463,6 +474,12 @@ def _equality_fix_on(data: ConicData, eq: np.ndarray, x: np.ndarray, s: np.ndarr
     return B, np.full(B.size, _up(d) + _TINY), ""
 
 
+def _room_rows(data: ConicData) -> tuple[sp.coo_matrix, sp.coo_matrix]:
+    """The nonnegative rows and the cone rows after them, as COO (once per form)."""
+    return cached(data, "room_rows", lambda: (
+        nonneg_rows(data).tocoo(), data.A[data.zero + data.nonneg:].tocoo()))
+
+
 def active_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, str]:
     """:func:`equality_fix` over the equality rows *and* the inequality rows (two or
@@ -497,12 +514,16 @@ def active_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
         room = _column_room(data, x, s, act, pinned)
         if not affordable(6.0 * rows.size * rows.size * data.c.size):
             return *fail, "no time was left for the exact correction (time_limit)"
-        W = (data.A[rows] @ sp.diags(room)).toarray()
+        # the columns that may move (a pinned one has room 0: no column of W is zero)
+        mov = np.flatnonzero(room > 0)
+        Am = data.A[rows][:, mov]
+        W = Am.toarray() * room[mov]
         if _ == 2:
             break
         # meet the rows in floating point first, so what is enclosed is rounding-sized
         try:
-            step = room * scipy.linalg.lstsq(W, s[rows], lapack_driver="gelsy")[0]
+            step = np.zeros(x.size)
+            step[mov] = room[mov] * scipy.linalg.lstsq(W, s[rows], lapack_driver="gelsy")[0]
         except (ValueError, np.linalg.LinAlgError):
             return *fail, "the active rows could not be factorised"
         x2 = clip_singletons(data, x + step)
@@ -513,22 +534,20 @@ def active_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
     fail = (x, none, np.zeros(0), none)
     # an independent subset of the rows over the columns that may move (of A itself, not
     # weighted by room), equality rows first (weighted up)
-    movable = room > 0
     # a row none of whose columns may move is met exactly only if its slack is exactly 0
-    idle = np.diff(data.A[rows][:, movable].tocsr().indptr) == 0
+    idle = np.diff(Am.tocsr().indptr) == 0
     exact0 = idle & (s[rows] == 0) & (es[rows] == 0)
     if np.any(idle & ~exact0 & (rows < z)):
         return *fail, ("an equality row whose columns all sit at their bounds is not met "
                        "exactly by the point")
     done = rows[exact0]
-    rows, W = rows[~idle], W[~idle]
+    rows, W, Am = rows[~idle], W[~idle], Am[~idle]
     z = int(np.sum(rows < data.zero))
     weight = np.ones(rows.size)
     weight[:z] = 1e4
     try:
         _, Rr, prow = scipy.linalg.qr(
-            (data.A[rows][:, movable].toarray() * weight[:, None]).T, mode="economic",
-            pivoting=True)
+            (Am.toarray() * weight[:, None]).T, mode="economic", pivoting=True)
         diag = np.abs(np.diag(Rr))
         rank = int(np.sum(diag > 1e-10 * diag[0])) if diag.size else 0
         keep = np.sort(prow[:rank])
@@ -542,12 +561,14 @@ def active_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
                 if why:
                     return *fail, why
             return *fail, _singular_reason(data.A[:data.zero], data.zero)
-        piv = (scipy.linalg.qr(W[keep], mode="economic", pivoting=True)[2] if keep.size
-               else np.zeros(0, dtype=int))
+        Rw, piv = (scipy.linalg.qr(W[keep], mode="economic", pivoting=True)[1:] if keep.size
+                   else (np.zeros((0, 0)), np.zeros(0, dtype=int)))
     except (ValueError, np.linalg.LinAlgError):
         return *fail, "the active rows could not be factorised"
-    B = np.sort(piv[: keep.size]) if keep.size else np.zeros(0, dtype=int)
-    if np.any(room[B] == 0):
+    B = np.sort(mov[piv[: keep.size]]) if keep.size else np.zeros(0, dtype=int)
+    # the pivoting takes a column whose remaining part is exactly 0 only when no other is
+    # left: the movable columns do not span the rows
+    if B.size < keep.size or np.any(np.diag(Rw)[: keep.size] == 0):
         return *fail, ("the equality and active rows are not spanned by the columns off "
                        "their bounds (a degenerate point)")
     met = rows[keep]
@@ -565,10 +586,11 @@ def _tight_rows(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
     z, nn = data.zero, data.nonneg
     A = data.A
     nnz = np.diff(A.indptr)[z: z + nn]
-    rows = A[z: z + nn]
+    rows = nonneg_rows(data)
     width = np.zeros(nn)
     if rows.nnz:  # a row's largest entry times the point's largest entry
-        width = abs(rows).max(axis=1).toarray().ravel() * float(np.max(np.abs(x), initial=0))
+        width = cached(data, "nonneg_row_max", lambda: abs(rows).max(axis=1).toarray().ravel()
+                       ) * float(np.max(np.abs(x), initial=0))
     scale = np.abs(data.b[z: z + nn]) + abs_mv(rows, x) + width
     tight = s[z: z + nn] <= 1e3 * es[z: z + nn] + 1e-12 * scale
     act = z + np.flatnonzero(tight & (nnz > 1))
@@ -586,15 +608,15 @@ def _column_room(data: ConicData, x: np.ndarray, s: np.ndarray, act: np.ndarray,
     """How far each column may move, from the inequality rows left free (not those in
     ``act``, met exactly) and native bounds; 0 on ``pinned`` columns."""
     z, nn = data.zero, data.nonneg
-    A = data.A
     room = np.ones(data.c.size)
     free_nn = np.ones(nn, dtype=bool)
     free_nn[act - z] = False
-    Ann = A[z: z + nn][free_nn].tocoo()
-    if Ann.nnz:
-        sl = s[z: z + nn][free_nn][Ann.row]
-        np.minimum.at(room, Ann.col, np.minimum(np.clip(sl, 0.0, None) / np.abs(Ann.data), 1.0))
-    other = A[z + nn:].tocoo()
+    Ann, other = _room_rows(data)
+    keep = free_nn[Ann.row]
+    if np.any(keep):
+        row, col, val = Ann.row[keep], Ann.col[keep], Ann.data[keep]
+        sl = s[z: z + nn][row]
+        np.minimum.at(room, col, np.minimum(np.clip(sl, 0.0, None) / np.abs(val), 1.0))
     if other.nnz:
         np.minimum.at(room, other.col, 1e-3)
     if data.lb is not None:
