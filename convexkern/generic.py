@@ -142,6 +142,17 @@ def _exp_order_ok(solver: Any) -> bool:
     return order is None or list(order) == [0, 1, 2]
 
 
+def _offset(pp: Any) -> float:
+    """The objective's constant term of cvxpy's parametrised cone program ``pp``: without
+    parameters the last entry of its (single-column) objective tensor, read directly
+    (``apply_parameters`` would build the whole problem data again for it)."""
+    q = getattr(pp, "q", None)
+    if not pp.parameters and q is not None and q.ndim == 2 and q.shape[1] == 1:
+        return float(np.asarray(q[[q.shape[0] - 1]].toarray() if sp.issparse(q)
+                                else q[-1]).item())
+    return float(np.asarray(pp.apply_parameters()[1]).item())
+
+
 def conic_data(data: Mapping[str, Any], solver: Any = None) -> tuple[ConicData, str]:
     """The :class:`ConicData` of cvxpy's ``get_problem_data`` output for ``solver`` (the
     solving chain's solver reduction, for its PSD and exponential-cone conventions), and
@@ -150,8 +161,7 @@ def conic_data(data: Mapping[str, Any], solver: Any = None) -> tuple[ConicData, 
     pp = data.get("param_prob")
     if pp is not None:
         try:
-            out = pp.apply_parameters()
-            offset = float(np.asarray(out[1]).item())
+            offset = _offset(pp)
         except (TypeError, ValueError, IndexError, AttributeError):
             offset = math.nan
     reason = "" if math.isfinite(offset) else "the objective's constant term is unknown"

@@ -181,6 +181,28 @@ def test_maximisation_and_constant_offset():
     assert r.primal_value <= opt + 1e-12 <= r.dual_value + 2e-12
 
 
+@pytest.mark.parametrize("solver", ["CLARABEL", "SCS", "ECOS", "OSQP", "HIGHS"])
+def test_the_objective_constant_is_read_as_cvxpy_applies_it(solver):
+    """The offset read from cvxpy's objective tensor equals what ``apply_parameters``
+    computes, for each solver's form (with and without a quadratic part); a problem with
+    a parameter takes cvxpy's own route."""
+    from convexkern.generic import conic_data
+
+    x = cp.Variable(3)
+    a = cp.Parameter(value=2.5)
+    cases = [cp.Problem(cp.Minimize(cp.sum(x) + 5.25), [x >= 1]),
+             cp.Problem(cp.Minimize(cp.sum_squares(x) - 3 * cp.sum(x) - 7.125), [x >= -1]),
+             cp.Problem(cp.Maximize(-cp.sum(x) + 0.5), [x >= 1]),
+             cp.Problem(cp.Minimize(cp.sum(x) + a * 3.0), [x >= 1])]
+    for prob in cases:
+        try:
+            data, chain, _ = prob.get_problem_data(solver)
+        except cp.error.SolverError:
+            pytest.skip(f"{solver} is not installed")
+        expected = float(np.asarray(data["param_prob"].apply_parameters()[1]).item())
+        cd, reason = conic_data(data, chain.solver)
+        assert reason == "" and cd.offset == expected
+
 def test_user_solver_point_without_dual_is_honestly_uncertified():
     """Variable values alone give an upper bound (when they fill the conic form) and no
     lower one: never an optimum."""
