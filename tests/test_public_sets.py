@@ -151,6 +151,71 @@ def test_the_shipped_public_suites_name_every_shipped_file():
     assert {p.formulation_label for p in mm.problems} == {"qp (QPS file)"}
 
 
+def test_the_infeasible_netlib_suite_expects_infeasible_everywhere():
+    import os
+
+    s = load_suite("netlib_infeasible")
+    files = {os.path.basename(p.file) for p in s.problems}
+    shipped = {p.name for p in public_file("netlib_infeasible/galenet.mps").parent.iterdir()
+               if p.suffix == ".mps"}
+    assert files == shipped and len(files) == 11
+    assert {p.expect for p in s.problems} == {"infeasible"}
+    assert all(p.optimum is None for p in s.problems)
+
+
+def test_expect_is_validated(tmp_path):
+    """``expect`` is one of optimal, infeasible, unbounded; an infeasible problem has no
+    optimum; a spec problem cannot expect (its formulation has an optimum)."""
+    one = {"name": "a", "file": "netlib_infeasible/galenet.mps"}
+    assert load_suite({"name": "t", "problem": [one]}).problems[0].expect == "optimal"
+    for extra, field in [({"expect": "feasible"}, "problem[0].expect"),
+                         ({"expect": 1}, "problem[0].expect"),
+                         ({"expect": "infeasible", "optimum": 1.0}, "problem[0].optimum")]:
+        with pytest.raises(SpecError) as exc:
+            load_suite({"name": "t", "problem": [{**one, **extra}]})
+        assert exc.value.field == field, (extra, exc.value)
+    with pytest.raises(SpecError) as exc:
+        load_suite({"name": "t", "problem": [{"name": "a", "spec": "svm_pima_rbf",
+                                              "expect": "infeasible"}]})
+    assert exc.value.field == "problem[0].expect"
+    # the cache key changes with expect, and not for problems that expect an optimum
+    a = load_suite({"name": "t", "problem": [one]}).problems[0]
+    b = load_suite({"name": "t", "problem": [{**one, "expect": "infeasible"}]}).problems[0]
+    assert a.key() != b.key()
+
+
+def test_success_on_a_problem_without_optimum_is_the_expected_status():
+    from convexkern.bench import is_success
+
+    row = {"status": "infeasible", "rel_gap": float("inf"), "expect": "infeasible"}
+    assert is_success(row, 1e-6)
+    assert not is_success({**row, "status": "error"}, 1e-6)
+    assert not is_success({**row, "expect": "unbounded"}, 1e-6)
+    assert not is_success({**row, "expect": None}, 1e-6)  # no optimum: not an optimal pair
+    assert is_success({"status": "optimal", "rel_gap": 1e-9}, 1e-6)
+
+
+def test_an_infeasible_suite_runs_and_reports_what_was_proven(tmp_path):
+    from convexkern.bench import run_suite
+
+    suite = {"name": "inf", "tol": 1e-6, "time_limit": 30.0, "solvers": ["clarabel"],
+             "problem": [
+                 {"name": "galenet", "file": "netlib_infeasible/galenet.mps",
+                  "expect": "infeasible"},
+                 # feasible: expecting "infeasible" of it must fail
+                 {"name": "afiro_not", "file": "netlib/afiro.mps", "expect": "infeasible"}]}
+    result = run_suite(suite, out_dir=tmp_path, n_jobs=1)
+    rows = {r["problem"]: r for r in result.rows}
+    assert rows["galenet"]["status"] == "infeasible" and rows["galenet"]["success"]
+    assert rows["afiro_not"]["status"] == "optimal" and not rows["afiro_not"]["success"]
+    report = (tmp_path / "inf" / "report.md").read_text()
+    assert "## Expected infeasible or unbounded" in report
+    assert "- clarabel: 1 of 2 proven" in report
+    assert "**not proven** afiro_not / clarabel: optimal (expected infeasible)" in report
+    header = (tmp_path / "inf" / "results.csv").read_text().splitlines()[0].split(",")
+    assert "expect" in header
+
+
 def test_a_file_problem_is_validated_field_by_field(tmp_path):
     base = {"name": "t", "problem": [{"name": "a", "file": "netlib/afiro.mps"}]}
     load_suite(base)

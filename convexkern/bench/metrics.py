@@ -39,7 +39,12 @@ FINISHED = ("optimal", "optimal_inaccurate")
 
 
 def is_success(row: Mapping[str, Any], tol: float) -> bool:
-    """A pair succeeded: a finished solve with certified relative gap <= ``tol``."""
+    """A pair succeeded: a finished solve with certified relative gap <= ``tol``; for a
+    problem expected to have no optimum (``row["expect"]``: ``"infeasible"`` or
+    ``"unbounded"``), the report's status saying so (only a proven claim is reported)."""
+    expect = row.get("expect") or "optimal"
+    if expect != "optimal":
+        return row.get("status") == expect
     gap = row.get("rel_gap")
     return (row.get("status") in FINISHED and gap is not None
             and math.isfinite(float(gap)) and float(gap) <= tol)

@@ -31,7 +31,7 @@ COLUMNS = ("problem", "formulation", "kind", "n", "solver", "status", "success",
            "gap", "primal_value", "dual_value", "time", "time_min", "time_max", "repeats",
            "solve_time", "iterations",
            "peak_rss_mb", "base_rss_mb", "solver_status", "tol", "time_limit", "cached",
-           "optimum", "bracket_holds", "message")
+           "optimum", "bracket_holds", "expect", "message")
 
 
 def _fmt(v: Any, digits: int = 3) -> str:
@@ -215,6 +215,24 @@ def _published(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     return out + ([""] if miss else [])
 
 
+def _no_solution(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The pairs on problems expected to have no optimum (``expect``): per solver, how
+    many reported the expected status (a proven claim), and what each of the others said."""
+    judged = [r for r in rows if (r.get("expect") or "optimal") != "optimal"]
+    if not judged:
+        return []
+    out = ["## Expected infeasible or unbounded", "",
+           "A pair succeeds when its report says what the problem is (a solver's claim is "
+           "reported only once its ray, a phase one or a second solver proves it).", ""]
+    for s in dict.fromkeys(r["solver"] for r in judged):
+        mine = [r for r in judged if r["solver"] == s]
+        ok = sum(1 for r in mine if r.get("status") == r["expect"])
+        out.append(f"- {s}: {ok} of {len(mine)} proven")
+    out += [f"- **not proven** {r['problem']} / {r['solver']}: {r['status']} (expected "
+            f"{r['expect']})" for r in judged if r.get("status") != r["expect"]]
+    return out + [""]
+
+
 def write_report(rows: Sequence[Mapping[str, Any]], *, out_dir: Path, suite: Any,
                  tol: float, time_limit: float, solvers: Sequence[str],
                  meta: Mapping[str, Any]) -> dict[str, Path]:
@@ -294,6 +312,7 @@ def write_report(rows: Sequence[Mapping[str, Any]], *, out_dir: Path, suite: Any
             + "; ".join(f"{p}: {a}'s lower bound is above {b}'s upper bound"
                         for p, a, b in bad)), ""]
     md += _published(rows)
+    md += _no_solution(rows)
     notes = [f"- {r['problem']} / {r['solver']}: {r['message']}" for r in rows
              if r.get("message")]
     if notes:

@@ -45,6 +45,13 @@ its hyper-parameters) and the controls every (problem, solver) pair runs with::
     args = [0]                  # (cvxpy.tests.solver_test_helpers.<name>(*args)), with
     optimum = -1.932105         # the optimum its test expects, as for a file
 
+    [[problem]]
+    name = "galenet"
+    file = "netlib_infeasible/galenet.mps"
+    expect = "infeasible"       # a file or cvxpy problem with no optimum: "infeasible" or
+                                # "unbounded"; a pair succeeds when its report says so
+                                # (a solver's claim is reported only once proven)
+
 Every field is checked by :func:`load_suite`; a bad one raises
 :class:`~convexkern.errors.SpecError` naming it (``"problem[2].sizes"``, ``"time_limit"``,
 ``"problem[0].spec.kernel.gamma"``...).  What needs the data (a size larger than the
@@ -72,7 +79,7 @@ __all__ = ["Suite", "Problem", "load_suite", "available_suites"]
 _TOP_KEYS = ("name", "description", "tol", "time_limit", "seed", "solvers", "problem")
 _PROBLEM_KEYS = ("name", "spec", "builder", "sizes", "solvers", "override", "drop", "params",
                  "data", "split", "preprocess", "kernel", "file", "optimum", "optimum_digits",
-                 "form", "cvxpy", "args")
+                 "form", "cvxpy", "args", "expect")
 _DATA_SECTIONS = ("data", "split", "preprocess", "kernel")
 #: the placeholder formulation that lets the spec validator check a builder problem's data
 _PLACEHOLDER = {"name": "svm.primal"}
@@ -102,6 +109,9 @@ class Problem:
     form: str = "primal"
     cvxpy: str | None = None
     args: tuple[Any, ...] = ()
+    #: the status a pair must report to succeed: ``"optimal"`` (a certified gap within
+    #: the suite's tol), ``"infeasible"`` or ``"unbounded"`` (a proven claim)
+    expect: str = "optimal"
 
     @property
     def id(self) -> str:
@@ -129,7 +139,10 @@ class Problem:
                            "builder": self.builder, "params": self.params,
                            "seed": self.seed, "file": self.file, "form": self.form,
                            "optimum": self.optimum, "cvxpy": self.cvxpy,
-                           "args": list(self.args)}, sort_keys=True, default=str)
+                           "args": list(self.args),
+                           # absent when "optimal": earlier suites' cached rows stay valid
+                           **({"expect": self.expect} if self.expect != "optimal" else {})},
+                          sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
@@ -233,7 +246,7 @@ def _problem(t: dict[str, Any], where: str, base: Path, seed: int) -> list[Probl
     if kinds == ["cvxpy"]:
         return [_cvxpy_problem(t, name, where, base, seed)]
     has_spec = kinds == ["spec"]
-    for k in ("optimum", "optimum_digits", "form", "args"):
+    for k in ("optimum", "optimum_digits", "form", "args", "expect"):
         if k in t:
             raise SpecError(f"{where}.{k}", "belongs to a file or cvxpy problem")
     if has_spec:
@@ -304,6 +317,7 @@ def _file_problem(t: dict[str, Any], name: str, where: str, base: Path, seed: in
             raise SpecError(f"{where}.file", f"no file {value!r} beside the suite and no "
                                              "shipped public file of that name") from None
     optimum, slack = _optimum(t, where)
+    expect = _expect(t, where, optimum)
     form = "primal"
     if "form" in t:
         form = _text(t["form"], f"{where}.form")
@@ -313,7 +327,7 @@ def _file_problem(t: dict[str, Any], name: str, where: str, base: Path, seed: in
     solvers = _solvers(t["solvers"], f"{where}.solvers") if "solvers" in t else None
     return Problem(name=name, n=None, spec={}, base_dir=str(p.parent), solvers=solvers,
                    seed=seed, file=str(p.resolve()), optimum=optimum, slack=slack,
-                   form=form)
+                   form=form, expect=expect)
 
 
 def _optimum(t: Mapping[str, Any], where: str) -> tuple[float | None, float]:
@@ -327,6 +341,21 @@ def _optimum(t: Mapping[str, Any], where: str) -> tuple[float | None, float]:
     digits = _int(t.get("optimum_digits", 8), f"{where}.optimum_digits", 1)
     unit = 10.0 ** (math.floor(math.log10(abs(optimum))) - digits + 1) if optimum else 0.0
     return optimum, 0.5 * unit + 1e-9 * abs(optimum) + 1e-12
+
+
+#: what a suite problem may expect of its pairs
+EXPECT = ("optimal", "infeasible", "unbounded")
+
+
+def _expect(t: Mapping[str, Any], where: str, optimum: float | None) -> str:
+    """The ``expect`` field: one of :data:`EXPECT`; a problem with no optimum has no
+    published optimum either."""
+    expect = _text(t.get("expect", "optimal"), f"{where}.expect")
+    if expect not in EXPECT:
+        raise SpecError(f"{where}.expect", f"is one of {', '.join(EXPECT)}; got {expect!r}")
+    if expect != "optimal" and optimum is not None:
+        raise SpecError(f"{where}.optimum", f"an {expect} problem has no optimum")
+    return expect
 
 
 def _cvxpy_problem(t: dict[str, Any], name: str, where: str, base: Path,
@@ -348,9 +377,11 @@ def _cvxpy_problem(t: dict[str, Any], name: str, where: str, base: Path,
         raise SpecError(f"{where}.args", f"must be an array of numbers or strings, got "
                                          f"{args!r}")
     optimum, slack = _optimum(t, where)
+    expect = _expect(t, where, optimum)
     solvers = _solvers(t["solvers"], f"{where}.solvers") if "solvers" in t else None
     return Problem(name=name, n=None, spec={}, base_dir=str(base), solvers=solvers,
-                   seed=seed, optimum=optimum, slack=slack, cvxpy=helper, args=tuple(args))
+                   seed=seed, optimum=optimum, slack=slack, cvxpy=helper, args=tuple(args),
+                   expect=expect)
 
 
 def _spec_dict(value: Any, where: str, base: Path) -> tuple[dict[str, Any], Path]:

@@ -231,6 +231,8 @@ def run_pair(task: Mapping[str, Any]) -> dict[str, Any]:
     else:
         row["message"] = f"{value['type']}: {value['message']}"
     problem = task["problem"]
+    if getattr(problem, "expect", "optimal") != "optimal":
+        row["expect"] = problem.expect
     if getattr(problem, "optimum", None) is not None:
         row["optimum"] = problem.optimum
         row["bracket_holds"] = bracket_holds(row["primal_value"], row["dual_value"],
