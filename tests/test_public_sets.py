@@ -163,7 +163,7 @@ def test_the_infeasible_netlib_suite_expects_infeasible_everywhere():
     assert all(p.optimum is None for p in s.problems)
 
 
-def test_expect_is_validated(tmp_path):
+def test_expect_is_validated():
     """``expect`` is one of optimal, infeasible, unbounded; an infeasible problem has no
     optimum; a spec problem cannot expect (its formulation has an optimum)."""
     one = {"name": "a", "file": "netlib_infeasible/galenet.mps"}

@@ -54,6 +54,7 @@ from .data import (
     _fsum,
     _gamma,
     _up,
+    cached,
     transposed,
 )
 from .fix import (
@@ -335,9 +336,8 @@ def _refine_undecided(data: ConicData, At: sp.csr_matrix, y: np.ndarray, w: np.n
     if data.P is None:
         vals, errs = _exact_rows(At, y, cols, data.c)
     else:
-        M = data.cache.get("dual_rows")
-        if M is None:  # [A' P]: the residual's rows over the unknowns (y, w)
-            M = data.cache["dual_rows"] = sp.hstack([At, data.P], format="csr")
+        # [A' P]: the residual's rows over the unknowns (y, w)
+        M = cached(data, "dual_rows", lambda: sp.hstack([At, data.P], format="csr"))
         vals, errs = _exact_rows(M, np.concatenate([y, w]), cols, data.c)
     r, err = r.copy(), err.copy()
     better = errs < err[cols]

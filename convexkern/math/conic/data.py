@@ -204,10 +204,7 @@ def nonneg_rows(data: ConicData) -> sp.csr_matrix:
 
 def transposed(data: ConicData) -> sp.csr_matrix:
     """``A'`` as CSR, built once per conic form (every bound and box reads it)."""
-    At = data.cache.get("At")
-    if At is None:
-        At = data.cache["At"] = data.A.T.tocsr()
-    return At
+    return cached(data, "At", lambda: data.A.T.tocsr())
 
 
 @dataclass
