@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 import scipy.sparse as sp
@@ -121,17 +122,7 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
     n = data.c.size
     At = transposed(data)
     w = x
-
-    def residual(yv: np.ndarray, wv: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        rr = data.c + At @ yv
-        mag = np.abs(data.c) + abs_mv(At, yv)
-        kcol = np.diff(At.indptr) + 2
-        if data.P is not None:
-            rr = rr + data.P @ wv
-            mag = mag + abs_mv(data.P, wv)
-            kcol = kcol + np.diff(data.P.indptr) + 1
-        return rr, np.where(mag > 0, _gamma(kcol) * mag + _TINY, 0.0)
-
+    residual = partial(_dual_residual, data, At)
     yk = _toward_bounds(data, yk, lo, hi)
     r, err = residual(yk, w)
     r, err = _refine_undecided(data, At, yk, w, r, err)
@@ -171,6 +162,9 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
                     if not bad.any():  # the polished point needs no correction
                         why = ""
                         break
+                    # the polish moves the residual of columns outside J too: those it
+                    # leaves open are corrected in the same round
+                    J = np.union1d(J, np.flatnonzero(bad))
                 polished = True
             By, Bw, dv, why = dual_fix(data, yk, r, err, J)
             if why == "the dual correction would leave the dual cone":
@@ -257,6 +251,19 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
     res = {"dual_residual": float(np.max(np.abs(r))) if r.size else 0.0,
            "dual_cone_move": float(np.max(np.abs(yk - y))) if y.size else 0.0, **res_fix}
     return _down(total), "", res
+
+
+def _dual_residual(data: ConicData, At: sp.csr_matrix, yv: np.ndarray, wv: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """The dual residual ``c + A'y + Pw`` and a componentwise bound on its rounding."""
+    rr = data.c + At @ yv
+    mag = np.abs(data.c) + abs_mv(At, yv)
+    kcol = np.diff(At.indptr) + 2
+    if data.P is not None:
+        rr = rr + data.P @ wv
+        mag = mag + abs_mv(data.P, wv)
+        kcol = kcol + np.diff(data.P.indptr) + 1
+    return rr, np.where(mag > 0, _gamma(kcol) * mag + _TINY, 0.0)
 
 
 def _open_column(r: np.ndarray, bad: np.ndarray, why: str) -> str:
