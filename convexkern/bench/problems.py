@@ -64,25 +64,32 @@ def build(problem: Problem) -> tuple[Formulation, int]:
 
 def _from_file(problem: Problem) -> tuple[Formulation, int]:
     """The formulation of a file problem (``ck.from_cvxpy`` of the cvxpy problem that
-    :func:`convexkern.data.mps.build_problem` or :func:`convexkern.data.sdpa.build_problem`
-    writes) and its number of variables (columns; SDPA's ``m``); its ``kind``, the group
+    :func:`convexkern.data.mps.build_problem`, :func:`convexkern.data.sdpa.build_problem` or
+    :func:`convexkern.data.cbf.build_problem` writes) and its number of variables (columns; SDPA's ``m``); its ``kind``, the group
     of the report, is the set's folder (``maros_meszaros``), with the SDPA form."""
     import warnings
 
-    from ..data import mps, sdpa
+    from ..data import cbf, mps, sdpa
     from ..formulation import from_cvxpy
 
     assert problem.file is not None
+    if problem.fetch is not None and not Path(problem.file).is_file():
+        from ..data.fetched import fetch
+
+        fetch(problem.fetch)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # cvxpy's note on large constant matrices
         try:
             if problem.file.endswith(".dat-s"):
                 sd = sdpa.read_sdpa(problem.file)
                 prob, n = sdpa.build_problem(sd, problem.form), sd.m
+            elif problem.file.endswith((".cbf", ".cbf.gz")):
+                cd = cbf.read_cbf(problem.file)
+                prob, n = cbf.build_problem(cd), cd.n
             else:
                 md = mps.read_mps(problem.file)
                 (prob, _), n = mps.build_problem(md), md.n
-        except (mps.MPSError, sdpa.SDPAError) as exc:
+        except (mps.MPSError, sdpa.SDPAError, cbf.CBFError) as exc:
             raise SpecError(f"{problem.name}.file", str(exc).split(": ", 1)[-1]) from None
     # the problems of one public set (and one SDPA form) are one group of the report
     # (one table, one profile), as a formulation's sizes are

@@ -31,10 +31,13 @@ its hyper-parameters) and the controls every (problem, solver) pair runs with::
 
     [[problem]]
     name = "afiro"
-    file = "netlib/afiro.mps"   # an MPS / QPS file or an SDPA sparse file (.dat-s, with
+    file = "netlib/afiro.mps"   # an MPS / QPS file, a CBF file (.cbf, .cbf.gz: CBLIB's
+                                # format) or an SDPA sparse file (.dat-s, with
                                 # form = "primal" or "dual": SDPA's (P) or (D)): a shipped
-                                # public one (convexkern.data.mps.public_file), or a path
-                                # relative to the suite file
+                                # public one (convexkern.data.mps.public_file; one of the
+                                # 138 Maros-Meszaros files is fetched on first use, checked
+                                # against its checksum), or a path relative to the suite
+                                # file
     optimum = -464.75314286     # optional: a published optimal value; every certified
     optimum_digits = 11         # bracket is checked against it (slack: half a unit of the
                                 # last published digit plus 1e-9 relative)
@@ -112,6 +115,10 @@ class Problem:
     #: the status a pair must report to succeed: ``"optimal"`` (a certified gap within
     #: the suite's tol), ``"infeasible"`` or ``"unbounded"`` (a proven claim)
     expect: str = "optimal"
+    #: the public name of a file fetched on first use (``"maros_meszaros/AUG2D.QPS"``):
+    #: ``file`` is its place in the cache, filled before the run
+    #: (:func:`convexkern.data.fetched.fetch`)
+    fetch: str | None = None
 
     @property
     def id(self) -> str:
@@ -128,6 +135,8 @@ class Problem:
         if self.file is not None:
             if self.file.endswith(".dat-s"):
                 return f"sdp (SDPA file, {self.form})"
+            if self.file.endswith((".cbf", ".cbf.gz")):
+                return "conic (CBF file)"
             return "qp (QPS file)" if self.file.upper().endswith(".QPS") else "lp (MPS file)"
         f = self.spec["formulation"]
         extra = f.get("decomposition")
@@ -174,6 +183,7 @@ def _suite_path(name_or_path: str | os.PathLike[str]) -> Path:
     if p.is_file():
         return p
     stem = p.name[:-5] if p.name.endswith(".toml") else p.name
+    stem = stem.replace("-", "_")  # maros-meszaros-small names maros_meszaros_small
     if p.parent == Path(".") and stem in available_suites():
         return Path(str(_suites_dir().joinpath(f"{stem}.toml")))
     raise SpecError("suite", f"no suite file {os.fspath(name_or_path)!r} and no shipped suite "
@@ -299,7 +309,9 @@ def _problem(t: dict[str, Any], where: str, base: Path, seed: int) -> list[Probl
 
 
 def _file_problem(t: dict[str, Any], name: str, where: str, base: Path, seed: int) -> Problem:
-    """A problem read from an MPS / QPS file, with its published optimum if given."""
+    """A problem read from an MPS / QPS, CBF or SDPA file, with its published optimum if
+    given."""
+    from ..data.fetched import fetchable, local_path
     from ..data.mps import public_file
 
     for k in ("sizes", "override", "drop", "params", *_DATA_SECTIONS):
@@ -310,12 +322,18 @@ def _file_problem(t: dict[str, Any], name: str, where: str, base: Path, seed: in
     p = Path(value)
     if not p.is_absolute():
         p = base / p
+    fetch = None
     if not p.is_file():
-        try:
-            p = public_file(value)
-        except ValueError:
-            raise SpecError(f"{where}.file", f"no file {value!r} beside the suite and no "
-                                             "shipped public file of that name") from None
+        entry = fetchable(value)
+        if entry is not None:  # fetched before the run (a plan needs it), not here
+            p = local_path(entry)
+            fetch = None if p.is_file() else value
+        else:
+            try:
+                p = public_file(value)
+            except ValueError:
+                raise SpecError(f"{where}.file", f"no file {value!r} beside the suite and no "
+                                                 "public file of that name") from None
     optimum, slack = _optimum(t, where)
     expect = _expect(t, where, optimum)
     form = "primal"
@@ -327,7 +345,7 @@ def _file_problem(t: dict[str, Any], name: str, where: str, base: Path, seed: in
     solvers = _solvers(t["solvers"], f"{where}.solvers") if "solvers" in t else None
     return Problem(name=name, n=None, spec={}, base_dir=str(p.parent), solvers=solvers,
                    seed=seed, file=str(p.resolve()), optimum=optimum, slack=slack,
-                   form=form, expect=expect)
+                   form=form, expect=expect, fetch=fetch)
 
 
 def _optimum(t: Mapping[str, Any], where: str) -> tuple[float | None, float]:

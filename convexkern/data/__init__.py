@@ -1,7 +1,10 @@
 """The real data sets used by the seed papers, shipped with the package, and their loaders.
 
 Every data set is read from the package itself (``convexkern/datasets/*.csv.gz``) through
-:mod:`importlib.resources`; nothing is ever downloaded.  The files are the CSV copies of
+:mod:`importlib.resources`; none is ever downloaded.  (Of the public LP / QP / SDP test
+files, :mod:`convexkern.data.mps` and :mod:`convexkern.data.sdpa` read the shipped ones;
+only the Maros-Meszaros files beyond the 16 shipped are fetched on first use, checked
+against their checksums: :mod:`convexkern.data.fetched`.)  The files are the CSV copies of
 ``shared/data`` (one header row, label in the last column), gzip-compressed; their
 provenance, citations, licences and SHA-256 checksums are in
 ``convexkern/datasets/README.md``, which is installed next to them.

@@ -2,8 +2,9 @@
 
 :func:`read_mps` reads a free-format MPS file (Netlib LPs) or its QPS extension
 (Maros-Meszaros QPs) into an :class:`MPSData`; :func:`build_problem` turns that into a
-``cvxpy.Problem``.  Fields are split on white space, so names must not contain blanks (true
-of every file in ``data/``; fixed-format files whose names have no blanks read the same).
+``cvxpy.Problem``.  Fields are split on white space (free format); a file that does not
+read so is read again in fixed format, whose fields sit in the columns 2-3, 5-12, 15-22,
+25-36, 40-47 and 50-61 and whose names may hold blanks (Maros-Meszaros QFORPLAN, ``AZ  20``).
 
 Format as read here
 -------------------
@@ -118,8 +119,41 @@ def _num(text: str) -> float:
 
 
 def read_mps(path: str | Path) -> MPSData:
-    """Read a free-format MPS / QPS file (see the module docstring for the rules)."""
-    reader = _Reader(Path(path))
+    """Read an MPS / QPS file, free format or else fixed format (see the module docstring
+    for the rules)."""
+    try:
+        return _read(Path(path), fixed=False)
+    except MPSError as free:
+        try:
+            return _read(Path(path), fixed=True)
+        except MPSError as fixed:
+            raise MPSError(f"{str(free).split(': ', 1)[-1]} (nor does it read as fixed-format "
+                           f"MPS: {str(fixed).split(': ', 1)[-1]})") from None
+
+
+#: the character ranges of the six fields of a fixed-format MPS line (0-based, half open)
+_FIXED = ((1, 3), (4, 12), (14, 22), (24, 36), (39, 47), (49, 61))
+
+
+def _fixed_tokens(line: str, section: str) -> list[str]:
+    """The fields of a fixed-format data line, in the order :class:`_Reader` takes them
+    from a free-format one (blank optional fields left out)."""
+    f = [line[a:b].strip() for a, b in _FIXED]
+    if section == "ROWS":
+        return f[:2]
+    if section == "BOUNDS":
+        return [f[0]] + [v for v in f[1:4] if v]
+    if section in ("RHS", "RANGES"):
+        return ([f[1]] if f[1] else []) + f[2:4] + (f[4:6] if f[4] else [])
+    if section == "COLUMNS":
+        return f[1:4] + (f[4:6] if f[4] else [])
+    if section in ("QUADOBJ", "QSECTION", "QMATRIX"):
+        return f[1:4]
+    return line.split()
+
+
+def _read(path: Path, fixed: bool) -> MPSData:
+    reader = _Reader(path, fixed)
     with open(reader.path, encoding="ascii", errors="replace") as fh:
         for lineno, raw in enumerate(fh, 1):
             line = raw.rstrip("\r\n")
@@ -133,8 +167,9 @@ def read_mps(path: str | Path) -> MPSData:
 class _Reader:
     """The state of one file being read, one method per section."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, fixed: bool = False) -> None:
         self.path, self.name, self.sense, self.section = path, path.stem, "min", ""
+        self.fixed = fixed
         self.obj_row = ""
         self.row_type: dict[str, str] = {}          # constraint rows, in order
         self.free_rows: list[str] = []
@@ -163,6 +198,8 @@ class _Reader:
         """Read one line; ``False`` at ``ENDATA``."""
         self.at = f":{lineno}"
         tok = line.split()
+        if self.fixed and line[0].isspace():
+            tok = _fixed_tokens(line, self.section)
         if not line[0].isspace():          # a section header
             head = tok[0].upper()
             if head not in SECTIONS:
@@ -391,15 +428,20 @@ def build_problem(data: MPSData, var_name: str = "x") -> tuple[cp.Problem, cp.Va
 
 
 def public_file(name: str) -> Path:
-    """The shipped copy of a public test-set file, ``"netlib/afiro.mps"``,
+    """The local copy of a public test-set file, ``"netlib/afiro.mps"``,
     ``"maros_meszaros/HS21.QPS"`` or ``"sdplib/truss1.dat-s"`` (sources, commits and
-    published optima in ``convexkern/data/public/README.md``)."""
-    from importlib import resources
+    published optima in ``convexkern/data/public/README.md``): the shipped file, or for a
+    Maros-Meszaros file not shipped (``"maros_meszaros/AUG2D.QPS"``) the one fetched on
+    first use and checked against its checksum (:func:`convexkern.data.fetched.fetch`)."""
+    from . import fetched
 
-    root = Path(str(resources.files("convexkern.data") / "public"))
+    root = fetched.public_root()
     path = (root / name).resolve()
-    if root.resolve() not in path.parents or not path.is_file():
-        known = sorted(str(p.relative_to(root)) for p in root.glob("*/*") if p.is_file())
-        raise InvalidInputError("name", f"{name!r} is not a shipped public file; known: "
-                                        f"{', '.join(known)}")
-    return path
+    if root.resolve() in path.parents and path.is_file():
+        return path
+    if fetched.fetchable(name) is not None:
+        return fetched.fetch(name)
+    known = sorted(str(p.relative_to(root)) for p in root.glob("*/*") if p.is_file())
+    raise InvalidInputError("name", f"{name!r} is not a shipped public file nor one of the "
+                                    f"138 fetched Maros-Meszaros files; shipped: "
+                                    f"{', '.join(known)}")
