@@ -136,6 +136,12 @@ def test_a_run_fetches_its_files_first(offline_set):
     assert any("fetching maros_meszaros/GENHS28.QPS" in line for line in said)
     (row,) = result.rows
     assert row["status"] == "optimal" and row["bracket_holds"] is True
+    # a cached copy altered since is checked again before the next run, and fetched anew
+    cached = offline_set / "cache" / "maros_meszaros" / "GENHS28.QPS"
+    cached.write_bytes(cached.read_bytes() + b"* appended\n")
+    run_suite(suite, out_dir=offline_set / "out", n_jobs=1, progress=said.append)
+    assert sum("fetching maros_meszaros/GENHS28.QPS" in line for line in said) == 2
+    assert cached.read_bytes() == (SHIPPED / "GENHS28.QPS").read_bytes()
 
 
 # ---------------------------------------------------------------- fixed-format MPS

@@ -27,8 +27,8 @@ OUT = ROOT / "convexkern/data/public/maros_meszaros.csv"
 SUITES = {
     "maros_meszaros": (
         lambda r: True,
-        "All 138 Maros-Meszaros convex QPs (public files nobody on this project wrote; the 16 "
-        "smallest are shipped, the others fetched on first use from the pinned commit of "
+        "All 138 Maros-Meszaros convex QPs (public files nobody on this project wrote; 16 are "
+        "shipped, the others fetched on first use from the pinned commit of "
         "YimingYAN/QP-Test-Problems and checked against their checksums: "
         "convexkern/data/public/maros_meszaros.csv), each checked against its published "
         "optimal value: the set's 00README.QP (BPMPD, 8 digits)."),

@@ -64,9 +64,10 @@ def build(problem: Problem) -> tuple[Formulation, int]:
 
 def _from_file(problem: Problem) -> tuple[Formulation, int]:
     """The formulation of a file problem (``ck.from_cvxpy`` of the cvxpy problem that
-    :func:`convexkern.data.mps.build_problem`, :func:`convexkern.data.sdpa.build_problem` or
-    :func:`convexkern.data.cbf.build_problem` writes) and its number of variables (columns; SDPA's ``m``); its ``kind``, the group
-    of the report, is the set's folder (``maros_meszaros``), with the SDPA form."""
+    :func:`convexkern.data.mps.build_problem`, :func:`convexkern.data.sdpa.build_problem`
+    or :func:`convexkern.data.cbf.build_problem` writes) and its number of variables
+    (columns; SDPA's ``m``); its ``kind``, the group of the report, is the set's folder
+    (``maros_meszaros``), with the SDPA form."""
     import warnings
 
     from ..data import cbf, mps, sdpa

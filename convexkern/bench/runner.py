@@ -181,8 +181,8 @@ def run_suite(
     tol = s.tol if tol is None else float(tol)
     limit = s.time_limit if time_limit is None else float(time_limit)
     say = progress or (lambda msg: None)
-    for p in s.problems:  # public files fetched on first use: here, once, before any child
-        if p.fetch is not None and p.file is not None and not Path(p.file).is_file():
+    for p in s.problems:  # public files fetched on first use, or their copies checked:
+        if p.fetch is not None:  # here, once, before any child
             from ..data.fetched import fetch
 
             fetch(p.fetch, progress)  # without a progress callback: a line on stderr

@@ -116,8 +116,8 @@ class Problem:
     #: the suite's tol), ``"infeasible"`` or ``"unbounded"`` (a proven claim)
     expect: str = "optimal"
     #: the public name of a file fetched on first use (``"maros_meszaros/AUG2D.QPS"``):
-    #: ``file`` is its place in the cache, filled before the run
-    #: (:func:`convexkern.data.fetched.fetch`)
+    #: ``file`` is its place in the cache, filled (or its checksums checked again) before
+    #: a run (:func:`convexkern.data.fetched.fetch`)
     fetch: str | None = None
 
     @property
@@ -311,7 +311,7 @@ def _problem(t: dict[str, Any], where: str, base: Path, seed: int) -> list[Probl
 def _file_problem(t: dict[str, Any], name: str, where: str, base: Path, seed: int) -> Problem:
     """A problem read from an MPS / QPS, CBF or SDPA file, with its published optimum if
     given."""
-    from ..data.fetched import fetchable, local_path
+    from ..data.fetched import fetchable, local_path, public_root
     from ..data.mps import public_file
 
     for k in ("sizes", "override", "drop", "params", *_DATA_SECTIONS):
@@ -325,9 +325,9 @@ def _file_problem(t: dict[str, Any], name: str, where: str, base: Path, seed: in
     fetch = None
     if not p.is_file():
         entry = fetchable(value)
-        if entry is not None:  # fetched before the run (a plan needs it), not here
+        if entry is not None:  # fetched (or its cached copy checked) before a run
             p = local_path(entry)
-            fetch = None if p.is_file() else value
+            fetch = None if p.parent == public_root() / entry.set else value
         else:
             try:
                 p = public_file(value)
