@@ -454,8 +454,14 @@ def _cmd_bench(args: argparse.Namespace, progress: _Progress, err: TextIO) -> in
         err.write(f"{PROG}: error: no (problem, solver) pair ran: the requested solvers "
                   "apply to none of the suite's problems\n")
         return 1
-    if all(r["status"] == "error" for r in ran):
+    failed = [f"{r['problem']}/{r['solver']}" for r in ran if r["status"] == "error"]
+    if len(failed) == len(ran):
         err.write(f"{PROG}: error: every pair ended in status 'error' (see the report)\n")
+        return 1
+    if failed:  # the report is written: it is a result, but not one where every solve ran
+        more = f" and {len(failed) - 5} more" if len(failed) > 5 else ""
+        err.write(f"{PROG}: error: {len(failed)} of {len(ran)} pairs ended in status 'error' "
+                  f"({', '.join(failed[:5])}{more}; see the report)\n")
         return 1
     return 0
 

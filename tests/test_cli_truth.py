@@ -1,6 +1,6 @@
 """The command line tells the truth in its exit code and writes only where it is told:
 a solve that ends in ``error`` exits 1, a refused setting exits 2, a benchmark where
-nothing ran exits 1; a suite's name cannot leave ``--out-dir``; a corrupt cache entry is run
+nothing ran or a pair ended in ``error`` exits 1; a suite's name cannot leave ``--out-dir``; a corrupt cache entry is run
 again with a warning; a refused reproduction leaves no folder behind."""
 
 from __future__ import annotations
@@ -88,6 +88,31 @@ def test_a_bench_where_nothing_ran_exits_1(tmp_path, capsys):
                        str(tmp_path / "out"))
     assert code in (1, 2), err  # refused up front (2) or nothing ran (1): never 0
     assert "error" in err
+
+
+def test_a_bench_where_some_pairs_end_in_error_exits_1(tmp_path, capsys, monkeypatch):
+    """The report is written and printed, and the exit status is still 1, with a line
+    naming the pairs that ended in ``error`` (a run where every pair answered exits 0)."""
+    import types
+
+    import convexkern.bench as bench
+
+    report = tmp_path / "report.md"
+    report.write_text("# the report\n")
+    statuses = {"a": "optimal", "b": "error", "c": "infeasible", "d": "skipped"}
+
+    def fake_run(*args, **kwargs):
+        rows = [{"problem": p, "solver": "clarabel", "status": st}
+                for p, st in statuses.items()]
+        return types.SimpleNamespace(rows=rows, files={"report": report})
+
+    monkeypatch.setattr(bench, "run_suite", fake_run)
+    code, out, err = run(capsys, "bench", "quick", "--out-dir", str(tmp_path))
+    assert code == 1 and "# the report" in out
+    assert "1 of 3 pairs ended in status 'error' (b/clarabel; see the report)" in err
+    statuses["b"] = "optimal"
+    code, out, err = run(capsys, "bench", "quick", "--out-dir", str(tmp_path))
+    assert code == 0 and "error" not in err
 
 
 def test_a_refused_reproduction_leaves_no_folder(tmp_path, capsys):
