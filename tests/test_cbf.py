@@ -34,7 +34,7 @@ def _cbf_value(tmp_path, text: str, name: str = "p.cbf") -> float:
     return _value(build_problem(read_cbf(path)))
 
 
-def _close(a: float, b: float) -> None:
+def _assert_close(a: float, b: float) -> None:
     assert a == pytest.approx(b, rel=RTOL, abs=1e-7), (a, b)
 
 
@@ -86,7 +86,7 @@ def test_spec_example_c1_psdvar_and_q(tmp_path):
     assert [(c.name, c.dim) for c in data.con_cones] == [("L=", 2), ("Q", 3)]
     # the objective matrix: off-diagonal coordinates stand for both triangles
     np.testing.assert_array_equal(data.obj_F[0].toarray(), [[2, 1, 0], [1, 2, 1], [0, 1, 2]])
-    _close(_value(build_problem(data)), _value(_spec_c1_cvxpy()))
+    _assert_close(_value(build_problem(data)), _value(_spec_c1_cvxpy()))
 
 
 def test_spec_example_c2_psdcon_hcoord_dcoord_objbcoord(tmp_path):
@@ -95,7 +95,7 @@ def test_spec_example_c2_psdcon_hcoord_dcoord_objbcoord(tmp_path):
     H0, H1 = np.array([[0.0, 1], [1, 3]]), np.array([[3.0, 1], [1, 0]])
     ref = cp.Problem(cp.Minimize(cp.trace(X) + x[0] + x[1] + 1),
                      [2 * X[1, 0] - x[0] - x[1] >= 0, x[0] * H0 + x[1] * H1 - np.eye(2) >> 0])
-    _close(_cbf_value(tmp_path, SPEC_C2), _value(ref))
+    _assert_close(_cbf_value(tmp_path, SPEC_C2), _value(ref))
 
 
 def test_psd_coordinates_may_name_either_triangle(tmp_path):
@@ -103,7 +103,7 @@ def test_psd_coordinates_may_name_either_triangle(tmp_path):
     upper = SPEC_C2.replace("0 0 1 0 1.0\n0 0 1 1", "0 0 0 1 1.0\n0 0 1 1").replace(
         "0 1 1 0 1.0", "0 1 0 1 1.0")
     assert upper != SPEC_C2
-    _close(_cbf_value(tmp_path, upper, "u.cbf"), _cbf_value(tmp_path, SPEC_C2))
+    _assert_close(_cbf_value(tmp_path, upper, "u.cbf"), _cbf_value(tmp_path, SPEC_C2))
 
 
 def test_spec_example_c3_maximise_and_change(tmp_path):
@@ -114,14 +114,14 @@ def test_spec_example_c3_maximise_and_change(tmp_path):
     x = cp.Variable(2, nonneg=True)
     ref = cp.Problem(cp.Maximize(x[0] + 0.64 * x[1]),
                      [50 * x[0] + 31 * x[1] <= 250, 3 * x[0] - 2 * x[1] >= -4])
-    _close(_value(build_problem(data)), _value(ref))
+    _assert_close(_value(build_problem(data)), _value(ref))
 
 
 def test_gzip_file_reads_the_same(tmp_path):
     (tmp_path / "c1.cbf.gz").write_bytes(gzip.compress(SPEC_C1.encode()))
     data = read_cbf(tmp_path / "c1.cbf.gz")
     assert data.name == "c1"
-    _close(_value(build_problem(data)), _value(_spec_c1_cvxpy()))
+    _assert_close(_value(build_problem(data)), _value(_spec_c1_cvxpy()))
 
 
 # -- one test per cone ------------------------------------------------------------------
@@ -136,8 +136,8 @@ def test_linear_cones_objbcoord_and_max(tmp_path):
     ref = cp.Problem(cp.Maximize(2 * x[0] + x[1] - x[2] + 7),
                      [x[0] + x[1] <= 4, x[0] - x[1] == 1, x[2] >= 1])
     got = _cbf_value(tmp_path, text)
-    _close(got, _value(ref))
-    _close(got, 2 * 2.5 + 1.5 - 1 + 7)
+    _assert_close(got, _value(ref))
+    _assert_close(got, 2 * 2.5 + 1.5 - 1 + 7)
 
 
 def test_rotated_cone_has_the_factor_two(tmp_path):
@@ -150,8 +150,8 @@ def test_rotated_cone_has_the_factor_two(tmp_path):
     ref = cp.Problem(cp.Minimize(p), [cp.quad_over_lin(r, q) <= 2 * p, q == 0.5,
                                       r == np.array([1.0, 2.0])])
     got = _cbf_value(tmp_path, text)
-    _close(got, _value(ref))
-    _close(got, 5.0)
+    _assert_close(got, _value(ref))
+    _assert_close(got, 5.0)
 
 
 def test_quadratic_cone_on_constraints(tmp_path):
@@ -162,7 +162,7 @@ def test_quadratic_cone_on_constraints(tmp_path):
     x = cp.Variable(2)
     ref = cp.Problem(cp.Minimize(x[0] + x[1]),
                      [cp.norm(cp.hstack([x[1] - 2, x[0] - x[1]])) <= x[0] + 1])
-    _close(_cbf_value(tmp_path, text), _value(ref))
+    _assert_close(_cbf_value(tmp_path, text), _value(ref))
 
 
 def test_exponential_cone_order_first_coordinate_is_the_bound(tmp_path):
@@ -174,8 +174,8 @@ def test_exponential_cone_order_first_coordinate_is_the_bound(tmp_path):
     u0 = cp.Variable()
     ref = cp.Problem(cp.Minimize(u0), [u0 >= 1 * cp.exp(2 / 1)])
     got = _cbf_value(tmp_path, text)
-    _close(got, _value(ref))
-    _close(got, math.exp(2.0))
+    _assert_close(got, _value(ref))
+    _assert_close(got, math.exp(2.0))
 
 
 def test_exponential_cone_on_constraints_entropy(tmp_path):
@@ -195,8 +195,8 @@ def test_exponential_cone_on_constraints_entropy(tmp_path):
     x = cp.Variable(k)
     ref = cp.Problem(cp.Maximize(cp.sum(cp.entr(x))), [cp.sum(x) == 1])
     got = _cbf_value(tmp_path, text)
-    _close(got, _value(ref))
-    _close(got, math.log(k))
+    _assert_close(got, _value(ref))
+    _assert_close(got, math.log(k))
 
 
 def test_dual_exponential_cone_closed_form(tmp_path):
@@ -204,7 +204,7 @@ def test_dual_exponential_cone_closed_form(tmp_path):
     s1 = 1, s2 = -2 is 2 exp(-1/2) / e."""
     text = _cbf("VER\n2", "OBJSENSE\nMIN", "VAR\n3 1\nEXP* 3", "CON\n2 1\nL= 2",
                 "OBJACOORD\n1\n0 1", "ACOORD\n2\n0 1 1\n1 2 1", "BCOORD\n2\n0 -1\n1 2")
-    _close(_cbf_value(tmp_path, text), 2 * math.exp(-0.5) / math.e)
+    _assert_close(_cbf_value(tmp_path, text), 2 * math.exp(-0.5) / math.e)
 
 
 def test_dual_exponential_cone_by_duality(tmp_path):
@@ -218,7 +218,7 @@ def test_dual_exponential_cone_by_duality(tmp_path):
     bcoord = "\n".join(f"{i} {c[i]}" for i in range(3))
     text = _cbf("VER\n2", "OBJSENSE\nMAX", "VAR\n1 1\nF 1", "CON\n3 1\nEXP* 3",
                 "OBJACOORD\n1\n0 1", f"ACOORD\n3\n{acoord}", f"BCOORD\n3\n{bcoord}")
-    _close(_cbf_value(tmp_path, text), _value(primal))
+    _assert_close(_cbf_value(tmp_path, text), _value(primal))
 
 
 def test_power_cone_three_dimensional(tmp_path):
@@ -231,7 +231,7 @@ def test_power_cone_three_dimensional(tmp_path):
     ref = cp.Problem(cp.Maximize(u[2] - u[0] / 2 - u[1] / 4),
                      [cp.geo_mean(u[:2], [3, 1]) >= u[2], u[0] + u[1] <= 3])
     got = _cbf_value(tmp_path, text)
-    _close(got, _value(ref))
+    _assert_close(got, _value(ref))
     assert got > 0.1
 
 
@@ -244,7 +244,7 @@ def test_power_cone_with_three_parameters_and_a_norm(tmp_path):
     u = cp.Variable(5)
     ref = cp.Problem(cp.Maximize(u[3] + 2 * u[4]),
                      [cp.geo_mean(u[:3], [1, 2, 3]) >= cp.norm(u[3:]), cp.sum(u[:3]) <= 6])
-    _close(_cbf_value(tmp_path, text), _value(ref))
+    _assert_close(_cbf_value(tmp_path, text), _value(ref))
 
 
 def test_dual_power_cone_by_duality(tmp_path):
@@ -259,7 +259,7 @@ def test_dual_power_cone_by_duality(tmp_path):
     text = _cbf("VER\n3", "POW*CONES\n1 2\n2\n1\n3", "OBJSENSE\nMAX", "VAR\n1 1\nF 1",
                 "CON\n3 1\n@0:POW* 3", "OBJACOORD\n1\n0 1", f"ACOORD\n3\n{acoord}",
                 f"BCOORD\n3\n{bcoord}")
-    _close(_cbf_value(tmp_path, text), _value(primal))
+    _assert_close(_cbf_value(tmp_path, text), _value(primal))
 
 
 def test_psd_variable_with_constraint_coordinates_off_the_diagonal(tmp_path):
@@ -271,8 +271,8 @@ def test_psd_variable_with_constraint_coordinates_off_the_diagonal(tmp_path):
     X = cp.Variable((3, 3), PSD=True)
     ref = cp.Problem(cp.Maximize(cp.sum(X)), [cp.trace(X) == 1])
     got = _cbf_value(tmp_path, text)
-    _close(got, _value(ref))
-    _close(got, 3.0)
+    _assert_close(got, _value(ref))
+    _assert_close(got, 3.0)
 
 
 # -- integer problems ------------------------------------------------------------------
