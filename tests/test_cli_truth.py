@@ -1,7 +1,8 @@
 """The command line tells the truth in its exit code and writes only where it is told:
 a solve that ends in ``error`` exits 1, a refused setting exits 2, a benchmark where
-nothing ran or a pair ended in ``error`` exits 1; a suite's name cannot leave ``--out-dir``; a corrupt cache entry is run
-again with a warning; a refused reproduction leaves no folder behind."""
+nothing ran or a pair ended in ``error`` exits 1; a suite's name cannot leave
+``--out-dir``; a corrupt cache entry is run again with a warning; a refused reproduction
+leaves no folder behind."""
 
 from __future__ import annotations
 
