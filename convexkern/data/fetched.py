@@ -3,7 +3,7 @@ source commit records.
 
 The Maros-Meszaros set (I. Maros, Cs. Meszaros, *A Repository of Convex Quadratic
 Programming Problems*, Optim. Methods Softw. 11/12, 1999) has 138 QPS files, 95 MB in
-all.  The package ships the 16 smallest (``public/maros_meszaros``) and the manifest of all
+all.  The package ships 16 of them (``public/maros_meszaros``) and the manifest of all
 138 (``public/maros_meszaros.csv``): per file its sizes and published optimum from the
 set's ``00README.QP``, the git blob id the source commit's tree records, and, where it was
 computed from that blob, its byte count and SHA-256.  :func:`fetch` downloads a file not
