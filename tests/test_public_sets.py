@@ -351,6 +351,20 @@ def test_sdplib_brackets_hold_the_published_optimum(name, form, solver):
     assert lo <= optimum + slack and hi >= optimum - slack, (lo, hi, optimum)
 
 
+def test_a_first_order_re_solve_asks_only_for_the_accuracy_it_lacks():
+    """SCS on theta1's dual form certifies 2.5e-4 at its first settings (1e-5), 2.5 times
+    its tol of 1e-4.  A re-solve at settings 1000 times tighter ran into SCS's iteration
+    cap (100 000 iterations, 30 s) with a worse point; one at the shortfall with a tenfold
+    margin (4e-7) ends in a few hundred iterations and certifies."""
+    r = ck.solve(_sdp("theta1", "dual"), "scs")
+    optimum, slack = _sdplib_optima()["theta1_dual"]
+    assert r.solver_stats.get("refined") and r.solver_stats["first_rel_gap"] > r.tol
+    assert "re-solved at settings 4e-07" in r.message
+    assert r.status is Status.OPTIMAL and r.rel_gap <= r.tol, r.message
+    lo, hi = sorted((r.primal_value, r.dual_value))
+    assert lo <= optimum + slack and hi >= optimum - slack, (lo, hi, optimum)
+
+
 def test_an_ill_posed_sdp_gets_an_infinite_bound_not_a_wrong_one():
     """hinf1's dual (SDPA's D) has no strictly feasible point (its phase one reaches
     t = -1e-10): the primal form's lower bound is infinite, with the reason, and its

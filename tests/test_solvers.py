@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -198,7 +200,8 @@ def test_feasible_bounded_svm_at_huge_C_is_never_infeasible_or_unbounded(C):
 def test_a_solver_refines_once_when_a_small_objective_misses_tol():
     """Clarabel's tolerances are absolute, so at |opt| ~ 5e-5 its
     'optimal' at settings tol/10 certifies only ~1e-6 relative; it is re-solved once at
-    settings 1000 times tighter and the report says so (and is certified optimal)."""
+    settings tighter by the shortfall (at most 1000 times) and the report says so (and is
+    certified optimal)."""
     rng = np.random.default_rng(0)
     Xs = rng.normal(size=(60, 3))
     ys = np.where(Xs[:, 0] > 0, 1.0, -1.0)
@@ -210,10 +213,24 @@ def test_a_solver_refines_once_when_a_small_objective_misses_tol():
     own = ck.solve(f, "clarabel", tol_feas=1e-9)
     assert not own.solver_stats.get("refined")
     # SCS is refined too (every solver whose settings are tolerances): the second run
-    # at 1000x accuracy improves what its first "optimal" certified
+    # at tighter settings improves what its first "optimal" certified
     scs = ck.solve(f, "scs")
     assert scs.solver_stats.get("refined") and "re-solved" in scs.message
     assert scs.rel_gap < scs.solver_stats["first_rel_gap"]
+
+
+def test_a_re_solve_is_as_much_tighter_as_the_first_gap_misses_tol():
+    """The refined settings: a tenfold margin on the shortfall, between 10 and 1000
+    times tighter; an open bound (infinite gap) or no gap at all asks for 1000."""
+    from convexkern.solvers import TOLERANCE as T
+
+    assert T.refined(1e-5, 2.5) == pytest.approx(4e-7)
+    assert T.refined(1e-5, 1.01) == pytest.approx(1e-5 * 0.1 / 1.01)
+    assert T.refined(1e-5, 0.5) == pytest.approx(1e-6)  # at least tenfold
+    assert T.refined(1e-5, 1e6) == pytest.approx(1e-8)  # at most 1000-fold
+    assert T.refined(1e-5, math.inf) == pytest.approx(1e-8)
+    assert T.refined(1e-5, math.nan) == pytest.approx(1e-8)
+    assert T.refined(1e-12) == T.refine_floor
 
 
 def test_a_gap_measured_as_absolute_says_so():

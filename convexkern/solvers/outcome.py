@@ -42,11 +42,16 @@ class TolerancePolicy:
     #: recomputed from the returned point, is typically a few times its own residuals),
     #: floored here
     settings_floor: float = 1e-12
-    #: a refining re-solve (``ConicSolverSpec.refine``) runs at settings this much tighter,
-    #: floored at ``refine_floor``: the solver's feasibility and gap tolerances are
-    #: absolute, so a problem with a small objective needs them far below ``tol``
+    #: a refining re-solve (``ConicSolverSpec.refine``) runs at settings up to this much
+    #: tighter, floored at ``refine_floor``: the solver's feasibility and gap tolerances
+    #: are absolute, so a problem with a small objective needs them far below ``tol``
     refine_factor: float = 1e-3
     refine_floor: float = 1e-14
+    #: ... and only as much tighter as the first gap's shortfall asks, with this margin:
+    #: settings ``accuracy * refine_margin * tol / gap`` (a first-order solver asked for
+    #: far more than it needs can stall: SCS on SDPLIB theta1's dual form certifies at
+    #: settings 1e-6 and 1e-7 in 0.3 s and runs into its iteration cap at 1e-8)
+    refine_margin: float = 0.1
     #: the re-solve's own time budget: this many times the first solve, at least
     #: ``refine_min_s`` seconds (a first-order solver at settings 1000x tighter ran 32 s
     #: after a 0.27 s solve on SDPLIB's theta1), within the caller's time_limit
@@ -60,9 +65,13 @@ class TolerancePolicy:
         """A conic solver's accuracy settings for ``tol`` (``floor``: the solver's own)."""
         return max(tol * safety, self.settings_floor, floor)
 
-    def refined(self, accuracy: float) -> float:
-        """The settings of a refining re-solve after a solve at ``accuracy``."""
-        return max(accuracy * self.refine_factor, self.refine_floor)
+    def refined(self, accuracy: float, shortfall: float = math.inf) -> float:
+        """The settings of a refining re-solve after a solve at ``accuracy`` whose
+        certified gap was ``shortfall`` times ``tol`` (infinite: an open bound)."""
+        factor = self.refine_factor
+        if math.isfinite(shortfall) and shortfall > 0:
+            factor = min(max(factor, self.refine_margin / shortfall), self.refine_margin)
+        return max(accuracy * factor, self.refine_floor)
 
 
 #: the tolerance policy every solve reads
