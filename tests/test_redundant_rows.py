@@ -106,3 +106,53 @@ def test_a_row_off_by_one_ulp_is_not_dropped():
     rows = np.vstack([a, third])
     kept, why = independent_equalities(_data(rows, rows @ np.ones(4)))
     assert kept.size == 3 and "only to rounding" in why
+
+
+# ------------------------------------------------ free columns with dependent dual rows
+def _lp_with_proportional_free_columns() -> cp.Problem:
+    """Two free variables that enter only as ``s = u_0 + 0.3 u_1`` (every coefficient of
+    ``u_1`` is 0.3 times ``u_0``'s times a power of two, so exactly proportional in the
+    stored doubles): neither has a finite box, and their dual rows are dependent.  The
+    optimum is 1 (``s = 1``, ``v = 0``: every feasible point has ``s + v_0 >= 1``)."""
+    u = cp.Variable(2)
+    v = cp.Variable(3, nonneg=True)
+    s = u[0] + 0.3 * u[1]
+    return cp.Problem(cp.Minimize(s + cp.sum(v) + 0.5 * v[2]),
+                      [s + v[0] >= 1, 2 * s - v[1] <= 8, -4 * s + v[2] <= 3,
+                       v[0] + v[2] <= 5])
+
+
+@pytest.mark.parametrize("solver", ["clarabel", "scs", "ecos", "highs", "osqp", "qoco"])
+def test_free_columns_with_exactly_dependent_dual_rows_are_certified(solver):
+    """The dual correction cancels the residual of ``u_0`` only: ``u_1``'s dual row is
+    proved 0.3 times ``u_0``'s (objective included), so its residual is then exactly 0
+    too.  Before, Clarabel, ECOS and QOCO stopped at "the unbounded variables' dual rows
+    are rank deficient" (Netlib RECIPE's and Maros-Meszaros QBRANDY's class)."""
+    f = ck.from_cvxpy(_lp_with_proportional_free_columns())
+    if solver not in ck.available_solvers(f):
+        pytest.skip(f"{solver} not installed")
+    r = ck.solve(f, solver=solver)
+    assert r.status is Status.OPTIMAL, r.message
+    assert r.dual_value <= 1.0 <= r.primal_value
+
+
+def test_exact_dependence_solves_for_multipliers_that_are_doubles():
+    """A row ``0.12 a_0 + 0.38 a_1`` of decimal data: the multipliers are the doubles
+    nearest 0.12 and 0.38, not 3/25 and 19/50, so only an exact solve proves it; one bit
+    off in one entry and it is not proved."""
+    from convexkern.math.conic.redundant import exact_dependence
+
+    a0 = np.array([1.0, 0, 2, 0])
+    a1 = np.array([0.0, 1, 0, 4])
+    row = np.array([0.12, 0.38, 0.24, 1.52])  # 0.12 * 2 and 0.38 * 4 are exact
+    M = sp.csr_matrix(np.vstack([a0, a1, row]))
+    kept, unproved, _ = exact_dependence(M, np.array([1.0, 0.0, 0.12]))
+    assert kept.size == 2 and unproved.size == 0
+    off = row.copy()
+    off[2] = np.nextafter(off[2], 1.0)
+    kept, unproved, _ = exact_dependence(sp.csr_matrix(np.vstack([a0, a1, off])),
+                                         np.array([1.0, 0.0, 0.12]))
+    assert unproved.size == 1
+    # the right-hand side counts too
+    kept, unproved, _ = exact_dependence(M, np.array([1.0, 0.0, 0.13]))
+    assert unproved.size == 1

@@ -27,8 +27,8 @@ import scipy.sparse as sp
 from ..budget import affordable, time_left
 from ..rounding import E_DOWN
 from .cones import _into_cone, _smat, psd_shift
-from .data import _TINY, _U, ConicData, _exact_rows, _gamma, _up, cached, nonneg_rows
-from .redundant import independent_equalities
+from .data import _TINY, _U, ConicData, _exact_rows, _gamma, _up, cached, nonneg_rows, transposed
+from .redundant import WORK, exact_dependence, independent_equalities
 
 __all__ = ["abs_mv", "active_fix", "clip_singletons", "dual_fix", "dual_polish",
            "equality_fix", "quadratic_polish", "slack_bound"]
@@ -124,13 +124,22 @@ def dual_fix(data: ConicData, y: np.ndarray, r: np.ndarray, err: np.ndarray,
             return none, none, np.zeros(0), ("no time was left for the dual correction "
                                              "(time_limit)")
         N = Ns.toarray()
-        try:
-            _, _, piv = scipy.linalg.qr(N * room, mode="economic", pivoting=True)
-        except (ValueError, np.linalg.LinAlgError):
-            return none, none, np.zeros(0), "the dual residual could not be factorised"
-        basis = np.sort(piv[: J.size])
-        dv, why = _enclose_solve(N[:, basis], np.abs(r[J]) + err[J])
-        if why:
+        eqs = np.arange(J.size)  # the columns of J whose residual the basis cancels
+        for attempt in range(2):
+            try:
+                _, _, piv = scipy.linalg.qr(N[eqs] * room, mode="economic", pivoting=True)
+            except (ValueError, np.linalg.LinAlgError):
+                return none, none, np.zeros(0), "the dual residual could not be factorised"
+            basis = np.sort(piv[: eqs.size])
+            dv, why = _enclose_solve(N[np.ix_(eqs, basis)], np.abs(r[J[eqs]]) + err[J[eqs]])
+            if not why:
+                break
+            if attempt == 0:  # columns whose dual rows are exact combinations of others'
+                eqs, open_ = _independent_columns(data, y, J, rows, wcols)
+                if eqs.size < J.size and not open_:
+                    continue
+                if open_:
+                    why += f" ({open_})"
             return none, none, np.zeros(0), f"the unbounded variables' dual rows {why}"
     order = np.argsort(basis >= rows.size, kind="stable")  # multipliers first, then w
     basis, dv = basis[order], dv[order]
@@ -140,6 +149,38 @@ def dual_fix(data: ConicData, y: np.ndarray, r: np.ndarray, err: np.ndarray,
     if By.size and not _stays_in_dual(data, y, By, dv[: By.size]):
         return By, Bw, dv, "the dual correction would leave the dual cone"
     return By, Bw, dv, ""
+
+
+def _independent_columns(data: ConicData, y: np.ndarray, J: np.ndarray, rows: np.ndarray,
+                         wcols: np.ndarray) -> tuple[np.ndarray, str]:
+    """Positions in ``J`` whose residuals a correction must cancel, and why some others
+    could not be left out (``""``: none).
+
+    Column ``d`` of ``J`` is left out when its dual row ``(c, A', P)_d`` is proved an
+    exact combination ``sum l_k (c, A', P)_k`` of the kept ones (:func:`exact_dependence`)
+    over every unknown a correction moves (``rows``, ``wcols``) and every multiplier
+    outside ``rows`` that is not 0: its residual is then ``sum l_k r_k``, exactly 0 once
+    theirs are.  Netlib RECIPE: 24 of the 51 free columns have dual rows that repeat
+    others' on the multipliers with room, while the full rows have rank 51."""
+    m = data.b.size
+    At = transposed(data)
+    M = At if data.P is None else cached(
+        data, "dual_rows", lambda: sp.hstack([At, data.P], format="csr"))
+    fixed = np.setdiff1d(np.flatnonzero(y), rows)
+    cols = np.sort(np.concatenate([rows, fixed] + ([m + wcols] if data.P is not None
+                                                     else [])))
+    key = ("dual_dependence", J.tobytes(), cols.tobytes())
+    if key not in data.cache:
+        if not affordable(4.0 * J.size * J.size * cols.size):
+            return np.arange(J.size), "no time was left to search them for exact dependence"
+        # one budget of rational work for every search on this form
+        budget = data.cache.setdefault("dual_dependence_work", [WORK])
+        data.cache[key] = exact_dependence(M[J], data.c[J], cols, budget)[:2]
+    kept, unproved = data.cache[key]
+    if unproved.size:
+        return np.arange(J.size), (f"{unproved.size} of them depend on the others only to "
+                                   "rounding")
+    return kept, ""
 
 
 def _dual_candidates(data: ConicData, y: np.ndarray, J: np.ndarray

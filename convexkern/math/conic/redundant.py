@@ -18,15 +18,17 @@ tests), and the bound stays open with that reason.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
 import scipy.linalg
+import scipy.sparse as sp
 
 from ..budget import affordable
 from .data import ConicData
 
-__all__ = ["independent_equalities"]
+__all__ = ["exact_dependence", "independent_equalities"]
 
 #: pivots of the rank-revealing QR below this fraction of the largest: a dependent row
 RANK_TOL = 1e-9
@@ -34,6 +36,8 @@ RANK_TOL = 1e-9
 DENOMINATOR = 10**6
 #: the most rational multiply-adds spent checking the identities of one form
 WORK = 400_000
+#: the most rows a dependent row is solved for exactly (:func:`_consistent`)
+SUPPORT = 8
 
 
 def independent_equalities(data: ConicData) -> tuple[np.ndarray, str]:
@@ -60,38 +64,59 @@ def _find(data: ConicData) -> tuple[np.ndarray, str]:
     everything = np.arange(z)
     if z < 2:
         return everything, ""
-    AE = data.A[:z].tocsr()
-    try:
-        _, R, piv = scipy.linalg.qr(AE.T.toarray(), mode="economic", pivoting=True)
-    except (ValueError, np.linalg.LinAlgError):
-        return everything, ""
-    diag = np.abs(np.diag(R))
-    if diag.size == 0 or diag[0] == 0.0:
-        return everything, ""
-    rank = int(np.sum(diag > RANK_TOL * diag[0]))
-    if rank == z:
-        return everything, ""
-    # the dependent rows' multipliers over the pivoted independent ones
-    lam = scipy.linalg.solve_triangular(R[:rank, :rank], R[:rank, rank:])
-    kept, dependent = piv[:rank], piv[rank:]
-    proved, open_rows = [], []
-    budget = [WORK]
-    for k, d in enumerate(dependent):
-        if _exact_combination(AE, data.b, kept, lam[:, k], int(d), budget):
-            proved.append(int(d))
-        else:
-            open_rows.append(int(d))
-    rows = np.setdiff1d(everything, np.asarray(proved, dtype=int))
-    if not open_rows:
+    kept, open_rows, pivot = exact_dependence(data.A[:z].tocsr(), data.b[:z])
+    rows = np.union1d(kept, open_rows)
+    if not open_rows.size:
         return rows, ""
     shown = ", ".join(f"conic row {i}" for i in open_rows[:3])
     more = f" and {len(open_rows) - 3} more" if len(open_rows) > 3 else ""
-    pivot = (f"relative pivot {float(diag[rank] / diag[0]):.1g}; " if rank < diag.size
-             else f"more rows than the {n} columns; ")
+    pivot_text = (f"relative pivot {pivot:.1g}; " if math.isfinite(pivot)
+                  else f"more rows than the {n} columns; ")
     return rows, (f"of the {z} equality rows, {shown}{more} depend on the others only to "
-                  f"rounding ({pivot}no exact combination found): the "
+                  f"rounding ({pivot_text}no exact combination found): the "
                   "stored problem is within rounding of one with no feasible point "
                   "(ill-posed)")
+
+
+def exact_dependence(M: sp.csr_matrix, rhs: np.ndarray, cols: np.ndarray | None = None,
+                     budget: list[int] | None = None) -> tuple[np.ndarray, np.ndarray, float]:
+    """The rows of ``[M rhs]`` (over the columns ``cols`` of ``M`` only, when given) split
+    into an independent set and the numerically dependent rest, each dependent row
+    proved an exact combination of the independent ones or not.
+
+    Returns ``(kept, unproved, pivot)``: ``kept`` are the independent rows (a pivoted QR,
+    pivots below :data:`RANK_TOL` of the largest counting as zero), ``unproved`` the
+    dependent rows no exact combination was found for (the proved ones are in neither),
+    ``pivot`` the first dependent pivot relative to the largest (``inf`` when there are
+    more rows than columns).  A proved row ``d`` has ``M_d = sum l_i M_i`` and ``rhs_d =
+    sum l_i rhs_i`` exactly over ``kept`` (in rational arithmetic on the stored doubles):
+    any ``v`` with ``M_i v = rhs_i`` on ``kept`` meets it.  ``budget`` (a one-element
+    list, spent in place) caps the rational work, :data:`WORK` when not given."""
+    k = M.shape[0]
+    everything = np.arange(k)
+    none = np.zeros(0, dtype=int)
+    Ms = M if cols is None else M[:, cols]
+    if k < 2:
+        return everything, none, math.inf
+    try:
+        _, R, piv = scipy.linalg.qr(Ms.T.toarray(), mode="economic", pivoting=True)
+    except (ValueError, np.linalg.LinAlgError):
+        return everything, none, math.inf
+    diag = np.abs(np.diag(R))
+    if diag.size == 0 or diag[0] == 0.0:
+        return everything, none, math.inf
+    rank = int(np.sum(diag > RANK_TOL * diag[0]))
+    if rank == k:
+        return everything, none, math.inf
+    # the dependent rows' multipliers over the pivoted independent ones
+    lam = scipy.linalg.solve_triangular(R[:rank, :rank], R[:rank, rank:])
+    kept, dependent = piv[:rank], piv[rank:]
+    Mr = sp.csr_matrix(Ms)
+    budget = [WORK] if budget is None else budget
+    unproved = [int(d) for j, d in enumerate(dependent)
+                if not _exact_combination(Mr, rhs, kept, lam[:, j], int(d), budget)]
+    pivot = float(diag[rank] / diag[0]) if rank < diag.size else math.inf
+    return np.sort(kept), np.asarray(unproved, dtype=int), pivot
 
 
 def _exact_combination(AE, b: np.ndarray, kept: np.ndarray, lam: np.ndarray, d: int,
@@ -116,4 +141,46 @@ def _exact_combination(AE, b: np.ndarray, kept: np.ndarray, lam: np.ndarray, d: 
         for j, v in zip(AE.indices[lo:hi], AE.data[lo:hi]):
             acc[int(j)] = acc.get(int(j), Fraction(0)) + f * Fraction(float(v))
         rhs += f * Fraction(float(b[i]))
-    return rhs == 0 and all(v == 0 for v in acc.values())
+    if rhs == 0 and all(v == 0 for v in acc.values()):
+        return True
+    support = [int(i) for i, v in zip(kept, lam) if abs(v) > 1e-12 * float(np.max(np.abs(lam)))]
+    return _consistent(AE, b, support, d, budget)
+
+
+def _consistent(AE, b: np.ndarray, support: list[int], d: int, budget: list[int]) -> bool:
+    """Whether row ``d`` (``b`` included) is *some* exact combination of the rows
+    ``support``: the system ``sum_i l_i (row_i, b_i) = (row_d, b_d)`` solved by Gaussian
+    elimination in rational arithmetic.  Needed where the multipliers are not fractions
+    with small denominators but the stored doubles themselves (a column ``0.12 a + 0.38 b``
+    of decimal data: its 0.12 is the double nearest 3/25, not 3/25)."""
+    k = len(support)
+    if not 0 < k <= SUPPORT:
+        return False
+    cols = sorted({int(j) for i in [*support, d]
+                   for j in AE.indices[AE.indptr[i]: AE.indptr[i + 1]]})
+    cost = 20 * k * k * (len(cols) + 1)  # a rational operation on doubles' fractions
+    if cost > budget[0]:
+        return False
+    budget[0] -= cost
+    where = {j: t for t, j in enumerate(cols)}
+    # one equation per column (and one for b); the unknowns are l_1..l_k, then the rhs
+    eqs = [[Fraction(0)] * (k + 1) for _ in range(len(cols) + 1)]
+    for t, i in enumerate([*support, d]):
+        slot = min(t, k)
+        for j, v in zip(AE.indices[AE.indptr[i]: AE.indptr[i + 1]],
+                        AE.data[AE.indptr[i]: AE.indptr[i + 1]]):
+            eqs[where[int(j)]][slot] = Fraction(float(v))
+        eqs[-1][slot] = Fraction(float(b[i]))
+    row = 0
+    for col in range(k):
+        pivot = next((e for e in range(row, len(eqs)) if eqs[e][col] != 0), None)
+        if pivot is None:
+            continue
+        eqs[row], eqs[pivot] = eqs[pivot], eqs[row]
+        p = eqs[row]
+        for e in range(len(eqs)):
+            if e != row and eqs[e][col] != 0:
+                f = eqs[e][col] / p[col]
+                eqs[e] = [a - f * c for a, c in zip(eqs[e], p)]
+        row += 1
+    return all(e[k] == 0 for e in eqs[row:])
