@@ -14,6 +14,10 @@ dependent only to rounding (cvxpy's ``lp_5``: rows formed as ``R' A`` in floatin
 smallest singular value 1e-16 of 7) fails the check: the stored problem is then within
 rounding of one with no feasible point (ill-posed in the sense of Renegar and of VSDP's
 tests), and the bound stays open with that reason.
+
+The same proof serves the lower bound (:func:`exact_dependence`): a free column whose
+dual row ``(c_j, A'_j, P_j)`` is an exact combination of other free columns' rows has a
+zero residual once theirs is, so the exact dual correction leaves it out.
 """
 
 from __future__ import annotations
