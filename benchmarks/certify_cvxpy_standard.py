@@ -163,6 +163,9 @@ class Outcome:
     wall_s: float = math.nan
     reasons: list[str] = field(default_factory=list)
     caught_claim: bool = False
+    #: the solver's own objective value (cvxpy's ``problem.value``) and the report's tol
+    solver_value: float = math.nan
+    tol: float = math.nan
 
 
 @dataclass(kw_only=True)
@@ -256,6 +259,20 @@ def record(row: Any, r: Any, sense: str) -> None:
     row.solver_status = str(r.solver_stats.get("status", ""))
     row.message = short(r.message)
     row.lower, row.upper = bounds_of(r, sense)
+    value = r.solver_stats.get("objective")
+    row.solver_value = math.nan if value is None else float(value)
+    row.tol = math.nan if r.tol is None else float(r.tol)
+
+
+def off_tol(row: Any, reference: float, slack: float = 0.0) -> bool:
+    """Whether the solver said optimal with a value farther from ``reference`` than its tol
+    allows (relative to the larger magnitude, as the report's gap), beyond the reference's
+    own ``slack``: no bracket within tol then holds both its answer and the optimum, so
+    the pair is not one of the solver's good answers."""
+    v = row.solver_value
+    if row.solver_status != "optimal" or not (math.isfinite(v) and math.isfinite(reference)):
+        return False
+    return abs(v - reference) - slack > row.tol * max(abs(v), abs(reference))
 
 
 def short(text: str, n: int = 200) -> str:
@@ -395,6 +412,7 @@ def totals(rows: list[Row]) -> str:
     wrong_word = [r for r in said if r.expected_status != "optimal"]
     has_opt = [r for r in said if r.expected_status == "optimal"]
     well = [r for r in has_opt if r.problem not in ILL_POSED]
+    good = [r for r in well if not off_tol(r, r.reference, slack_for(r.problem, r.reference))]
 
     def rate(rs: list[Row]) -> str:
         k = sum(r.category == "certified" for r in rs)
@@ -407,7 +425,9 @@ def totals(rows: list[Row]) -> str:
            + f"), {reported} of those reported optimal"
            if wrong_word else f"- solver said optimal: {len(said)} pairs",
            f"- certified `optimal`, of those on a problem with an optimum: {rate(has_opt)}",
-           f"- without the ill-posed problems: {rate(well)}"]
+           f"- without the ill-posed problems: {rate(well)}",
+           "- of those, the solver's good answers (its own value within its tol of the "
+           f"optimum): {rate(good)}"]
     out += [f"  - {name}: {why}" for name, why in ILL_POSED.items()]
     if reported:
         out.append("- **an optimum was reported for a problem that has none**")
