@@ -20,69 +20,121 @@ __all__: list[str] = []  # private helpers of the convexkern.math.conic package
 
 class _Layout:
     """What :func:`_propagate` needs of ``G`` besides the box, computed once: the row of
-    every entry, the row lengths, and the entries grouped by column (for one reduction
-    per column instead of an unbuffered ``ufunc.at``)."""
+    every entry, the row lengths and their rounding factors, the entries grouped by column
+    (for one reduction per column instead of an unbuffered ``ufunc.at``), and, for the
+    values ``G.data`` holds (:meth:`picks`), where each entry reads the box from and
+    where its two new bounds come from."""
 
     def __init__(self, G: sp.csr_matrix) -> None:
         self.rows = np.repeat(np.arange(G.shape[0]), np.diff(G.indptr))
-        self.k = np.diff(G.indptr)[self.rows] + 3
+        self.rows2 = np.concatenate([self.rows, self.rows + G.shape[0]])
+        self.gamma = _gamma(np.diff(G.indptr)[self.rows] + 3)
         self.order = np.argsort(G.indices, kind="stable")
         cols_sorted = G.indices[self.order]
         first = np.ones(cols_sorted.size, dtype=bool)
         first[1:] = cols_sorted[1:] != cols_sorted[:-1]
         self.starts = np.flatnonzero(first)
         self.cols = cols_sorted[self.starts]
+        self._seen: np.ndarray | None = None
+        self._picks: tuple[np.ndarray, np.ndarray] | None = None
+
+    def picks(self, G: sp.csr_matrix) -> tuple[np.ndarray, np.ndarray]:
+        """``(take, put)`` for the values ``G.data`` holds now (recomputed when they
+        change): ``take`` (2 x nnz) indexes ``[lo, hi, 0]``, the bound each entry is
+        multiplied by in the row's minimal activity (``lo`` for a positive entry, ``hi``
+        for a negative one, the trailing 0 for a stored zero) and in its maximal one;
+        ``put`` (2 x nnz) indexes the flattened ``[up; dn]`` and then ``[inf, -inf]``,
+        where each entry's new upper and lower bound on its column come from (swapped
+        for a negative entry; none, the infinities, for a stored zero)."""
+        g = G.data
+        if self._picks is None or not np.array_equal(self._seen, g):
+            n, nnz = G.shape[1], g.size
+            j = G.indices
+            pos, neg = g > 0, g < 0
+            zero = np.full(nnz, 2 * n)
+            take = np.stack([np.where(pos, j, np.where(neg, j + n, zero)),
+                             np.where(pos, j + n, np.where(neg, j, zero))])
+            e = np.arange(nnz)
+            put = np.stack([np.where(pos, e, np.where(neg, e + nnz, 2 * nnz)),
+                            np.where(pos, e + nnz, np.where(neg, e, 2 * nnz + 1))])
+            self._seen, self._picks = g.copy(), (take, put)
+        return self._picks
 
 
-def _activity(G: sp.csr_matrix, lo: np.ndarray, hi: np.ndarray, rows: np.ndarray):
-    """Per row: finite parts of the minimal and maximal activity, the number of infinite
-    contributions, and the sum of magnitudes (for the rounding error)."""
-    j = G.indices
-    g = G.data
-    with np.errstate(invalid="ignore", over="ignore"):
-        tmin = np.where(g > 0, g * lo[j], np.where(g < 0, g * hi[j], 0.0))
-        tmax = np.where(g > 0, g * hi[j], np.where(g < 0, g * lo[j], 0.0))
-    ninf_min = np.bincount(rows, weights=~np.isfinite(tmin), minlength=G.shape[0])
-    ninf_max = np.bincount(rows, weights=~np.isfinite(tmax), minlength=G.shape[0])
-    fmin = np.where(np.isfinite(tmin), tmin, 0.0)
-    fmax = np.where(np.isfinite(tmax), tmax, 0.0)
-    smin = np.bincount(rows, weights=fmin, minlength=G.shape[0])
-    smax = np.bincount(rows, weights=fmax, minlength=G.shape[0])
-    mag = np.bincount(rows, weights=np.abs(fmin) + np.abs(fmax), minlength=G.shape[0])
-    return rows, tmin, tmax, smin, smax, ninf_min, ninf_max, mag
+#: signs of the two halves of :func:`_propagate`'s stacked arrays: (upper, lower)
+_SIDES = np.array([[1.0], [-1.0]])
+_OPEN = np.array([[np.inf], [-np.inf]])
 
 
 def _propagate(G: sp.csr_matrix, rlo: np.ndarray, rhi: np.ndarray, lo: np.ndarray,
                hi: np.ndarray, layout: _Layout | None = None) -> None:
     """One round of feasibility-based bound tightening of ``rlo <= G z <= rhi`` on the box
-    ``[lo, hi]`` (in place), every implied bound rounded outward."""
+    ``[lo, hi]`` (in place), every implied bound rounded outward.  For entry ``(i, j)``:
+    the row's minimal and maximal activity without it (finite parts summed per row, the
+    infinite contributions counted), with the rounding bound ``gamma_{k+3}`` of the row's
+    magnitudes and sides, give ``g z_j <= rhi_i - rest_min`` and
+    ``g z_j >= rlo_i - rest_max``.  The minimal and maximal sides are computed together,
+    stacked in two rows."""
     lay = layout or _Layout(G)
     if G.nnz == 0:
         return
-    rows, tmin, tmax, smin, smax, nmin, nmax, mag = _activity(G, lo, hi, lay.rows)
+    m = G.shape[0]
+    rows = lay.rows
     g = G.data
-    k = lay.k
-    err = _gamma(k) * (mag[rows] + np.abs(np.where(np.isfinite(rlo), rlo, 0.0))[rows]
-                       + np.abs(np.where(np.isfinite(rhi), rhi, 0.0))[rows]) + _TINY
-    fin_min = np.isfinite(tmin)
-    fin_max = np.isfinite(tmax)
-    # the rest of the row without entry (i, j)
-    rest_min = np.where(nmin[rows] - (~fin_min) == 0,
-                        smin[rows] - np.where(fin_min, tmin, 0.0), -np.inf)
-    rest_max = np.where(nmax[rows] - (~fin_max) == 0,
-                        smax[rows] - np.where(fin_max, tmax, 0.0), np.inf)
+    take, put = lay.picks(G)
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        up = (rhi[rows] - rest_min + err) / g      # g z_j <= rhi - rest_min
-        dn = (rlo[rows] - rest_max - err) / g      # g z_j >= rlo - rest_max
-    new_hi = np.where(g > 0, up, np.where(g < 0, dn, np.inf))  # a stored 0 bounds nothing
-    new_lo = np.where(g > 0, dn, np.where(g < 0, up, -np.inf))
-    new_hi = np.where(np.isnan(new_hi), np.inf, new_hi)
-    new_lo = np.where(np.isnan(new_lo), -np.inf, new_lo)
-    new_hi = new_hi + np.abs(new_hi) * 4 * _U + _TINY
-    new_lo = new_lo - np.abs(new_lo) * 4 * _U - _TINY
+        t = g * np.concatenate([lo, hi, [0.0]])[take]      # [tmin; tmax]
+        fin = np.isfinite(t)
+        f = np.where(fin, t, 0.0)
+        count = np.bincount(lay.rows2, weights=~fin.ravel(), minlength=2 * m)
+        total = np.bincount(lay.rows2, weights=f.ravel(), minlength=2 * m)
+        mag = np.bincount(rows, weights=np.abs(f[0]) + np.abs(f[1]), minlength=m)
+        sides = (mag + np.abs(np.where(np.isfinite(rlo), rlo, 0.0))
+                 + np.abs(np.where(np.isfinite(rhi), rhi, 0.0)))
+        err = lay.gamma * sides[rows] + _TINY
+        # the rest of the row without entry (i, j): [rest_min; rest_max]
+        at = lay.rows2.reshape(2, -1)
+        rest = np.where(count[at] - ~fin == 0, total[at] - f, _OPEN * -1.0)
+        # [up; dn]: g z_j <= rhi - rest_min + err and g z_j >= rlo - rest_max - err
+        ud = (np.stack([rhi[rows], rlo[rows]]) - rest + _SIDES * err) / g
+        new = np.concatenate([ud.ravel(), [np.inf, -np.inf]])[put]  # [new_hi; new_lo]
+        new = np.where(np.isnan(new), _OPEN, new)
+        new = new + _SIDES * (np.abs(new) * 4 * _U) + _SIDES * _TINY
     c = lay.cols
-    hi[c] = np.minimum(hi[c], np.minimum.reduceat(new_hi[lay.order], lay.starts))
-    lo[c] = np.maximum(lo[c], np.maximum.reduceat(new_lo[lay.order], lay.starts))
+    hi[c] = np.minimum(hi[c], np.minimum.reduceat(new[0][lay.order], lay.starts))
+    lo[c] = np.maximum(lo[c], np.maximum.reduceat(new[1][lay.order], lay.starts))
+
+
+def _propagate_below(cols: np.ndarray, g: np.ndarray, bound: float, gam: float,
+                     lo: np.ndarray, hi: np.ndarray) -> None:
+    """:func:`_propagate` for the one row ``g' z[cols] <= bound`` (``cols`` distinct, every
+    entry counted in the row's length, ``gam = gamma_{len + 3}``), in place: the same
+    arithmetic without the sparse layout (a row whose coefficients change every round,
+    the Lagrangian cut of :func:`_primal_box`).  A zero coefficient bounds nothing."""
+    if cols.size == 0:
+        return
+    lj, hj = lo[cols], hi[cols]
+    at = np.zeros(cols.size, dtype=np.intp)  # one row: sums in the order bincount adds
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        tmin = np.where(g > 0, g * lj, np.where(g < 0, g * hj, 0.0))
+        tmax = np.where(g > 0, g * hj, np.where(g < 0, g * lj, 0.0))
+        fin = np.isfinite(tmin)
+        fmin = np.where(fin, tmin, 0.0)
+        fmax = np.where(np.isfinite(tmax), tmax, 0.0)
+        open_ = np.count_nonzero(~fin)
+        smin = np.bincount(at, weights=fmin, minlength=1)[0]
+        mag = np.bincount(at, weights=np.abs(fmin) + np.abs(fmax), minlength=1)[0]
+        err = gam * (mag + 0.0 + (abs(bound) if math.isfinite(bound) else 0.0)) + _TINY
+        rest = np.where(open_ - ~fin == 0, smin - fmin, -np.inf)
+        up = (bound - rest + err) / g
+        new_hi = np.where(g > 0, up, np.inf)
+        new_lo = np.where(g < 0, up, -np.inf)
+        new_hi[np.isnan(new_hi)] = np.inf
+        new_lo[np.isnan(new_lo)] = -np.inf
+        new_hi = new_hi + np.abs(new_hi) * 4 * _U + _TINY
+        new_lo = new_lo - np.abs(new_lo) * 4 * _U - _TINY
+    hi[cols] = np.minimum(hj, new_hi)
+    lo[cols] = np.maximum(lj, new_lo)
 
 
 def _tighten(G, rlo, rhi, lo, hi, cone_rule, extra_rule=None, rounds: int = 20) -> None:
@@ -282,9 +334,7 @@ def _primal_box(data: ConicData, upper: float, x: np.ndarray | None = None,
     if cut and x is not None and y is not None:
         r_l, e_l, R_l = _lagrangian_cut(data, x, y, upper)
         cols = np.flatnonzero((r_l != 0) | (e_l != 0))
-        row = sp.csr_matrix((np.ones(cols.size), cols, np.array([0, cols.size])),
-                            shape=(1, n + m))
-        row_layout = _Layout(row)
+        gam = _gamma(cols.size + 3)
 
         def lagrangian(lo_: np.ndarray, hi_: np.ndarray) -> None:
             # the true coefficient is within e of r: take its worst case on each column's
@@ -297,9 +347,7 @@ def _primal_box(data: ConicData, upper: float, x: np.ndarray | None = None,
                 pay = float(np.sum(e_l[cols][mixed] * np.maximum(-lj[mixed], hj[mixed])))
             if not math.isfinite(pay):
                 return
-            row.data = rho  # the row's pattern is fixed; a zero coefficient bounds nothing
-            _propagate(row, np.array([-np.inf]), np.array([_up(R_l + pay * (1 + 4 * _U))]),
-                       lo_, hi_, row_layout)
+            _propagate_below(cols, rho, _up(R_l + pay * (1 + 4 * _U)), gam, lo_, hi_)
 
         rules.append(lagrangian)
     if cut and data.P is not None:
