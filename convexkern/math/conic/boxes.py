@@ -63,7 +63,10 @@ class _Layout:
 
 #: signs of the two halves of :func:`_propagate`'s stacked arrays: (upper, lower)
 _SIDES = np.array([[1.0], [-1.0]])
+#: a new (upper, lower) bound that bounds nothing
 _OPEN = np.array([[np.inf], [-np.inf]])
+#: the rest of a row's (minimal, maximal) activity when another of its entries is infinite
+_UNBOUNDED_REST = np.array([[-np.inf], [np.inf]])
 
 
 def _propagate(G: sp.csr_matrix, rlo: np.ndarray, rhi: np.ndarray, lo: np.ndarray,
@@ -94,7 +97,7 @@ def _propagate(G: sp.csr_matrix, rlo: np.ndarray, rhi: np.ndarray, lo: np.ndarra
         err = lay.gamma * sides[rows] + _TINY
         # the rest of the row without entry (i, j): [rest_min; rest_max]
         at = lay.rows2.reshape(2, -1)
-        rest = np.where(count[at] - ~fin == 0, total[at] - f, _OPEN * -1.0)
+        rest = np.where(count[at] - ~fin == 0, total[at] - f, _UNBOUNDED_REST)
         # [up; dn]: g z_j <= rhi - rest_min + err and g z_j >= rlo - rest_max - err
         ud = (np.stack([rhi[rows], rlo[rows]]) - rest + _SIDES * err) / g
         new = np.concatenate([ud.ravel(), [np.inf, -np.inf]])[put]  # [new_hi; new_lo]
