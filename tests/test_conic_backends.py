@@ -82,6 +82,19 @@ def test_the_native_word_is_kept(svm_dual):
     assert "status_val 1" in r.solver_stats["native_status"]
 
 
+def test_an_interior_point_solver_object_is_not_kept_past_its_solve(svm_dual):
+    """cvxpy keeps Clarabel's solver object (its factorised KKT system, as large as the
+    solve) in the problem between solves; it buys no warm start, so it is dropped before
+    the certificate runs (SDPLIB arch0: the phase one stacked on it, 1.6x the plain peak).
+    SCS's kept answer is a warm start of its refining re-solve: it stays."""
+    r = ck.solve(svm_dual, "clarabel")
+    assert r.status is Status.OPTIMAL
+    assert "CLARABEL" not in svm_dual.problem._solver_cache
+    r = ck.solve(svm_dual, "scs")
+    assert r.status.has_solution
+    assert "SCS" in svm_dual.problem._solver_cache
+
+
 def test_scs_inaccurate_unbounded_on_a_tiny_scale_lp_is_no_proof():
     """``min sum(x) s.t. 1e-12 x >= 1e-12`` has the optimum 3; SCS stops at its iteration
     cap with 'unbounded (inaccurate)', whose ray proves nothing, and Clarabel, asked for a

@@ -163,6 +163,8 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
         canon_backend=cvx.get("canon_backend"), solver_opts=settings)
     warm = cvx.get("warm_start", True) and spec.reuse
     raw = chain.solve_via_data(problem, data, warm, verbose, settings)
+    if spec.drop_kept:
+        problem._solver_cache.pop(spec.cvxpy_name, None)
     return data, chain, inverse, raw
 
 
