@@ -26,6 +26,7 @@ import scipy.sparse as sp
 
 from ..budget import affordable, time_left
 from ..rounding import E_DOWN
+from .bordered import _diagonal_basis, _diagonal_radius, bordered_fix
 from .cones import _into_cone, _smat, psd_shift
 from .data import _TINY, _U, ConicData, _exact_rows, _gamma, _up, cached, nonneg_rows, transposed
 from .redundant import WORK, exact_dependence, independent_equalities
@@ -44,36 +45,6 @@ def abs_mv(M: sp.csr_matrix, v: np.ndarray) -> np.ndarray:
         except AttributeError:
             pass
     return kept[1] @ np.abs(v)
-
-
-def _diagonal_basis(N: sp.csc_matrix, room: np.ndarray) -> np.ndarray | None:
-    """For a sparse ``N`` (rows: equations, columns: candidate unknowns), one column per
-    row that has no other nonzero among the rows, the roomiest; ``None`` if some row has
-    none.  ``N[:, basis]`` is then diagonal: its inverse is exact up to one rounding."""
-    Nc = sp.csc_matrix(N)
-    Nc.eliminate_zeros()
-    cnt = np.diff(Nc.indptr)
-    single = np.flatnonzero((cnt == 1) & (room > 0))
-    if single.size == 0:
-        return None
-    rows = Nc.indices[Nc.indptr[single]]
-    score = room[single] * np.abs(Nc.data[Nc.indptr[single]])
-    order = np.lexsort((-score, rows))  # by row, best first
-    rows_sorted = rows[order]
-    first = np.ones(order.size, dtype=bool)
-    first[1:] = rows_sorted[1:] != rows_sorted[:-1]
-    pick_rows = rows_sorted[first]
-    if pick_rows.size != N.shape[0]:
-        return None
-    basis = np.empty(N.shape[0], dtype=int)
-    basis[pick_rows] = single[order[first]]
-    return basis
-
-
-def _diagonal_radius(diag: np.ndarray, rhs_abs: np.ndarray) -> np.ndarray:
-    """Componentwise enclosure radius of ``diag^{-1} r`` for ``|r| <= rhs_abs``: one
-    division rounds once, so ``|r_i / a_i| <= fl(rhs_i / |a_i|)(1 + 2u)``."""
-    return np.nextafter(rhs_abs / np.abs(diag) * (1 + 4 * _U), np.inf) + _TINY
 
 
 def _dual_room(data: ConicData, y: np.ndarray) -> np.ndarray:
@@ -553,6 +524,11 @@ def active_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
         if rows.size > 2000:
             return *fail, f"{rows.size} active rows are too many to meet exactly"
         room = _column_room(data, x, s, act, pinned)
+        if _ == 0:  # a diagonal basis of the equality rows: the k active rows bordered on
+            out = bordered_fix(data, x, s, es, eq, act, room, slack=slack_bound,
+                               clip=clip_singletons)
+            if out is not None and not out[4]:
+                return out
         if not affordable(6.0 * rows.size * rows.size * data.c.size):
             return *fail, "no time was left for the exact correction (time_limit)"
         # the columns that may move (a pinned one has room 0: no column of W is zero)
