@@ -350,6 +350,16 @@ def interior_point(data: ConicData, near: np.ndarray | None = None
     return out
 
 
+#: the phase-one solves' own settings: their point is only a direction toward the interior,
+#: re-checked exactly wherever it is used, and its depth ``t`` needs a few digits, not
+#: eight (kernel logistic regression at n = 300: 17 Clarabel iterations to 11, the same
+#: certified gaps to their second digit)
+PHASE_ONE_SETTINGS: dict[str, dict[str, float]] = {
+    "CLARABEL": {"tol_gap_abs": 1e-4, "tol_gap_rel": 1e-4, "tol_feas": 1e-6,
+                 "tol_ktratio": 1e-4},
+}
+
+
 def _phase_one_fits(data: ConicData) -> bool:
     """Whether two iterations of an interior-point phase one fit in what is left of the
     deadline: each factorises, with no check of the clock inside, a dense block of the
@@ -470,7 +480,7 @@ def _dual_phase_one(data: ConicData, cp, near: np.ndarray | None
         if left is not None and left <= 0:
             break
         try:
-            prob.solve(solver=solver,
+            prob.solve(solver=solver, **PHASE_ONE_SETTINGS.get(solver, {}),
                        **({} if left is None else {limit[solver]: 0.5 * left}))
         except (cp.error.SolverError, ValueError, ArithmeticError):
             continue
@@ -531,7 +541,7 @@ def _phase_one(data: ConicData, cp, blocked: np.ndarray | None = None,
         if left is not None and left <= 0:
             return None, 0.0, None  # the caller's budget is spent: no phase one
         try:  # half of what is left: the rest of the certificate needs time too
-            prob.solve(solver=solver,
+            prob.solve(solver=solver, **PHASE_ONE_SETTINGS.get(solver, {}),
                        **({} if left is None else {limit[solver]: 0.5 * left}))
         except (cp.error.SolverError, ValueError, ArithmeticError):
             continue
