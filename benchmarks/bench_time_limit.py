@@ -6,9 +6,11 @@ formulation would call it) and compared with ``T``: the target is ``wall <= 1.05
 every row, with an honest status when the certificate had no time left (the report's
 message then says so).  Problems are chosen to be slower than ``T``, solve or certificate:
 kernel logistic regression (Pima, n = 300, ``cp.logistic``; the exponential cones) and
-SDPLIB's mcp100 in its dual form (a 100 x 100 PSD block; a full certificate takes 17-27 s).
+SDPLIB's mcp100 in its dual form (a 100 x 100 PSD block; a full certificate takes 17-27 s;
+Clarabel's set-up and first iteration take seconds) and a dense SOCP
+``min |Ax - b| + |x|_1`` (A 1500 x 600; ECOS, which has no clock, takes about 6 s).
 
-Run: ``python benchmarks/bench_time_limit.py [--limits 1,2] [--solvers scs,clarabel,ecos]``
+Run: ``python benchmarks/bench_time_limit.py [--limits 1,2] [--solvers scs,clarabel,ecos,qoco]``
 (about a minute; quote only from a quiet machine).
 """
 
@@ -20,6 +22,8 @@ import warnings
 from importlib import resources
 from pathlib import Path
 
+import cvxpy as cp
+import numpy as np
 from bench_certificate_overhead import _docs_problems
 
 import convexkern as ck
@@ -31,14 +35,22 @@ warnings.simplefilter("ignore")
 def cases() -> dict[str, object]:
     path = Path(str(resources.files("convexkern.data") / "public" / "sdplib"
                     / "mcp100.dat-s"))
+    rng = np.random.default_rng(0)
+    A, b = rng.standard_normal((1500, 600)), rng.standard_normal(1500)
+
+    def dense_socp() -> cp.Problem:
+        x = cp.Variable(600)
+        return cp.Problem(cp.Minimize(cp.norm(A @ x - b) + cp.norm1(x)))
+
     return {"klr (n = 300)": _docs_problems()["klr"],
-            "sdplib mcp100:dual": lambda: sdpa.build_problem(sdpa.read_sdpa(path), "dual")}
+            "sdplib mcp100:dual": lambda: sdpa.build_problem(sdpa.read_sdpa(path), "dual"),
+            "dense socp (1500 x 600)": dense_socp}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--limits", default="1,2", help="comma list of T in seconds")
-    ap.add_argument("--solvers", default="scs,clarabel,ecos")
+    ap.add_argument("--solvers", default="scs,clarabel,ecos,qoco")
     args = ap.parse_args()
     limits = [float(v) for v in args.limits.split(",")]
     wanted = [s.strip() for s in args.solvers.split(",") if s.strip()]

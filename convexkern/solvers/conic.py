@@ -37,6 +37,7 @@ from .backends.base import ConicSolverSpec, Verdict
 from .outcome import TOLERANCE, certified_report, pointless_report
 from .status import cvxpy_status
 from .table import CONIC
+from .watchdog import ChildLost, Stopped, can_watch, run_watched
 
 __all__ = ["solve_conic"]
 
@@ -152,9 +153,12 @@ def _no_interior(r: SolveReport) -> str:
 
 
 def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
-         verbose: bool) -> tuple[Any, Any, Any, Any]:
+         verbose: bool, grace: float = 0.0) -> tuple[Any, Any, Any, Any]:
     """``(data, chain, inverse_data, raw)``: cvxpy's conic form and the solver's raw
-    answer, by ``get_problem_data`` and ``chain.solve_via_data``."""
+    answer, by ``get_problem_data`` and ``chain.solve_via_data``.  Under a deadline
+    (:func:`time_left`), a solver that cannot keep a time limit itself (``spec.watched``)
+    solves in a forked child stopped ``grace`` seconds past the deadline
+    (:mod:`.watchdog`: :class:`Stopped`)."""
     problem = f.problem
     cvx = {k: settings.pop(k) for k in _CVXPY_KEYWORDS if k in settings}
     data, chain, inverse = problem.get_problem_data(
@@ -162,7 +166,13 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
         ignore_dpp=cvx.get("ignore_dpp", False), verbose=verbose,
         canon_backend=cvx.get("canon_backend"), solver_opts=settings)
     warm = cvx.get("warm_start", True) and spec.reuse
-    raw = chain.solve_via_data(problem, data, warm, verbose, settings)
+    left = time_left()
+    if left is not None and spec.watched and can_watch():
+        raw = run_watched(
+            lambda: chain.solve_via_data(problem, data, warm, verbose, settings),
+            left + grace)
+    else:
+        raw = chain.solve_via_data(problem, data, warm, verbose, settings)
     if spec.drop_kept:
         problem._solver_cache.pop(spec.cvxpy_name, None)
     return data, chain, inverse, raw
@@ -207,8 +217,20 @@ def _solve_within(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any
     """:func:`_solve_at` under the caller's deadline (the certificate's own solves see
     what is left of ``time_limit``: :mod:`convexkern.math.budget`)."""
     try:
-        data, chain, inverse, raw = _run(f, spec, settings, verbose)
-    except (cp.error.SolverError, ValueError, ArithmeticError) as exc:
+        # a watched solve is stopped a little after the deadline (2 % of time_limit): a
+        # solver whose own clock stops it at the deadline still gets its answer out
+        data, chain, inverse, raw = _run(f, spec, settings, verbose,
+                                         0.02 * (time_limit or 0.0))
+    except Stopped as stop:
+        return pointless_report(
+            f, solver=spec.name, status=Status.TIME_LIMIT, tol=tol,
+            solve_time=time.perf_counter() - t0,
+            message=f"{spec.name} had not returned at the deadline (time_limit="
+                    f"{time_limit}): it cannot stop itself in time (no clock of its own, "
+                    f"or one read only between long iterations), so its solve was "
+                    f"stopped from outside after {stop.waited:.3g} s; no point to "
+                    f"certify")
+    except (cp.error.SolverError, ValueError, ArithmeticError, ChildLost) as exc:
         # Raised by the solver, or by cvxpy while canonicalising the problem for it (e.g.
         # ECOS needs quad_form(x, P) as a second-order cone and cvxpy refuses a P with
         # round-off negative eigenvalues).  A status, not a crash.

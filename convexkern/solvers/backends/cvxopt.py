@@ -18,4 +18,5 @@ class Cvxopt(ConicSolverSpec):
 
 SOLVER = Cvxopt(name="cvxopt", cvxpy_name="CVXOPT", module="cvxopt",
                 cones=CLASSES_SOCP | {"SDP"}, default_tol=1e-7,
-                install="pip install cvxopt", max_psd_side=90)
+                install="pip install cvxopt", max_psd_side=90,
+                watched=True)  # CVXOPT has no clock

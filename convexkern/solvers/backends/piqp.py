@@ -15,4 +15,5 @@ class Piqp(ConicSolverSpec):
 
 
 SOLVER = Piqp(name="piqp", cvxpy_name="PIQP", module="piqp", cones=CLASSES_QP,
-              default_tol=1e-8, install="pip install piqp")
+              default_tol=1e-8, install="pip install piqp",
+              watched=True)  # no time limit passed to PIQP

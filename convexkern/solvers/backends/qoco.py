@@ -47,4 +47,5 @@ class Qoco(ConicSolverSpec):
 SOLVER = Qoco(name="qoco", cvxpy_name="QOCO", module="qoco", cones=CLASSES_SOCP,
               default_tol=1e-7, install="pip install qoco", refine=True,
               # cvxpy's kept QOCO object takes new data but not new settings
-              reuse=False, drop_kept=True)
+              reuse=False, drop_kept=True,
+              watched=True)  # QOCO has no clock

@@ -1,0 +1,176 @@
+"""A solve stopped at the caller's deadline from outside the solver.
+
+``ck.solve(..., time_limit=T)`` promises an answer within ``T`` (DESIGN.md, "what tol and
+a report mean").  Some solvers cannot keep that promise themselves: ECOS and QOCO have no
+clock at all, and Clarabel reads its clock once per iteration, where one iteration on a
+large PSD block (SDPLIB mcp100's dual form: a dense 5050-side KKT block) takes over a
+second and its set-up more.  For those solvers (``ConicSolverSpec.watched``) the solve runs
+in a forked child process; the parent waits until the deadline and, past it, kills the
+child and reports a time limit.  The child's answer comes back pickled; a solver object
+that cannot be pickled (Clarabel's ``DefaultSolution``) is copied into a plain namespace
+of its public attributes first (:func:`portable`).
+
+Only where ``os.fork`` exists (POSIX); elsewhere the solve runs in the caller's process,
+as without a time limit.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import select
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from types import SimpleNamespace
+from typing import Any
+
+__all__ = ["ChildLost", "Stopped", "can_watch", "portable", "run_watched"]
+
+
+class ChildLost(RuntimeError):
+    """The child ended without an answer (killed from outside, crashed), or raised an
+    exception that could not be carried back (its type and text are in the message)."""
+
+
+class Stopped(Exception):
+    """The watched solve did not return within its time: the child was killed."""
+
+    def __init__(self, waited: float) -> None:
+        super().__init__(f"stopped after {waited:.3g} s")
+        self.waited = waited
+
+
+def can_watch() -> bool:
+    """Whether a solve can run in a forked child here (POSIX)."""
+    return hasattr(os, "fork")
+
+
+def portable(raw: Any) -> Any:
+    """``raw`` itself when it pickles, else a namespace of its public attributes (lists
+    and numbers as they are, anything else that does not pickle by its ``str``: a
+    solver's status enumeration keeps its name, which is what is read of it)."""
+    try:
+        pickle.dumps(raw)
+        return raw
+    except (pickle.PicklingError, TypeError, AttributeError):
+        pass
+    if isinstance(raw, dict):
+        return {k: _plain(v) for k, v in raw.items()}
+    out = SimpleNamespace()
+    for name in dir(raw):
+        if name.startswith("_"):
+            continue
+        try:
+            value = getattr(raw, name)
+        except Exception:  # a property the solver refuses to give: not read by anyone
+            continue
+        if not callable(value):
+            setattr(out, name, _plain(value))
+    return out
+
+
+def _plain(value: Any) -> Any:
+    try:
+        pickle.dumps(value)
+        return value
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return portable(value) if hasattr(value, "__dict__") or isinstance(
+            value, dict) else str(value)
+
+
+def run_watched(call: Callable[[], Any], wait: float) -> Any:
+    """``portable(call())``, computed in a forked child; :class:`Stopped` when it has not
+    come back within ``wait`` seconds (the child is killed).  An exception raised by
+    ``call`` in the child is raised again here (as it was when it pickles, else as a
+    :class:`ChildLost` naming it)."""
+    for stream in (sys.stdout, sys.stderr):  # the child must not print the parent's
+        try:                                  # unflushed buffer a second time
+            stream.flush()
+        except (AttributeError, OSError, ValueError):
+            pass
+    rfd, wfd = os.pipe()
+    t0 = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:  # the child: solve, send, and leave without the parent's exit handlers
+        code = 0
+        try:
+            os.close(rfd)
+            try:
+                payload = pickle.dumps((True, portable(call())))
+            except BaseException as exc:  # noqa: BLE001 - carried to the parent
+                payload = _pickled_error(exc)
+            _write_all(wfd, payload)
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.flush()
+                except (AttributeError, OSError, ValueError):
+                    pass
+        except BaseException:  # noqa: BLE001 - nothing may escape a forked child
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(wfd)
+    try:
+        ready = bool(select.select([rfd], [], [], max(wait, 0.0))[0])
+        data = _read_all(rfd) if ready else b""  # a finished solve is read to the end
+    except BaseException:  # interrupted while waiting (Ctrl-C): the child goes too
+        _kill(pid)
+        raise
+    finally:
+        os.close(rfd)
+    if not ready:
+        _kill(pid)
+        raise Stopped(time.perf_counter() - t0)
+    _reap(pid)
+    if not data:
+        raise ChildLost("the solver's process ended without an answer (killed or "
+                        "crashed)")
+    ok, value = pickle.loads(data)
+    if ok:
+        return value
+    raise value
+
+
+def _pickled_error(exc: BaseException) -> bytes:
+    try:
+        out = pickle.dumps((False, exc))
+        pickle.loads(out)
+        return out
+    except Exception:  # an exception that does not travel: its type and text do
+        return pickle.dumps((False, ChildLost(f"{type(exc).__name__}: {exc}")))
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+    os.close(fd)
+
+
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    while True:
+        chunk = os.read(fd, 1 << 20)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+
+def _kill(pid: int) -> None:
+    """Kill the child; the kernel's release of a large one takes a while (0.07 s for
+    Clarabel's workspace on SDPLIB mcp100), so it is reaped beside the caller."""
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    threading.Thread(target=_reap, args=(pid,), daemon=True).start()
+
+
+def _reap(pid: int) -> None:
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass

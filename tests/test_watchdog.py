@@ -1,0 +1,155 @@
+"""A solver that cannot keep ``time_limit`` itself is stopped from outside at the deadline
+(``convexkern.solvers.watchdog``): ECOS and QOCO have no clock, Clarabel reads its own
+once per iteration (SDPLIB mcp100's dual form overran ``time_limit=1`` by 2.9 s)."""
+
+from __future__ import annotations
+
+import enum
+import os
+import pickle
+import signal
+import time
+import warnings
+from importlib import resources
+
+import cvxpy as cp
+import numpy as np
+import pytest
+
+import convexkern as ck
+from convexkern.formulations import svm
+from convexkern.report import Status
+from convexkern.solvers import watchdog as wd
+from convexkern.solvers.table import CONIC
+
+pytestmark = pytest.mark.skipif(not wd.can_watch(), reason="no os.fork here")
+
+
+class _Word(enum.Enum):
+    SOLVED = 1
+
+
+class _Unpicklable:
+    """Stands for a solver's answer object that does not pickle (Clarabel's)."""
+
+    def __init__(self) -> None:
+        self.x = [1.0, 2.0]
+        self.status = _Word.SOLVED
+        self.iterations = 7
+        self._lock = __import__("threading").Lock()  # what makes pickling fail
+
+    def __str__(self) -> str:
+        return "answer"
+
+    def method(self) -> int:
+        return 1
+
+
+def test_a_value_comes_back_from_the_child():
+    pid = os.getpid()
+    assert wd.run_watched(lambda: (os.getpid() != pid, np.arange(3)), 5.0)[0] is True
+    out = wd.run_watched(lambda: {"x": np.arange(4.0)}, 5.0)
+    np.testing.assert_array_equal(out["x"], np.arange(4.0))
+
+
+def test_an_object_that_does_not_pickle_comes_back_as_its_attributes():
+    out = wd.run_watched(_Unpicklable, 5.0)
+    assert out.x == [1.0, 2.0] and out.iterations == 7
+    assert pickle.loads(pickle.dumps(out.status)) is _Word.SOLVED  # an enum pickles
+    assert not hasattr(out, "method") and not hasattr(out, "_lock")
+
+
+def test_the_childs_exception_is_raised_in_the_caller():
+    with pytest.raises(cp.error.SolverError, match="refused"):
+        wd.run_watched(lambda: (_ for _ in ()).throw(cp.error.SolverError("refused")), 5.0)
+
+    class Local(Exception):  # a local class does not pickle: its name and text do
+        pass
+
+    def raise_local():
+        raise Local("no way back")
+
+    with pytest.raises(wd.ChildLost, match="Local: no way back"):
+        wd.run_watched(raise_local, 5.0)
+
+
+def test_a_child_that_dies_is_a_lost_answer():
+    with pytest.raises(wd.ChildLost, match="without an answer"):
+        wd.run_watched(lambda: os.kill(os.getpid(), signal.SIGKILL), 5.0)
+
+
+def test_a_child_past_its_time_is_stopped_and_killed():
+    marker = []
+
+    def slow():
+        time.sleep(30)
+        marker.append(1)
+
+    t0 = time.perf_counter()
+    with pytest.raises(wd.Stopped) as info:
+        wd.run_watched(slow, 0.3)
+    waited = time.perf_counter() - t0
+    assert 0.3 <= info.value.waited <= waited < 2.0
+    assert not marker
+
+
+def test_the_interior_point_and_clockless_solvers_are_watched():
+    for name in ("clarabel", "ecos", "qoco"):
+        if name in CONIC:
+            assert CONIC[name].watched, name
+    for name in ("scs", "highs", "osqp"):  # their clocks are read every few microseconds
+        if name in CONIC:
+            assert not CONIC[name].watched, name
+
+
+@pytest.fixture(scope="module")
+def svm_dual(usps35_small):
+    _, y, K = usps35_small
+    return svm.dual(K, y, C=1.0)
+
+
+@pytest.fixture(scope="module")
+def slow_socp() -> cp.Problem:
+    """``min |Ax - b| + |x|_1`` with a dense 1500 x 600 ``A``: ECOS takes about 6 s."""
+    rng = np.random.default_rng(0)
+    A, b = rng.standard_normal((1500, 600)), rng.standard_normal(1500)
+    x = cp.Variable(600)
+    return cp.Problem(cp.Minimize(cp.norm(A @ x - b) + cp.norm1(x)))
+
+
+def test_ecos_without_a_clock_returns_at_the_deadline(slow_socp):
+    f = ck.from_cvxpy(slow_socp)
+    t0 = time.perf_counter()
+    r = ck.solve(f, "ecos", time_limit=1.0)
+    wall = time.perf_counter() - t0
+    assert r.status is Status.TIME_LIMIT, (r.status, r.message)
+    assert "stopped from outside" in r.message
+    assert wall <= 1.0 * 1.05 + 0.15, wall
+
+
+def test_a_watched_solve_that_finishes_is_certified_as_usual(svm_dual):
+    """Under a time limit it has time to keep, a watched solver's answer (copied out of
+    the child; Clarabel's does not pickle) is read and certified as without one."""
+    plain = ck.solve(svm_dual, "clarabel")
+    watched = ck.solve(svm_dual, "clarabel", time_limit=60.0)
+    assert watched.status is plain.status is Status.OPTIMAL
+    assert watched.solver_stats["native_status"] == "Solved"
+    assert watched.iterations == plain.iterations
+    assert watched.primal_value == pytest.approx(plain.primal_value, rel=1e-12)
+    assert watched.dual_value == pytest.approx(plain.dual_value, rel=1e-12)
+
+
+def test_clarabel_on_a_long_iteration_returns_at_the_deadline():
+    """SDPLIB mcp100, dual form: Clarabel's set-up and first iteration (a dense 5050-side
+    KKT block) take seconds, longer than the deadline, before its clock is read."""
+    from convexkern.data import sdpa
+
+    path = resources.files("convexkern.data") / "public" / "sdplib" / "mcp100.dat-s"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        f = ck.from_cvxpy(sdpa.build_problem(sdpa.read_sdpa(str(path)), "dual"))
+    t0 = time.perf_counter()
+    r = ck.solve(f, "clarabel", time_limit=0.5)
+    wall = time.perf_counter() - t0
+    assert r.status is Status.TIME_LIMIT, (r.status, r.message)
+    assert wall <= 0.5 * 1.05 + 0.15, wall
