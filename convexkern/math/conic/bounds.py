@@ -68,6 +68,7 @@ from .fix import (
     quadratic_polish,
     slack_bound,
 )
+from .recession import epigraph_direction
 
 __all__ = ["ConicData", "ConicBounds", "conic_bounds", "psd_shift", "interior_point"]
 
@@ -401,6 +402,26 @@ def _upper(data: ConicData, x: np.ndarray,
     return best
 
 
+def _lifted_upper(data: ConicData, x: np.ndarray, lower: float
+                  ) -> tuple[float, str, dict[str, float]] | None:
+    """:func:`_upper` stepping along the epigraph columns
+    (:func:`convexkern.math.conic.recession.epigraph_direction`) of the cone rows ``x``
+    misses, or ``None`` when there are none."""
+    xc = x
+    if data.lb is not None:
+        xc = np.maximum(xc, data.lb)
+    if data.ub is not None:
+        xc = np.minimum(xc, data.ub)
+    s, es = slack_bound(data, xc)
+    move, reason = _cone_moves(s, es, data)
+    if reason:
+        return None
+    D = epigraph_direction(data, xc, move)
+    if D is None:
+        return None
+    return _upper(data, xc, _once(lambda: _dual_box(data, lower)), xc + D)
+
+
 def _active_helps(result: tuple[float, str, dict[str, float]], data: ConicData) -> bool:
     """Whether meeting the active inequality rows exactly can close an open upper bound:
     it failed on the equality correction, or on inequality rows alone (a cone row's
@@ -605,13 +626,23 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
         why_lo = why_lo or "the quadratic objective could not be verified PSD"
     inner: np.ndarray | None = None
     dual_inner: tuple[np.ndarray, np.ndarray] | None = None
-    tried_inner = tried_dual = stepped = False
+    tried_inner = tried_dual = stepped = tried_lift = False
     failed_at: float | None = None  # the lower bound whose dual box the upper failed with
     for it in range(rounds + 1):
         left = time_left()
         if it > 0 and left is not None and left <= 0:
             break  # past the caller's deadline: the bounds of the rounds run so far stand
         progress = False
+        if x is not None and upper == math.inf and not tried_lift and (
+                failed_at is not None and failed_at == lower):
+            # before a phase one: a step along the epigraph columns (no solve at all)
+            tried_lift = True
+            lifted = _lifted_upper(data, x, lower)
+            if lifted is not None:
+                res.update(lifted[2])
+                if math.isfinite(lifted[0]):
+                    upper, why_up, progress = lifted[0], "", True
+                    res["epigraph_step"] = 1.0
         if x is not None and upper == math.inf:
             # the phase one (a solve of its own) only once the upper bound has failed with
             # the box of the lower bound's cut too: the cut often closes it (SDPLIB mcp100,
