@@ -315,13 +315,22 @@ def quadratic_polish(data: ConicData, y: np.ndarray, w: np.ndarray, residual,
         return w
     if not affordable(8.0 * used.size ** 3):
         return w
-    block = P[used][:, used].toarray()
+    sub = sp.csr_matrix(P[used][:, used])
+    diag = sub.diagonal()
+    if sub.nnz == np.count_nonzero(diag) and np.all(diag > 0):
+        def solve(rhs: np.ndarray) -> np.ndarray:  # a diagonal block (a sum of squares)
+            return rhs / diag
+    else:
+        block = sub.toarray()
+
+        def solve(rhs: np.ndarray) -> np.ndarray:
+            return scipy.linalg.lstsq(block, rhs, lapack_driver="gelsy")[0]
     r = residual(y, w)[0][used]
     best = float(np.max(np.abs(r)))
     out = w
     for _ in range(2):
         try:
-            step = scipy.linalg.lstsq(block, -r, lapack_driver="gelsy")[0]
+            step = solve(-r)
         except (ValueError, np.linalg.LinAlgError):
             break
         w2 = out.copy()
