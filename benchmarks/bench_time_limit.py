@@ -7,8 +7,9 @@ every row, with an honest status when the certificate had no time left (the repo
 message then says so).  Problems are chosen to be slower than ``T``, solve or certificate:
 kernel logistic regression (Pima, n = 300, ``cp.logistic``; the exponential cones) and
 SDPLIB's mcp100 in its dual form (a 100 x 100 PSD block; a full certificate takes 17-27 s;
-Clarabel's set-up and first iteration take seconds) and a dense SOCP
-``min |Ax - b| + |x|_1`` (A 1500 x 600; ECOS, which has no clock, takes about 6 s).
+Clarabel's set-up and first iteration take seconds, before its clock is read) and a dense
+SOCP ``min |Ax - b| + |x|_1`` (A 1500 x 600; ECOS and QOCO, which have no clock, are
+stopped from outside: ``convexkern/solvers/watchdog.py``).
 
 Run: ``python benchmarks/bench_time_limit.py [--limits 1,2] [--solvers scs,clarabel,ecos,qoco]``
 (about a minute; quote only from a quiet machine).

@@ -226,8 +226,7 @@ def _solve_within(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any
             f, solver=spec.name, status=Status.TIME_LIMIT, tol=tol,
             solve_time=time.perf_counter() - t0,
             message=f"{spec.name} had not returned at the deadline (time_limit="
-                    f"{time_limit}): it cannot stop itself in time (no clock of its own, "
-                    f"or one read only between long iterations), so its solve was "
+                    f"{time_limit}): it has no clock of its own, so its solve was "
                     f"stopped from outside after {stop.waited:.3g} s; no point to "
                     f"certify")
     except (cp.error.SolverError, ValueError, ArithmeticError, ChildLost) as exc:

@@ -1,14 +1,17 @@
 """A solve stopped at the caller's deadline from outside the solver.
 
 ``ck.solve(..., time_limit=T)`` promises an answer within ``T`` (DESIGN.md, "what tol and
-a report mean").  Some solvers cannot keep that promise themselves: ECOS and QOCO have no
-clock at all, and Clarabel reads its clock once per iteration, where one iteration on a
-large PSD block (SDPLIB mcp100's dual form: a dense 5050-side KKT block) takes over a
-second and its set-up more.  For those solvers (``ConicSolverSpec.watched``) the solve runs
-in a forked child process; the parent waits until the deadline and, past it, kills the
-child and reports a time limit.  The child's answer comes back pickled; a solver object
-that cannot be pickled (Clarabel's ``DefaultSolution``) is copied into a plain namespace
-of its public attributes first (:func:`portable`).
+a report mean").  Some solvers cannot keep that promise themselves: ECOS, QOCO, PIQP and
+CVXOPT have no clock (or none convexkern can set).  For those solvers
+(``ConicSolverSpec.watched``) the solve runs in a forked child process; the parent waits
+until the deadline and, past it, kills the child and reports a time limit.  The child's
+answer comes back pickled; an answer object that cannot be pickled is copied into a plain
+namespace of its public attributes first (:func:`portable`).
+
+A fork copies only the calling thread: a solver that keeps a pool of worker threads
+between solves must not be watched.  Clarabel is not: once the process has run a
+Clarabel SDP, a forked child's Clarabel SDP waits forever on the parent's workers (its
+own clock, read once per iteration, is what keeps its ``time_limit``).
 
 Only where ``os.fork`` exists (POSIX); elsewhere the solve runs in the caller's process,
 as without a time limit.
@@ -160,8 +163,8 @@ def _read_all(fd: int) -> bytes:
 
 
 def _kill(pid: int) -> None:
-    """Kill the child; the kernel's release of a large one takes a while (0.07 s for
-    Clarabel's workspace on SDPLIB mcp100), so it is reaped beside the caller."""
+    """Kill the child; the kernel's release of a large one takes a while (0.07 s for a
+    solver workspace of about a gigabyte), so it is reaped beside the caller."""
     try:
         os.kill(pid, signal.SIGKILL)
     except ProcessLookupError:

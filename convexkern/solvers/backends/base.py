@@ -94,9 +94,9 @@ class ConicSolverSpec:
     #: starts afresh): dropped after each solve, so the certificate's own solves (a phase
     #: one) do not stack on it (SDPLIB arch0, Clarabel: peak 843 MB -> 578 MB, plain 531)
     drop_kept: bool = False
-    #: the solver cannot keep a ``time_limit`` itself (no clock, or one read only between
-    #: iterations that may each take seconds): under a deadline its solve runs in a forked
-    #: child stopped at the deadline (:mod:`convexkern.solvers.watchdog`)
+    #: the solver cannot keep a ``time_limit`` itself (it has no clock): under a deadline
+    #: its solve runs in a forked child stopped at the deadline
+    #: (:mod:`convexkern.solvers.watchdog`; not for a solver with worker threads)
     watched: bool = False
 
     # ------------------------------------------------------------------ settings

@@ -66,7 +66,8 @@ SOLVER = Clarabel(
     # robust_indefinite's (n+1)-PSD cone: about 1 s at n = 50, tens of seconds at n = 100,
     # minutes at 150 (docs/robust_indefinite.md)
     max_psd_side=90,
-    # its clock is read once per iteration: on SDPLIB mcp100's dual form (a dense
-    # 5050-side KKT block) set-up and one iteration overran time_limit=1 by 2.9 s
-    watched=True,
+    # not watched (solvers/watchdog.py), though its clock is read only once per iteration
+    # (SDPLIB mcp100's dual form: set-up and one iteration overran time_limit=1 by 2.9 s):
+    # once this process has run a Clarabel SDP, a forked child's Clarabel SDP waits
+    # forever on the parent's worker threads, which the fork did not copy
 )
