@@ -167,7 +167,7 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
         canon_backend=cvx.get("canon_backend"), solver_opts=settings)
     warm = cvx.get("warm_start", True) and spec.reuse
     left = time_left()
-    if left is not None and spec.watches(data) and can_watch():
+    if left is not None and spec.watched and can_watch():
         raw = run_watched(
             lambda: chain.solve_via_data(problem, data, warm, verbose, settings),
             left + grace)
@@ -226,9 +226,9 @@ def _solve_within(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any
             f, solver=spec.name, status=Status.TIME_LIMIT, tol=tol,
             solve_time=time.perf_counter() - t0,
             message=f"{spec.name} had not returned at the deadline (time_limit="
-                    f"{time_limit}): it cannot stop itself in time (no clock of its own, "
-                    f"or a set-up it cannot interrupt), so its solve was stopped from "
-                    f"outside after {stop.waited:.3g} s; no point to certify")
+                    f"{time_limit}): it has no clock of its own, so its solve was "
+                    f"stopped from outside after {stop.waited:.3g} s; no point to "
+                    f"certify")
     except (cp.error.SolverError, ValueError, ArithmeticError, ChildLost) as exc:
         # Raised by the solver, or by cvxpy while canonicalising the problem for it (e.g.
         # ECOS needs quad_form(x, P) as a second-order cone and cvxpy refuses a P with

@@ -2,19 +2,18 @@
 
 ``ck.solve(..., time_limit=T)`` promises an answer within ``T`` (DESIGN.md, "what tol and
 a report mean").  Some solvers cannot keep that promise themselves: ECOS, QOCO, PIQP and
-CVXOPT have no clock (or none convexkern can set), and Clarabel reads its clock once per
-iteration, after a set-up it cannot interrupt (a dense 2100-row SOCP: 2.6 s under
-``time_limit=1``).  For those solvers (``ConicSolverSpec.watches``) the solve runs in a
-forked child process; the parent waits until the deadline and, past it, kills the child
-and reports a time limit.  The child's answer comes back pickled; an answer object that
-cannot be pickled (Clarabel's ``DefaultSolution``) is copied into a plain namespace of its
-public attributes first (:func:`portable`).
+CVXOPT have no clock (or none convexkern can set).  For those solvers
+(``ConicSolverSpec.watched``) the solve runs in a forked child process; the parent waits
+until the deadline and, past it, kills the child and reports a time limit.  The child's
+answer comes back pickled; an answer object that cannot be pickled is copied into a plain
+namespace of its public attributes first (:func:`portable`).
 
-A fork copies only the calling thread: code that keeps a pool of worker threads between
-calls must not run in the child.  Clarabel's SDP code does (for large PSD blocks): once the
-process has run one, a forked child's Clarabel SDP waits forever on workers the fork did
-not copy, so Clarabel is not watched on a problem with a PSD cone (SDPLIB mcp100's dual
-form still overruns ``time_limit``).
+A fork copies only the calling thread: a solver that keeps a pool of worker threads
+between solves must not be watched.  Clarabel is not: once the process has run a large
+enough Clarabel solve (a 40 x 40 SDP; kernel logistic regression's 600 exponential
+cones), a forked child's Clarabel solve of the same kind waits forever on the parent's
+workers.  Its own clock, read once per iteration, keeps its ``time_limit``, late after a
+long set-up or iteration (SDPLIB mcp100's dual form, a dense 2100-row SOCP).
 
 Only where ``os.fork`` exists (POSIX); elsewhere the solve runs in the caller's process,
 as without a time limit.

@@ -94,17 +94,10 @@ class ConicSolverSpec:
     #: starts afresh): dropped after each solve, so the certificate's own solves (a phase
     #: one) do not stack on it (SDPLIB arch0, Clarabel: peak 843 MB -> 578 MB, plain 531)
     drop_kept: bool = False
-    #: the solver cannot keep a ``time_limit`` itself (no clock, or a set-up it cannot
-    #: interrupt): under a deadline its solve runs in a forked child stopped at the
-    #: deadline (:mod:`convexkern.solvers.watchdog`; never where the solver keeps worker
-    #: threads between solves: :meth:`watches` says per problem)
+    #: the solver cannot keep a ``time_limit`` itself (it has no clock): under a deadline
+    #: its solve runs in a forked child stopped at the deadline
+    #: (:mod:`convexkern.solvers.watchdog`; not for a solver with worker threads)
     watched: bool = False
-
-    def watches(self, data: Mapping[str, Any]) -> bool:
-        """Whether this solve (cvxpy's problem data ``data`` for the solver) runs watched
-        under a deadline: ``watched``, unless a solver says otherwise for its data."""
-        del data
-        return self.watched
 
     # ------------------------------------------------------------------ settings
     def settings(self, accuracy: float, max_iter: int | None,

@@ -43,13 +43,6 @@ class Clarabel(ConicSolverSpec):
         status, proven = STATUS[word]
         return Verdict(status, word, proven)
 
-    def watches(self, data: Mapping[str, Any]) -> bool:
-        # a fork copies only the calling thread: once this process has run a Clarabel SDP
-        # with a large block, its worker threads are gone in the child, and a forked
-        # Clarabel SDP waits on them forever (0.11.1; LP, QP, SOCP, exponential and power
-        # cones, and small PSD blocks, use no workers): no watch with a PSD cone
-        return self.watched and not getattr(data.get("dims"), "psd", None)
-
     def iterations(self, raw: Any) -> int | None:
         it = getattr(raw, "iterations", None)
         return None if it is None else int(it)
@@ -73,8 +66,8 @@ SOLVER = Clarabel(
     # robust_indefinite's (n+1)-PSD cone: about 1 s at n = 50, tens of seconds at n = 100,
     # minutes at 150 (docs/robust_indefinite.md)
     max_psd_side=90,
-    # its clock is read once per iteration, after a set-up (a factorisation) it cannot
-    # interrupt: a dense 2100-row SOCP overran time_limit=1 by 1.6 s.  Watched, but not
-    # with a PSD cone (see watches): SDPLIB mcp100's dual form still overruns
-    watched=True,
+    # not watched (solvers/watchdog.py), though its clock is read only once per iteration
+    # (SDPLIB mcp100's dual form: set-up and one iteration overran time_limit=1 by 2.9 s):
+    # once this process has run a large Clarabel solve (an SDP, 600 exponential cones), a
+    # forked child's Clarabel waits forever on worker threads the fork did not copy
 )
