@@ -155,3 +155,31 @@ def test_a_watched_solve_that_finishes_is_certified_as_usual(svm_dual):
     assert watched.iterations == plain.iterations
     assert watched.primal_value == pytest.approx(plain.primal_value, rel=1e-12)
     assert watched.dual_value == pytest.approx(plain.dual_value, rel=1e-12)
+
+
+def test_a_re_solve_that_returns_past_the_deadline_is_not_certified(svm_dual, monkeypatch):
+    """A refining re-solve that comes back after the caller's deadline (a solver whose
+    clock overran it) is not certified: the first answer's report stands and the call
+    ends without a certificate's worth of extra time."""
+    from convexkern.solvers import conic
+
+    calls = []
+    real_run = conic._run
+
+    def slow_second(*args, **kwargs):
+        out = real_run(*args, **kwargs)
+        calls.append(1)
+        if len(calls) == 2:  # the re-solve: pretend its solver overran the deadline
+            time.sleep(max(conic.time_left() or 0.0, 0.0) + 0.05)
+        return out
+
+    first = ck.solve(svm_dual, "clarabel", tol=1e-13)  # tighter than Clarabel reaches
+    assert first.solver_stats.get("refined"), first.message
+    monkeypatch.setattr(conic, "_run", slow_second)
+    # a limit below the re-solve's own budget (0.5 s): the re-solve runs to the caller's
+    # deadline, which the patched second call overruns
+    r = ck.solve(svm_dual, "clarabel", tol=1e-13, time_limit=0.4)
+    assert len(calls) == 2
+    assert "after the deadline: not certified" in r.message
+    assert r.status is Status.OPTIMAL_INACCURATE
+    assert r.solver_stats.get("first_rel_gap") == pytest.approx(r.rel_gap)

@@ -77,8 +77,11 @@ def solve_conic(
     t_start = time.perf_counter()  # time_limit bounds the whole call, certificates included
 
     def at(acc: float, limit: float | None, until: float | None = None) -> SolveReport:
+        # a re-solve (until given) that returns past the caller's deadline is not
+        # certified: the first answer's report stands, and the call ends in time
         return _solve_at(f, spec, tol=tol, accuracy=acc, max_iter=max_iter,
-                         time_limit=limit, verbose=verbose, options=options, until=until)
+                         time_limit=limit, verbose=verbose, options=options, until=until,
+                         late_ok=until is None)
 
     first = at(accuracy, time_limit)
     if not (spec.refine and first.status is Status.OPTIMAL_INACCURATE
@@ -112,6 +115,8 @@ def solve_conic(
         note = (f"{'again' if notes else 're-solved'} at settings {finer:.0e} after a "
                 f"certified gap of {best.rel_gap:.2g}"
                 + ("" if notes else f" at {accuracy:.0e}"))
+        if not math.isfinite(second.rel_gap) and second.message:
+            note += f" ({second.message})"  # why the re-solve gave nothing
         if own and second.status is Status.TIME_LIMIT:
             # stopped by the re-solve's own budget, not by the caller: its point is judged
             # by its certificate alone
@@ -196,11 +201,12 @@ def _unpack(f: Formulation, raw: Any, chain: Any, inverse: Any) -> bool:
 def _solve_at(f: Formulation, spec: ConicSolverSpec, *, tol: float, accuracy: float,
               max_iter: int | None, time_limit: float | None, verbose: bool,
               options: Mapping[str, Any], second: bool = True,
-              until: float | None = None) -> SolveReport:
+              until: float | None = None, late_ok: bool = True) -> SolveReport:
     """One solve at the solver settings ``accuracy``, certified against ``tol``
     (``second``: a "no solution" word this solver cannot prove may ask another).  The
     certificate's deadline is ``until`` (a ``perf_counter`` time; ``inf``: none) where
-    given, else ``time_limit`` from now."""
+    given, else ``time_limit`` from now; an answer that comes after it is certified only
+    when ``late_ok`` (else the report is a ``time_limit`` with no point)."""
     settings = {**spec.settings(accuracy, max_iter, time_limit), **options}
     t0 = time.perf_counter()
     if until is None and time_limit is not None:
@@ -208,12 +214,13 @@ def _solve_at(f: Formulation, spec: ConicSolverSpec, *, tol: float, accuracy: fl
     with deadline(None if until == math.inf else until):
         return _solve_within(f, spec, settings, t0=t0, tol=tol, accuracy=accuracy,
                              max_iter=max_iter, time_limit=time_limit, verbose=verbose,
-                             second=second)
+                             second=second, late_ok=late_ok)
 
 
 def _solve_within(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any], *,
                   t0: float, tol: float, accuracy: float, max_iter: int | None,
-                  time_limit: float | None, verbose: bool, second: bool) -> SolveReport:
+                  time_limit: float | None, verbose: bool, second: bool,
+                  late_ok: bool = True) -> SolveReport:
     """:func:`_solve_at` under the caller's deadline (the certificate's own solves see
     what is left of ``time_limit``: :mod:`convexkern.math.budget`)."""
     try:
@@ -238,6 +245,11 @@ def _solve_within(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any
             solve_time=time.perf_counter() - t0,
             message=f"{spec.name} failed ({type(exc).__name__}): {exc}")
     elapsed = time.perf_counter() - t0
+    left = time_left()
+    if not late_ok and left is not None and left <= 0:
+        return pointless_report(
+            f, solver=spec.name, status=Status.TIME_LIMIT, tol=tol, solve_time=elapsed,
+            message=f"{spec.name} returned {-left:.2g} s after the deadline: not certified")
     verdict = spec.verdict(raw, settings)
     unpacked = _unpack(f, raw, chain, inverse)
     if verdict is None:  # a solver whose own codes are not read: cvxpy's word

@@ -406,7 +406,10 @@ def _lifted_upper(data: ConicData, x: np.ndarray, lower: float
                   ) -> tuple[float, str, dict[str, float]] | None:
     """:func:`_upper` stepping along the epigraph columns
     (:func:`convexkern.math.conic.recession.epigraph_direction`) of the cone rows ``x``
-    misses, or ``None`` when there are none."""
+    misses, or ``None`` when there are none (or no time is left)."""
+    left = time_left()
+    if left is not None and left <= 0:
+        return None
     xc = x
     if data.lb is not None:
         xc = np.maximum(xc, data.lb)
