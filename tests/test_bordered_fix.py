@@ -137,3 +137,27 @@ def test_scs_nearest_kernel_bracket_holds_the_optimum():
     lo, up = sorted((r.primal_value, r.dual_value))
     rlo, rup = sorted((ref.primal_value, ref.dual_value))
     assert lo <= rup and rlo <= up  # the brackets overlap: each holds the optimum
+
+
+def test_a_bordered_correction_that_leaves_a_missed_row_open_is_not_kept():
+    """SCS on the nu-SVM QP of docs/extending.md (Pima, n = 200): the bordered correction
+    left the sum row ``sum(a) >= 0.3`` (off by 4.4e-9) open, so the upper bound needed a
+    phase-one solve and came out looser (4.9e-7 -> 1.1e-6); the dense path, which reads the
+    tight rows again after its floating-point steps, meets it."""
+    from convexkern.data import load_binary
+    from convexkern.kernels import RBF
+
+    X, y = load_binary("pima", 1, 0)
+    idx = np.random.default_rng(0).choice(y.size, 200, replace=False)
+    X, y = X[idx], y[idx]
+    X = (X - X.mean(0)) / X.std(0)
+    K = RBF(gamma=1.0 / X.shape[1])(X)
+    a = cp.Variable(y.size)
+    prob = cp.Problem(cp.Minimize(0.5 * cp.quad_form(a, cp.psd_wrap(K * np.outer(y, y)))),
+                      [a >= 0, a <= 1.0 / y.size, y @ a == 0, cp.sum(a) >= 0.3])
+    r = ck.solve(ck.from_cvxpy(prob), "scs")
+    assert r.status is Status.OPTIMAL, r.message
+    assert "phase_one_margin" not in r.residuals
+    assert r.residuals.get("active_rows_exact") == 1.0
+    ref = ck.solve(ck.from_cvxpy(prob), "clarabel")
+    assert r.dual_value <= ref.primal_value and ref.dual_value <= r.primal_value

@@ -501,6 +501,17 @@ def _room_rows(data: ConicData) -> tuple[sp.coo_matrix, sp.coo_matrix]:
         nonneg_rows(data).tocoo(), data.A[data.zero + data.nonneg:].tocoo()))
 
 
+def _meets_inequalities(data: ConicData, x: np.ndarray, exact: np.ndarray) -> bool:
+    """Whether every nonnegative row that ``x`` misses beyond its rounding bound is among
+    the rows met exactly (``exact``): a correction that left one out (an active row read
+    as dependent, or one the first reading of the tight rows missed) is worth less than
+    the dense path, which reads them again after its floating-point steps (SCS on the
+    nu-SVM QP: its sum row, off by 4.4e-9, left open by the bordered correction)."""
+    s, es = slack_bound(data, x)
+    nn = np.arange(data.zero, data.zero + data.nonneg)
+    return bool(np.all(np.isin(nn[s[nn] + es[nn] < 0], exact)))
+
+
 def active_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, str]:
     """:func:`equality_fix` over the equality rows *and* the inequality rows (two or
@@ -536,7 +547,7 @@ def active_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
         if _ == 0:  # a diagonal basis of the equality rows: the k active rows bordered on
             out = bordered_fix(data, x, s, es, eq, act, room, slack=slack_bound,
                                clip=clip_singletons)
-            if out is not None and not out[4]:
+            if out is not None and not out[4] and _meets_inequalities(data, out[0], out[3]):
                 return out
         if not affordable(6.0 * rows.size * rows.size * data.c.size):
             return *fail, "no time was left for the exact correction (time_limit)"
