@@ -402,7 +402,8 @@ def _upper(data: ConicData, x: np.ndarray,
     return best
 
 
-def _lifted_upper(data: ConicData, x: np.ndarray, lower: float
+def _lifted_upper(data: ConicData, x: np.ndarray,
+                  box: Callable[[], tuple[np.ndarray, np.ndarray]]
                   ) -> tuple[float, str, dict[str, float]] | None:
     """:func:`_upper` stepping along the epigraph columns
     (:func:`convexkern.math.conic.recession.epigraph_direction`) of the cone rows ``x``
@@ -422,7 +423,7 @@ def _lifted_upper(data: ConicData, x: np.ndarray, lower: float
     D = epigraph_direction(data, xc, move)
     if D is None:
         return None
-    return _upper(data, xc, _once(lambda: _dual_box(data, lower)), xc + D)
+    return _upper(data, xc, box, xc + D)
 
 
 def _active_helps(result: tuple[float, str, dict[str, float]], data: ConicData) -> bool:
@@ -631,6 +632,13 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
     dual_inner: tuple[np.ndarray, np.ndarray] | None = None
     tried_inner = tried_dual = stepped = tried_lift = False
     failed_at: float | None = None  # the lower bound whose dual box the upper failed with
+    boxes: dict[float, Callable[[], tuple[np.ndarray, np.ndarray]]] = {}
+
+    def dual_box(at: float) -> Callable[[], tuple[np.ndarray, np.ndarray]]:
+        """The dual box of the cut at ``at``, built at its first use, once per value."""
+        if at not in boxes:
+            boxes[at] = _once(lambda: _dual_box(data, at))
+        return boxes[at]
     for it in range(rounds + 1):
         left = time_left()
         if it > 0 and left is not None and left <= 0:
@@ -640,7 +648,7 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
                 failed_at is not None and failed_at == lower):
             # before a phase one: a step along the epigraph columns (no solve at all)
             tried_lift = True
-            lifted = _lifted_upper(data, x, lower)
+            lifted = _lifted_upper(data, x, dual_box(lower))
             if lifted is not None:
                 res.update(lifted[2])
                 if math.isfinite(lifted[0]):
@@ -660,8 +668,7 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
                     why_up += " (no time was left for a phase-one point)"
             if not again or (inner is not None and not stepped):
                 stepped = inner is not None
-                val, why, r = _upper(data, x, _once(lambda lower=lower: _dual_box(data, lower)),
-                                     inner)
+                val, why, r = _upper(data, x, dual_box(lower), inner)
                 res.update(r)
                 if math.isfinite(val):
                     upper, why_up, progress = val, "", True
