@@ -28,6 +28,7 @@ import signal
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
@@ -98,7 +99,12 @@ def run_watched(call: Callable[[], Any], wait: float) -> Any:
             pass
     rfd, wfd = os.pipe()
     t0 = time.perf_counter()
-    pid = os.fork()
+    with warnings.catch_warnings():
+        # JAX, once imported (MPAX), warns at every fork that a child running JAX code may
+        # deadlock; a watched child runs one solver's C code (not JAX, not Clarabel)
+        warnings.filterwarnings("ignore", message=r"os\.fork\(\) was called",
+                                category=RuntimeWarning)
+        pid = os.fork()
     if pid == 0:  # the child: solve, send, and leave without the parent's exit handlers
         code = 0
         try:
