@@ -183,3 +183,24 @@ def test_a_re_solve_that_returns_past_the_deadline_is_not_certified(svm_dual, mo
     assert "after the deadline: not certified" in r.message
     assert r.status is Status.OPTIMAL_INACCURATE
     assert r.solver_stats.get("first_rel_gap") == pytest.approx(r.rel_gap)
+
+
+def test_clarabel_is_not_started_when_its_first_iterations_cannot_fit():
+    """SDPLIB mcp100's dual form: Clarabel's set-up, initial point and first iteration
+    factorise a dense 5050-side block three times (3.6 s here) before its clock is first
+    read; under ``time_limit=1`` it overran to 3.9-4.3 s.  Counted at an optimistic rate
+    (``FAST_FLOPS``) that work cannot fit, so the solve is not started."""
+    from importlib import resources
+
+    from convexkern.data import sdpa
+
+    path = resources.files("convexkern.data") / "public" / "sdplib" / "mcp100.dat-s"
+    f = ck.from_cvxpy(sdpa.build_problem(sdpa.read_sdpa(str(path)), "dual"))
+    t0 = time.perf_counter()
+    r = ck.solve(f, "clarabel", time_limit=1.0)
+    assert time.perf_counter() - t0 <= 1.05
+    assert r.status is Status.TIME_LIMIT
+    assert "was not started" in r.message
+    # a PSD block whose factorisations fit is started as before
+    assert ck.solve(ck.from_cvxpy(_sdp(2)), "clarabel", time_limit=30.0).status \
+        is Status.OPTIMAL

@@ -33,7 +33,7 @@ from ..math.conic import (
     phase_one_problem,
 )
 from ..report import SolveReport, Status
-from .backends.base import ConicSolverSpec, Verdict
+from .backends.base import FAST_FLOPS, ConicSolverSpec, Verdict
 from .outcome import TOLERANCE, certified_report, pointless_report
 from .status import cvxpy_status
 from .table import CONIC
@@ -157,6 +157,14 @@ def _no_interior(r: SolveReport) -> str:
     return ""
 
 
+class _NoStart(Exception):
+    """The solver's work before its first clock read cannot fit in the time left."""
+
+    def __init__(self, need: float, left: float) -> None:
+        super().__init__(f"{need:.2g} s needed, {left:.2g} s left")
+        self.need, self.left = need, left
+
+
 def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
          verbose: bool, grace: float = 0.0) -> tuple[Any, Any, Any, Any]:
     """``(data, chain, inverse_data, raw)``: cvxpy's conic form and the solver's raw
@@ -172,6 +180,9 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
         canon_backend=cvx.get("canon_backend"), solver_opts=settings)
     warm = cvx.get("warm_start", True) and spec.reuse
     left = time_left()
+    need = spec.first_clock_flops(data) / FAST_FLOPS
+    if left is not None and need > left + grace:
+        raise _NoStart(need, left)
     if left is not None and spec.watched and can_watch():
         raw = run_watched(
             lambda: chain.solve_via_data(problem, data, warm, verbose, settings),
@@ -228,6 +239,14 @@ def _solve_within(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any
         # solver whose own clock stops it at the deadline still gets its answer out
         data, chain, inverse, raw = _run(f, spec, settings, verbose,
                                          0.02 * (time_limit or 0.0))
+    except _NoStart as ns:
+        return pointless_report(
+            f, solver=spec.name, status=Status.TIME_LIMIT, tol=tol,
+            solve_time=time.perf_counter() - t0,
+            message=f"{spec.name} was not started: the dense factorisations it does before "
+                    f"it first reads its clock take about {ns.need:.2g} s (at "
+                    f"{FAST_FLOPS:.0e} flop/s), more than the {max(ns.left, 0.0):.2g} s left "
+                    f"of time_limit={time_limit}")
     except Stopped as stop:
         return pointless_report(
             f, solver=spec.name, status=Status.TIME_LIMIT, tol=tol,
