@@ -204,3 +204,30 @@ def test_clarabel_is_not_started_when_its_first_iterations_cannot_fit():
     # a PSD block whose factorisations fit is started as before
     assert ck.solve(ck.from_cvxpy(_sdp(2)), "clarabel", time_limit=30.0).status \
         is Status.OPTIMAL
+
+
+def test_clarabels_own_limit_is_shortened_by_one_iteration_on_a_psd_block(monkeypatch):
+    """Clarabel reads its clock once per iteration; on a large PSD block an iteration
+    takes about a second (SDPLIB mcp100's dual form), so the limit it is given ends one
+    iteration (counted at ``FAST_FLOPS``, with a margin of 1.5) before the deadline."""
+    from importlib import resources
+
+    from cvxpy.reductions.solvers.solving_chain import SolvingChain
+
+    from convexkern.data import sdpa
+    from convexkern.solvers.backends.base import FAST_FLOPS
+
+    path = resources.files("convexkern.data") / "public" / "sdplib" / "mcp100.dat-s"
+    f = ck.from_cvxpy(sdpa.build_problem(sdpa.read_sdpa(str(path)), "dual"))
+    seen = {}
+
+    def record(self, problem, data, warm_start, verbose, solver_opts):
+        seen.update(solver_opts)
+        raise cp.error.SolverError("recorded")
+
+    monkeypatch.setattr(SolvingChain, "solve_via_data", record)
+    r = ck.solve(f, "clarabel", time_limit=10.0)
+    assert r.status is Status.ERROR and "recorded" in r.message
+    step = CONIC["clarabel"].clock_work(f.problem.get_problem_data("CLARABEL")[0])[1]
+    assert step == pytest.approx(5050.0 ** 3 / 3.0)
+    assert 0 < seen["time_limit"] <= 10.0 - 1.5 * step / FAST_FLOPS

@@ -180,9 +180,14 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
         canon_backend=cvx.get("canon_backend"), solver_opts=settings)
     warm = cvx.get("warm_start", True) and spec.reuse
     left = time_left()
-    need = spec.first_clock_flops(data) / FAST_FLOPS
-    if left is not None and need > left + grace:
-        raise _NoStart(need, left)
+    first, step = spec.clock_work(data)
+    if left is not None and first / FAST_FLOPS > left + grace:
+        raise _NoStart(first / FAST_FLOPS, left)
+    if left is not None and step > 0 and spec.time_key in settings:
+        # one step (with a margin: the rate is an optimistic one) before the deadline, so
+        # the step it begins last still ends by it
+        settings = {**settings, spec.time_key: max(
+            min(settings[spec.time_key], left) - 1.5 * step / FAST_FLOPS, 0.0)}
     if left is not None and spec.watched and can_watch():
         raw = run_watched(
             lambda: chain.solve_via_data(problem, data, warm, verbose, settings),

@@ -104,13 +104,17 @@ class ConicSolverSpec:
     #: its solve runs in a forked child stopped at the deadline
     #: (:mod:`convexkern.solvers.watchdog`; not for a solver with worker threads)
     watched: bool = False
+    #: the name of its own time-limit setting (``None``: none that convexkern shortens)
+    time_key: str | None = None
 
-    def first_clock_flops(self, data: Mapping[str, Any]) -> float:
-        """Dense work the solver does on cvxpy's ``data`` before it first reads its clock
-        (0: nothing worth counting); a solve whose share of it cannot fit in what is
-        left of ``time_limit`` is not started (:data:`FAST_FLOPS`)."""
+    def clock_work(self, data: Mapping[str, Any]) -> tuple[float, float]:
+        """Dense work (flops) the solver does on cvxpy's ``data`` before it first reads its
+        clock, and between two reads (0: nothing worth counting).  Under ``time_limit``
+        a solve whose first part cannot fit in the time left is not started, and the
+        solver's own limit (``time_key``) is shortened by one step, so that the step it
+        begins just before its limit still ends by the deadline (:data:`FAST_FLOPS`)."""
         del data
-        return 0.0
+        return 0.0, 0.0
 
     # ------------------------------------------------------------------ settings
     def settings(self, accuracy: float, max_iter: int | None,

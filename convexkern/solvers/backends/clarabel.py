@@ -43,12 +43,14 @@ class Clarabel(ConicSolverSpec):
         status, proven = STATUS[word]
         return Verdict(status, word, proven)
 
-    def first_clock_flops(self, data: Mapping[str, Any]) -> float:
+    def clock_work(self, data: Mapping[str, Any]) -> tuple[float, float]:
         # its clock is first read after the set-up, the initial point and one iteration:
         # three factorisations of the KKT system, whose PSD part is a dense block of each
-        # cone's svec side (SDPLIB mcp100's dual form: 5050, 3.6 s before the first read)
+        # cone's svec side (SDPLIB mcp100's dual form: 5050, 3.6 s before the first read,
+        # then about 1.2 s an iteration); then once per iteration, one factorisation
         psd = getattr(data.get("dims"), "psd", None) or []
-        return 3.0 * sum((k * (k + 1) / 2) ** 3 / 3.0 for k in psd)
+        one = sum((k * (k + 1) / 2) ** 3 / 3.0 for k in psd)
+        return 3.0 * one, one
 
     def iterations(self, raw: Any) -> int | None:
         it = getattr(raw, "iterations", None)
@@ -72,7 +74,7 @@ SOLVER = Clarabel(
     safety=0.01, settings_floor=1e-11,
     # robust_indefinite's (n+1)-PSD cone: about 1 s at n = 50, tens of seconds at n = 100,
     # minutes at 150 (docs/robust_indefinite.md)
-    max_psd_side=90,
+    max_psd_side=90, time_key="time_limit",
     # not watched (solvers/watchdog.py), though its clock is read only once per iteration
     # (SDPLIB mcp100's dual form: set-up and one iteration overran time_limit=1 by 2.9 s):
     # once this process has run a large Clarabel solve (an SDP, 600 exponential cones), a
