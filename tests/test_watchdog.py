@@ -186,10 +186,10 @@ def test_a_re_solve_that_returns_past_the_deadline_is_not_certified(svm_dual, mo
 
 
 def test_clarabel_is_not_started_when_its_first_iterations_cannot_fit():
-    """SDPLIB mcp100's dual form: Clarabel's set-up, initial point and first iteration
-    factorise a dense 5050-side block three times (3.6 s here) before its clock is first
-    read; under ``time_limit=1`` it overran to 3.9-4.3 s.  Counted at an optimistic rate
-    (``FAST_FLOPS``) that work cannot fit, so the solve is not started."""
+    """SDPLIB mcp100's dual form: Clarabel's set-up and initial point factorise a dense
+    5050-side block twice (2.7 s here) before its clock is first read, and an iteration
+    once more; under ``time_limit=1`` it overran to 3.1-4.3 s.  Counted at an optimistic
+    rate (``FAST_FLOPS``) that work cannot fit, so the solve is not started."""
     from importlib import resources
 
     from convexkern.data import sdpa

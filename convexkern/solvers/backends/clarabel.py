@@ -44,10 +44,11 @@ class Clarabel(ConicSolverSpec):
         return Verdict(status, word, proven)
 
     def clock_work(self, data: Mapping[str, Any]) -> tuple[float, float]:
-        # its clock is first read after the set-up, the initial point and one iteration:
-        # three factorisations of the KKT system, whose PSD part is a dense block of each
-        # cone's svec side (SDPLIB mcp100's dual form: 5050, 3.6 s before the first read,
-        # then about 1.2 s an iteration); then once per iteration, one factorisation
+        # its clock is first read after the set-up and the initial point, two
+        # factorisations of the KKT system, whose PSD part is a dense block of each cone's
+        # svec side (SDPLIB mcp100's dual form: 5050, 2.7 s before the first read, then
+        # about 1.1 s an iteration, one factorisation each); a solve with no time for one
+        # iteration is not begun either, so three are counted
         psd = getattr(data.get("dims"), "psd", None) or []
         one = sum((k * (k + 1) / 2) ** 3 / 3.0 for k in psd)
         return 3.0 * one, one
