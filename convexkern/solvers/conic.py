@@ -165,6 +165,19 @@ class _NoStart(Exception):
         self.need, self.left = need, left
 
 
+def _out_of_time(name: str, exc: Exception, time_limit: float | None) -> str:
+    """Why a solve under ``time_limit`` gave no point: not started, or stopped."""
+    if isinstance(exc, _NoStart):
+        return (f"{name} was not started: the dense factorisations it does before it "
+                f"first reads its clock take about {exc.need:.2g} s (at {FAST_FLOPS:.0e} "
+                f"flop/s), more than the {max(exc.left, 0.0):.2g} s left of "
+                f"time_limit={time_limit}")
+    assert isinstance(exc, Stopped)
+    return (f"{name} had not returned at the deadline (time_limit={time_limit}): it has "
+            f"no clock of its own, so its solve was stopped from outside after "
+            f"{exc.waited:.3g} s; no point to certify")
+
+
 def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
          verbose: bool, grace: float = 0.0) -> tuple[Any, Any, Any, Any]:
     """``(data, chain, inverse_data, raw)``: cvxpy's conic form and the solver's raw
@@ -244,22 +257,11 @@ def _solve_within(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any
         # solver whose own clock stops it at the deadline still gets its answer out
         data, chain, inverse, raw = _run(f, spec, settings, verbose,
                                          0.02 * (time_limit or 0.0))
-    except _NoStart as ns:
+    except (_NoStart, Stopped) as exc:
         return pointless_report(
             f, solver=spec.name, status=Status.TIME_LIMIT, tol=tol,
             solve_time=time.perf_counter() - t0,
-            message=f"{spec.name} was not started: the dense factorisations it does before "
-                    f"it first reads its clock take about {ns.need:.2g} s (at "
-                    f"{FAST_FLOPS:.0e} flop/s), more than the {max(ns.left, 0.0):.2g} s left "
-                    f"of time_limit={time_limit}")
-    except Stopped as stop:
-        return pointless_report(
-            f, solver=spec.name, status=Status.TIME_LIMIT, tol=tol,
-            solve_time=time.perf_counter() - t0,
-            message=f"{spec.name} had not returned at the deadline (time_limit="
-                    f"{time_limit}): it has no clock of its own, so its solve was "
-                    f"stopped from outside after {stop.waited:.3g} s; no point to "
-                    f"certify")
+            message=_out_of_time(spec.name, exc, time_limit))
     except (cp.error.SolverError, ValueError, ArithmeticError, ChildLost) as exc:
         # Raised by the solver, or by cvxpy while canonicalising the problem for it (e.g.
         # ECOS needs quad_form(x, P) as a second-order cone and cvxpy refuses a P with
