@@ -182,9 +182,11 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
          verbose: bool, grace: float = 0.0) -> tuple[Any, Any, Any, Any]:
     """``(data, chain, inverse_data, raw)``: cvxpy's conic form and the solver's raw
     answer, by ``get_problem_data`` and ``chain.solve_via_data``.  Under a deadline
-    (:func:`time_left`), a solver that cannot keep a time limit itself (``spec.watched``)
-    solves in a forked child stopped ``grace`` seconds past the deadline
-    (:mod:`.watchdog`: :class:`Stopped`)."""
+    (:func:`time_left`): a solver whose dense work before its first clock read cannot fit
+    is not started (:class:`_NoStart`), one that reads its clock only between long steps
+    gets its own limit shortened by a step (``spec.clock_work``), and one that cannot keep
+    a time limit itself (``spec.watched``) solves in a forked child stopped ``grace``
+    seconds past the deadline (:mod:`.watchdog`: :class:`Stopped`)."""
     problem = f.problem
     cvx = {k: settings.pop(k) for k in _CVXPY_KEYWORDS if k in settings}
     data, chain, inverse = problem.get_problem_data(
