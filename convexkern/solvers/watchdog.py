@@ -13,7 +13,9 @@ between solves must not be watched.  Clarabel is not: once the process has run a
 enough Clarabel solve (a 40 x 40 SDP; kernel logistic regression's 600 exponential
 cones), a forked child's Clarabel solve of the same kind waits forever on the parent's
 workers.  Its own clock, read once per iteration, keeps its ``time_limit``, late after a
-long set-up or iteration (SDPLIB mcp100's dual form, a dense 2100-row SOCP).
+long set-up (a dense 2100-row SOCP); on PSD blocks, whose factorisations are counted
+(``ConicSolverSpec.clock_work``), it is not started when its first steps cannot fit, and
+its own limit ends a step before the deadline.
 
 Only where ``os.fork`` exists (POSIX); elsewhere the solve runs in the caller's process,
 as without a time limit.
