@@ -23,11 +23,12 @@ from __future__ import annotations
 import argparse
 import json
 import resource
-import statistics
 import subprocess
 import sys
 import warnings
 from pathlib import Path
+
+from bench_certificate_overhead import print_per_solver
 
 warnings.simplefilter("ignore")
 
@@ -136,10 +137,8 @@ def main() -> None:
     per: dict[str, list[float]] = {}
     for r in rows:
         per.setdefault(r["solver"], []).append(r["ratio"])
-    print("\n| solver | pairs | median ratio | largest ratio |")
-    print("|---|---:|---:|---:|")
-    for solver, rs in per.items():
-        print(f"| {solver} | {len(rs)} | {statistics.median(rs):.2f} | {max(rs):.2f} |")
+    print()
+    print_per_solver(per)
 
 
 if __name__ == "__main__":

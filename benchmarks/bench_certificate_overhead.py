@@ -183,6 +183,11 @@ def main() -> None:
     for name, solver, st, tp, tc, ratio, tcert in rows:
         print(f"| {name} | {solver} | {st} | {tp:.4f} | {tc:.4f} | {ratio:.2f} | {tcert:.4f} |")
     print()
+    print_per_solver(ratios)
+
+
+def print_per_solver(ratios: dict[str, list[float]]) -> None:
+    """The per-solver summary table: pairs, median and largest ratio."""
     print("| solver | pairs | median ratio | largest ratio |")
     print("|---|---:|---:|---:|")
     for solver, rs in ratios.items():
