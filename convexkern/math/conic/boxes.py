@@ -12,7 +12,7 @@ import scipy.sparse as sp
 
 from ..budget import time_left
 from .cones import _cone_box
-from .data import _TINY, _U, ConicData, _gamma, _up, nonneg_rows, transposed
+from .data import _TINY, _U, ConicData, _gamma, _up, cached, nonneg_rows, transposed
 from .fix import abs_mv
 
 __all__: list[str] = []  # private helpers of the convexkern.math.conic package
@@ -315,6 +315,48 @@ def _lagrangian_cut(data: ConicData, x: np.ndarray, y: np.ndarray, upper: float)
     return r, err, _up(R + eR)
 
 
+#: the most columns of one second-order block's tail whose Gram matrix is factorised
+_SOC_NORM_LIMIT = 1500
+
+
+def _soc_norms(data: ConicData) -> list[tuple[int, np.ndarray, float, float]]:
+    """Per second-order block whose tail rows ``T`` have full column rank on their
+    columns ``S``: ``(head row, S, sqrt(mu), |b_T|)`` with ``mu`` a verified lower bound
+    on the smallest eigenvalue of ``M'M`` (``M = A[T][:, S]``; Rump's test on the
+    computed product, less the product's rounding bound ``gamma_|T| | |M|'|M| |_F``) and
+    ``|b_T|`` rounded up.  The tail ``b_T - M x_S`` is at most the head in norm, so
+    ``|x_S| <= (head + |b_T|) / sqrt(mu)``: the box of a quadratic written as a cone
+    (ECOS's and QOCO's ``t >= |L x|^2``), as the ``quadratic`` rule gives it for ``P``.
+    Once per form."""
+    def make() -> list[tuple[int, np.ndarray, float, float]]:
+        from .cones import psd_shift
+
+        out = []
+        for kind, i, k in data.blocks:
+            if kind != "soc" or k < 3:
+                continue
+            T = data.A[i + 1: i + k]
+            cols = np.unique(T.indices)
+            if cols.size == 0 or cols.size > min(k - 1, _SOC_NORM_LIMIT):
+                continue
+            M = T[:, cols].tocsc()
+            G = (M.T @ M).toarray()
+            lam = float(scipy.linalg.eigvalsh(G, subset_by_index=[0, 0])[0])
+            if not lam > 0 or psd_shift(G, 0.5 * lam) != 0.0:
+                continue
+            absM = abs(M)
+            err = float(_gamma(k + 2)) * float(np.linalg.norm((absM.T @ absM).toarray()))
+            mu = 0.5 * lam - _up(err * (1.0 + 4 * _U))
+            if not mu > 0:
+                continue
+            root_mu = math.sqrt(mu) * (1.0 - 4 * _U)
+            bnorm = _up(float(np.linalg.norm(data.b[i + 1: i + k]))
+                        * (1.0 + float(_gamma(k + 2))))
+            out.append((i, cols, root_mu, bnorm))
+        return out
+    return cached(data, "soc_norms", make)
+
+
 def _primal_box(data: ConicData, upper: float, x: np.ndarray | None = None,
                 y: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """A box holding every feasible ``x`` with ``c'x + 1/2 x'Px <= upper`` (the objective
@@ -382,6 +424,19 @@ def _primal_box(data: ConicData, upper: float, x: np.ndarray | None = None,
             lo_[iso] = np.maximum(lo_[iso], -r)
 
         rules.append(quadratic)
+    for head, cols, root_mu, bnorm in _soc_norms(data):
+        def euclid(lo_: np.ndarray, hi_: np.ndarray, head: int = head,
+                   cols: np.ndarray = cols, root_mu: float = root_mu,
+                   bnorm: float = bnorm) -> None:
+            # |M x_S| = |b_T - s_T| <= s_0 + |b_T| and |M x_S|^2 >= mu |x_S|^2
+            h = hi_[n + head]
+            if not math.isfinite(h):
+                return
+            r = _up(_up(max(h, 0.0) + bnorm) / root_mu * (1.0 + 4 * _U))
+            hi_[cols] = np.minimum(hi_[cols], r)
+            lo_[cols] = np.maximum(lo_[cols], -r)
+
+        rules.append(euclid)
 
     def extra(lo_: np.ndarray, hi_: np.ndarray) -> None:
         for rule in rules:
