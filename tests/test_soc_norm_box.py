@@ -1,4 +1,4 @@
-"""The primal box's second-order-cone norm rule (``boxes._soc_norms``): the tail of a cone
+"""The primal box's second-order-cone norm rule (``boxes._soc_norm``): the tail of a cone
 ``|b_T - M x_S| <= head`` with ``M`` of full column rank bounds every ``x_j`` in ``S`` by
 ``(head + |b_T|) / sqrt(mu)``, ``mu`` a verified lower bound on ``lambda_min(M'M)``.  It
 is what bounds the free variables of a quadratic written as a cone (ECOS, QOCO)."""
@@ -13,7 +13,7 @@ import pytest
 import scipy.sparse as sp
 
 import convexkern as ck
-from convexkern.math.conic.boxes import _primal_box, _soc_norms
+from convexkern.math.conic.boxes import _primal_box, _soc_norm, _tail_columns
 from convexkern.math.conic.data import ConicData
 from convexkern.report import Status
 
@@ -47,8 +47,8 @@ def test_the_norm_box_holds_every_feasible_point(scale, seed):
     scales 1e-8 .. 1e8 of ``M``."""
     rng = np.random.default_rng(seed)
     data = _block(rng, t=12, s=7, scale=scale, b_scale=100.0 * scale)
-    (head, cols, root_mu, bnorm), = _soc_norms(data)
-    assert head == 1 and list(cols) == list(range(7))
+    assert list(_tail_columns(data, 1, 13)) == list(range(7))
+    assert _soc_norm(data, 1, 13) is not None
     lo, hi = _primal_box(data, np.inf)
     worst = _worst(data, 7, 5.0)
     assert np.all(hi[:7] >= worst) and np.all(lo[:7] <= -worst)
@@ -63,7 +63,7 @@ def test_mu_is_a_lower_bound_on_the_exact_smallest_eigenvalue():
     Cholesky factor in exact arithmetic (all pivots positive)."""
     rng = np.random.default_rng(3)
     data = _block(rng, t=6, s=4, scale=1.0, b_scale=1.0)
-    (_, _, root_mu, _), = _soc_norms(data)
+    root_mu, _ = _soc_norm(data, 1, 7)
     M = [[Fraction(float(v)) for v in row] for row in data.A[2:, :4].toarray()]
     mu = Fraction(root_mu) ** 2
     G = [[sum(M[k][i] * M[k][j] for k in range(6)) - (mu if i == j else 0)
@@ -81,7 +81,7 @@ def test_a_rank_deficient_tail_gives_no_rule():
     A = data.A.toarray()
     A[2:, 2] = A[2:, 0] + A[2:, 1]  # a dependent column
     data = ConicData(c=data.c, A=sp.csr_matrix(A), b=data.b, nonneg=1, soc=[6])
-    assert _soc_norms(data) == []
+    assert _soc_norm(data, 1, 6) is None
 
 
 def _exact_ridge(A: np.ndarray, b: np.ndarray, lam: float) -> Fraction:

@@ -319,42 +319,41 @@ def _lagrangian_cut(data: ConicData, x: np.ndarray, y: np.ndarray, upper: float)
 _SOC_NORM_LIMIT = 1500
 
 
-def _soc_norms(data: ConicData) -> list[tuple[int, np.ndarray, float, float]]:
-    """Per second-order block whose tail rows ``T`` have full column rank on their
-    columns ``S``: ``(head row, S, sqrt(mu), |b_T|)`` with ``mu`` a verified lower bound
-    on the smallest eigenvalue of ``M'M`` (``M = A[T][:, S]``; Rump's test on the
-    computed product, less the product's rounding bound ``gamma_|T| | |M|'|M| |_F``) and
-    ``|b_T|`` rounded up.  The tail ``b_T - M x_S`` is at most the head in norm, so
-    ``|x_S| <= (head + |b_T|) / sqrt(mu)``: the box of a quadratic written as a cone
-    (ECOS's and QOCO's ``t >= |L x|^2``), as the ``quadratic`` rule gives it for ``P``.
-    Once per form."""
-    def make() -> list[tuple[int, np.ndarray, float, float]]:
+def _tail_columns(data: ConicData, i: int, k: int) -> np.ndarray:
+    """The columns of the tail rows of the second-order block at row ``i`` (size ``k``)."""
+    return cached(data, f"soc_tail_{i}", lambda: np.unique(data.A[i + 1: i + k].indices))
+
+
+def _soc_norm(data: ConicData, i: int, k: int) -> tuple[float, float] | None:
+    """For the second-order block at row ``i`` (size ``k``) whose tail rows ``T`` have
+    full column rank on their columns ``S``: ``(sqrt(mu), |b_T|)``, ``mu`` a verified
+    lower bound on the smallest eigenvalue of ``M'M`` (``M = A[T][:, S]``; Rump's test on
+    the computed product, less its rounding bound ``gamma_|T| | |M|'|M| |_F``), ``|b_T|``
+    rounded up; ``None`` otherwise.  The tail ``b_T - M x_S`` is at most the head in
+    norm, so ``|x_S| <= (head + |b_T|) / sqrt(mu)``: the box of a quadratic written as a
+    cone (ECOS's and QOCO's ``t >= |L x|^2``), as the ``quadratic`` rule gives it for
+    ``P``.  Once per form and block."""
+    def make() -> tuple[float, ...]:  # () when there is no rule (None is not cached)
         from .cones import psd_shift
 
-        out = []
-        for kind, i, k in data.blocks:
-            if kind != "soc" or k < 3:
-                continue
-            T = data.A[i + 1: i + k]
-            cols = np.unique(T.indices)
-            if cols.size == 0 or cols.size > min(k - 1, _SOC_NORM_LIMIT):
-                continue
-            M = T[:, cols].tocsc()
-            G = (M.T @ M).toarray()
-            lam = float(scipy.linalg.eigvalsh(G, subset_by_index=[0, 0])[0])
-            if not lam > 0 or psd_shift(G, 0.5 * lam) != 0.0:
-                continue
-            absM = abs(M)
-            err = float(_gamma(k + 2)) * float(np.linalg.norm((absM.T @ absM).toarray()))
-            mu = 0.5 * lam - _up(err * (1.0 + 4 * _U))
-            if not mu > 0:
-                continue
-            root_mu = math.sqrt(mu) * (1.0 - 4 * _U)
-            bnorm = _up(float(np.linalg.norm(data.b[i + 1: i + k]))
-                        * (1.0 + float(_gamma(k + 2))))
-            out.append((i, cols, root_mu, bnorm))
-        return out
-    return cached(data, "soc_norms", make)
+        cols = _tail_columns(data, i, k)
+        if cols.size == 0 or cols.size > min(k - 1, _SOC_NORM_LIMIT):
+            return ()
+        M = data.A[i + 1: i + k][:, cols].tocsc()
+        G = (M.T @ M).toarray()
+        lam = float(scipy.linalg.eigvalsh(G, subset_by_index=[0, 0])[0])
+        if not lam > 0 or psd_shift(G, 0.5 * lam) != 0.0:
+            return ()
+        absM = abs(M)
+        err = float(_gamma(k + 2)) * float(np.linalg.norm((absM.T @ absM).toarray()))
+        mu = 0.5 * lam - _up(err * (1.0 + 4 * _U))
+        if not mu > 0:
+            return ()
+        bnorm = _up(float(np.linalg.norm(data.b[i + 1: i + k]))
+                    * (1.0 + float(_gamma(k + 2))))
+        return math.sqrt(mu) * (1.0 - 4 * _U), bnorm
+    out = cached(data, f"soc_norm_{i}", make)
+    return (out[0], out[1]) if out else None
 
 
 def _primal_box(data: ConicData, upper: float, x: np.ndarray | None = None,
@@ -424,17 +423,26 @@ def _primal_box(data: ConicData, upper: float, x: np.ndarray | None = None,
             lo_[iso] = np.maximum(lo_[iso], -r)
 
         rules.append(quadratic)
-    for head, cols, root_mu, bnorm in _soc_norms(data):
-        def euclid(lo_: np.ndarray, hi_: np.ndarray, head: int = head,
-                   cols: np.ndarray = cols, root_mu: float = root_mu,
-                   bnorm: float = bnorm) -> None:
-            # |M x_S| = |b_T - s_T| <= s_0 + |b_T| and |M x_S|^2 >= mu |x_S|^2
-            h = hi_[n + head]
-            if not math.isfinite(h):
+    socs = [(i, k) for kind, i, k in data.blocks if kind == "soc" and k >= 3]
+    if socs:
+        def euclid(lo_: np.ndarray, hi_: np.ndarray) -> None:
+            # |M x_S| = |b_T - s_T| <= s_0 + |b_T| and |M x_S|^2 >= mu |x_S|^2; a block's
+            # mu is computed only once one of its columns is open
+            if np.all(np.isfinite(lo_[:n])) and np.all(np.isfinite(hi_[:n])):
                 return
-            r = _up(_up(max(h, 0.0) + bnorm) / root_mu * (1.0 + 4 * _U))
-            hi_[cols] = np.minimum(hi_[cols], r)
-            lo_[cols] = np.maximum(lo_[cols], -r)
+            for i, k in socs:
+                h = hi_[n + i]
+                cols = _tail_columns(data, i, k)
+                if not math.isfinite(h) or (np.all(np.isfinite(lo_[cols]))
+                                            and np.all(np.isfinite(hi_[cols]))):
+                    continue
+                norm = _soc_norm(data, i, k)
+                if norm is None:
+                    continue
+                root_mu, bnorm = norm
+                r = _up(_up(max(h, 0.0) + bnorm) / root_mu * (1.0 + 4 * _U))
+                hi_[cols] = np.minimum(hi_[cols], r)
+                lo_[cols] = np.maximum(lo_[cols], -r)
 
         rules.append(euclid)
 
