@@ -4,8 +4,6 @@ variable moves only its own cone blocks, along the cone."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import cvxpy as cp
 import numpy as np
 import pytest
@@ -17,6 +15,7 @@ from convexkern.kernels import RBF
 from convexkern.math.conic.data import ConicData
 from convexkern.math.conic.recession import epigraph_direction
 from convexkern.report import Status
+from tests.ridge_exact_oracle import exact_ridge
 
 
 def _data(A, b, c, zero=0, nonneg=0, soc=(), exp=0) -> ConicData:
@@ -63,27 +62,6 @@ def test_an_exponential_cones_argument_is_lowered():
     assert D is not None and D[0] > 0 and D[1] == 0
 
 
-def _exact_ridge(A: np.ndarray, b: np.ndarray, lam: float) -> Fraction:
-    """``min |Ax - b|^2 + lam |x|^2`` in rational arithmetic (normal equations solved by
-    Gaussian elimination on the floats' exact values)."""
-    m, n = A.shape
-    Af = [[Fraction(float(v)) for v in row] for row in A]
-    bf = [Fraction(float(v)) for v in b]
-    lf = Fraction(float(lam))
-    M = [[sum(Af[k][i] * Af[k][j] for k in range(m)) + (lf if i == j else 0)
-          for j in range(n)] + [sum(Af[k][i] * bf[k] for k in range(m))] for i in range(n)]
-    for i in range(n):
-        p = next(r for r in range(i, n) if M[r][i] != 0)
-        M[i], M[p] = M[p], M[i]
-        for r in range(n):
-            if r != i and M[r][i] != 0:
-                f = M[r][i] / M[i][i]
-                M[r] = [a - f * c for a, c in zip(M[r], M[i], strict=True)]
-    x = [M[i][n] / M[i][i] for i in range(n)]
-    res = [sum(Af[k][j] * x[j] for j in range(n)) - bf[k] for k in range(m)]
-    return sum(r * r for r in res) + lf * sum(v * v for v in x)
-
-
 @pytest.mark.parametrize("scale", [1e-6, 1e-4, 1e-2, 1.0, 1e2])
 @pytest.mark.parametrize("seed", [0, 1])
 def test_ecos_ridge_bracket_holds_the_exact_optimum_without_a_phase_one(scale, seed):
@@ -100,7 +78,7 @@ def test_ecos_ridge_bracket_holds_the_exact_optimum_without_a_phase_one(scale, s
     prob = cp.Problem(cp.Minimize(cp.sum_squares(A @ x - b) + lam * cp.sum_squares(x)),
                       [x >= -1e3, x <= 1e3])
     r = ck.solve(ck.from_cvxpy(prob), "ecos")
-    exact = _exact_ridge(A, b, lam)
+    exact = exact_ridge(A, b, lam)
     assert r.dual_value <= exact <= r.primal_value, (r.dual_value, float(exact),
                                                      r.primal_value)
     if 1e-2 <= scale <= 1e2:

@@ -16,6 +16,7 @@ import convexkern as ck
 from convexkern.math.conic.boxes import _primal_box, _soc_norm, _tail_columns
 from convexkern.math.conic.data import ConicData
 from convexkern.report import Status
+from tests.ridge_exact_oracle import exact_ridge
 
 
 def _block(rng, t: int, s: int, scale: float, b_scale: float) -> ConicData:
@@ -84,23 +85,6 @@ def test_a_rank_deficient_tail_gives_no_rule():
     assert _soc_norm(data, 1, 6) is None
 
 
-def _exact_ridge(A: np.ndarray, b: np.ndarray, lam: float) -> Fraction:
-    m, n = A.shape
-    Af = [[Fraction(float(v)) for v in row] for row in A]
-    bf = [Fraction(float(v)) for v in b]
-    lf = Fraction(float(lam))
-    G = [[sum(Af[k][i] * Af[k][j] for k in range(m)) + (lf if i == j else 0)
-          for j in range(n)] + [sum(Af[k][i] * bf[k] for k in range(m))] for i in range(n)]
-    for i in range(n):
-        for r in range(n):
-            if r != i and G[r][i] != 0:
-                f = G[r][i] / G[i][i]
-                G[r] = [a - f * c for a, c in zip(G[r], G[i], strict=True)]
-    x = [G[i][n] / G[i][i] for i in range(n)]
-    res = [sum(Af[k][j] * x[j] for j in range(n)) - bf[k] for k in range(m)]
-    return sum(r * r for r in res) + lf * sum(v * v for v in x)
-
-
 @pytest.mark.parametrize("seed", [0, 1])
 def test_ecos_on_an_unboxed_ridge_needs_no_dual_phase_one(seed):
     """``min |Ax - b|^2 + lam |x|^2`` with ``x`` free: ECOS writes both squares as
@@ -111,7 +95,7 @@ def test_ecos_on_an_unboxed_ridge_needs_no_dual_phase_one(seed):
     x = cp.Variable(5)
     prob = cp.Problem(cp.Minimize(cp.sum_squares(A @ x - b) + 0.3 * cp.sum_squares(x)))
     r = ck.solve(ck.from_cvxpy(prob), "ecos")
-    exact = _exact_ridge(A, b, 0.3)
+    exact = exact_ridge(A, b, 0.3)
     assert r.dual_value <= exact <= r.primal_value
     assert r.status is Status.OPTIMAL, r.message
     assert "dual_phase_one_margin" not in r.residuals
