@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .data import ConicData, cached
+from .data import ConicData, cached, transposed
 
 __all__ = ["epigraph_direction"]
 
@@ -69,7 +69,7 @@ def epigraph_direction(data: ConicData, x: np.ndarray, move: np.ndarray) -> np.n
     touched = np.concatenate([missed[owner[missed] < 0],
                               np.flatnonzero(np.isin(owner, blocks))])
     cols = np.unique(data.A[touched].indices)
-    Ac = cached(data, "A_csc", lambda: data.A.tocsc())
+    At = transposed(data)  # A's columns as rows, kept once per form
     D = np.zeros(n)
     for sign in (1.0, -1.0):  # x_j + sign t: the slack b - Ax moves by -sign A_j t
         free = cols[D[cols] == 0]
@@ -77,19 +77,19 @@ def epigraph_direction(data: ConicData, x: np.ndarray, move: np.ndarray) -> np.n
             free = free[~np.isfinite(data.ub[free])]
         if sign < 0 and data.lb is not None:
             free = free[~np.isfinite(data.lb[free])]
-        good = free[_along_cones(data, Ac[:, free], -sign, kind, owner)]
+        good = free[_along_cones(data, At[free], -sign, kind, owner)]
         D[good] = sign * _STEP * np.maximum(1.0, np.abs(x[good]))
     return D if np.any(D) else None
 
 
 def _along_cones(data: ConicData, sub, sign: float, kind: np.ndarray,
                  owner: np.ndarray) -> np.ndarray:
-    """Per column of ``sub`` (columns of ``A``, CSC): whether the slack direction
-    ``d = sign * column`` lies in the closed cone of every block it touches (no zero,
-    PSD or power row; ``d >= 0`` on a nonnegative row; a floating-point test)."""
-    ncol = sub.shape[1]
+    """Per row of ``sub`` (columns of ``A``, as rows of ``A'``): whether the slack
+    direction ``d = sign * column`` lies in the closed cone of every block it touches (no
+    zero, PSD or power row; ``d >= 0`` on a nonnegative row; a floating-point test)."""
+    ncol = sub.shape[0]
     coo = sub.tocoo()
-    r, c, d = coo.row, coo.col, sign * coo.data
+    r, c, d = coo.col, coo.row, sign * coo.data
     kr = kind[r]
     ok = np.bincount(c, weights=((kr == 0) | (kr == 4)) | ((kr == 1) & (d < 0)),
                      minlength=ncol) == 0
