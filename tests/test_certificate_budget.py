@@ -107,3 +107,60 @@ def test_the_phase_one_reads_the_svec_as_the_matrix_it_is():
         v = np.where(r == c, S[r, c], np.sqrt(2.0) * S[r, c])
         M = _mat_expr(cp, cp.Constant(v), k, lower).value
         np.testing.assert_allclose(M, S, rtol=0, atol=1e-14)
+
+
+def test_fits_allows_the_grace_past_the_deadline_and_nothing_more():
+    from convexkern.math.budget import fits
+
+    assert fits(1e9)  # no deadline: anything fits
+    with deadline(time.perf_counter() - 1.0, grace=5.0):
+        assert fits(1.0) and not fits(10.0)
+    with deadline(time.perf_counter() - 1.0):
+        assert not fits(0.0)
+
+
+def test_a_certificate_past_the_deadline_and_its_grace_starts_nothing():
+    """A solver's answer that comes after time_limit + grace: the certificate reports both
+    sides open, saying why, instead of overrunning (a dense 1500 x 600 SOCP's box rounds
+    cost 0.8 s past T = 1); with the grace left, the same data is certified."""
+    from convexkern.math.conic import conic_bounds
+
+    data = _needs_phase_one()
+    x, y = np.array([0.0, 1.0]), np.array([0.0, 1.0, 0.0])  # the optimum and its dual
+    with deadline(time.perf_counter() - 1.0, grace=0.5):
+        late = conic_bounds(data, x, y)
+    assert late.lower == -np.inf and late.upper == np.inf
+    assert "no time was left for the certificate" in late.lower_reason
+    assert "no time was left for the certificate" in late.upper_reason
+    with deadline(time.perf_counter() - 1.0, grace=60.0):
+        graced = conic_bounds(data, x, y)
+    assert graced.lower <= 0.0 <= graced.upper
+    assert np.isfinite(graced.lower) and np.isfinite(graced.upper)
+
+
+def test_scs_gets_the_time_left_after_compilation(monkeypatch):
+    """SCS's own limit is what is left of time_limit when it starts, not the whole of it
+    (cvxpy's compilation of a dense 1500 x 600 SOCP takes 0.4 s of T = 1)."""
+    import cvxpy.reductions.solvers.solving_chain as sc
+
+    x = cp.Variable(3, name="x")
+    f = ck.from_cvxpy(cp.Problem(cp.Minimize(cp.sum_squares(x - 1)), [x >= 0]), "limit")
+    real_get = f.problem.get_problem_data
+
+    def slow_get(*args, **kwargs):
+        out = real_get(*args, **kwargs)
+        time.sleep(0.3)  # a compilation that takes 0.3 s of the caller's 1 s
+        return out
+
+    seen: dict[str, float] = {}
+    real_via = sc.SolvingChain.solve_via_data
+
+    def via(self, problem, data, warm_start, verbose, solver_opts):
+        seen.setdefault("limit", solver_opts["time_limit_secs"])  # the first solve
+        return real_via(self, problem, data, warm_start, verbose, solver_opts)
+
+    monkeypatch.setattr(f.problem, "get_problem_data", slow_get)
+    monkeypatch.setattr(sc.SolvingChain, "solve_via_data", via)
+    r = ck.solve(f, "scs", time_limit=1.0)
+    assert r.status in (Status.OPTIMAL, Status.OPTIMAL_INACCURATE)
+    assert 0.0 < seen["limit"] <= 0.7

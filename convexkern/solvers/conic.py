@@ -198,11 +198,12 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
     first, step = spec.clock_work(data)
     if left is not None and first / FAST_FLOPS > left + grace:
         raise _NoStart(first / FAST_FLOPS, left)
-    if left is not None and step > 0 and spec.time_key in settings:
-        # one step (with a margin: the rate is an optimistic one) before the deadline, so
-        # the step it begins last still ends by it
+    if left is not None and spec.time_key in settings:
+        # what is left after the compilation, less one step (with a margin: the rate is
+        # an optimistic one) so that the step it begins last still ends by the deadline;
+        # never 0, which some solvers read as "no limit" (SCS)
         settings = {**settings, spec.time_key: max(
-            min(settings[spec.time_key], left) - 1.5 * step / FAST_FLOPS, 0.0)}
+            min(settings[spec.time_key], left) - 1.5 * step / FAST_FLOPS, 1e-3)}
     if left is not None and spec.watched and can_watch():
         raw = run_watched(
             lambda: chain.solve_via_data(problem, data, warm, verbose, settings),
@@ -242,7 +243,10 @@ def _solve_at(f: Formulation, spec: ConicSolverSpec, *, tol: float, accuracy: fl
     t0 = time.perf_counter()
     if until is None and time_limit is not None:
         until = t0 + time_limit
-    with deadline(None if until == math.inf else until):
+    # the certificate of a late answer may use 3 % of time_limit past the deadline (the
+    # caller's allowance is time_limit + 5 %; the rest is the report's own work)
+    grace = 0.03 * time_limit if time_limit is not None else 0.0
+    with deadline(None if until == math.inf else until, grace):
         return _solve_within(f, spec, settings, t0=t0, tol=tol, accuracy=accuracy,
                              max_iter=max_iter, time_limit=time_limit, verbose=verbose,
                              second=second, late_ok=late_ok)

@@ -41,7 +41,7 @@ from functools import partial
 import numpy as np
 import scipy.sparse as sp
 
-from ..budget import time_left
+from ..budget import PASS_SECONDS, fits, time_left
 from .boxes import _dual_box, _primal_box, _psd_P_exact
 from .cones import _cone_moves, _into_cone, dual_interior_point, interior_point, psd_shift
 from .data import (
@@ -625,6 +625,12 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
         y = np.asarray(y, dtype=float).ravel()
         if y.size != data.b.size or not np.all(np.isfinite(y)):
             y, why_lo = None, "the dual point has the wrong size or is not finite"
+    if not fits(PASS_SECONDS * (data.A.nnz + data.A.shape[0])):
+        # past the caller's deadline and its grace: nothing is started (a late solver's
+        # answer is reported with both sides open rather than past time_limit + 5 %)
+        late = "no time was left for the certificate (time_limit)"
+        return ConicBounds(lower=-math.inf, upper=math.inf, lower_reason=why_lo or late,
+                           upper_reason=why_up or late, residuals=res)
     shift = _p_shift(data.P)
     if not math.isfinite(shift):
         why_lo = why_lo or "the quadratic objective could not be verified PSD"

@@ -10,7 +10,7 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
 
-from ..budget import time_left
+from ..budget import PASS_SECONDS, fits, time_left
 from .cones import _cone_box
 from .data import _TINY, _U, ConicData, _gamma, _up, cached, nonneg_rows, transposed
 from .fix import abs_mv
@@ -145,7 +145,11 @@ def _tighten(G, rlo, rhi, lo, hi, cone_rule, extra_rule=None, rounds: int = 20) 
     none moves by more than 1e-3 of its size (a box only multiplies residuals of the order
     of the solver's accuracy: a few per cent of looseness costs nothing, more rounds do).
     Past the caller's deadline (:mod:`convexkern.math.budget`) no further round is run
-    after the first: every round's box is valid, later ones only tighter."""
+    after the first, and the first only when it fits the deadline's grace
+    (:func:`~convexkern.math.budget.fits`): every round's box is valid, later ones only
+    tighter."""
+    if not fits(PASS_SECONDS * (G.nnz + G.shape[1])):
+        return  # not even one round fits what is left: the box stays as it is
     layout = _Layout(G)
     for k in range(rounds):
         left = time_left()
