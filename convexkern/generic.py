@@ -240,7 +240,7 @@ def _pair_bounds(cd: ConicData, x: Any, y: Any, signs: tuple[float, ...],
         signs = (min(signs, key=resid),)
     enough = None
     if tol is not None and tol > 0:
-        scale = _term_scale(cd, x)
+        scale = _term_scale(cd, x, y)
 
         def enough(lower: float, upper: float) -> bool:
             return relative_gap(lower, upper, scale) <= ENOUGH * tol
@@ -291,7 +291,7 @@ def generic_certify(f: Any, point: Mapping[str, Any], tol: float | None = None
         notes = [names.rename(n) for n in notes]
     primal, dual = (upper, lower) if sense == "minimize" else (lower, upper)
     return Certificate(
-        primal_value=primal, dual_value=dual, sense=sense, scale=_term_scale(cd, x),
+        primal_value=primal, dual_value=dual, sense=sense, scale=_term_scale(cd, x, y),
         point={k: np.asarray(v, dtype=float) for k, v in values.items()},
         residuals=dict(bounds.residuals), note="generic certificate"
         + ("; " + "; ".join(notes) if notes else ""),
@@ -301,10 +301,14 @@ def generic_certify(f: Any, point: Mapping[str, Any], tol: float | None = None
 generic_certify.generic = True  # type: ignore[attr-defined]
 
 
-def _term_scale(cd: Any, x: Any) -> float | None:
-    """The size of the objective's terms at ``x`` before any cancellation,
-    ``sum |c_j x_j| + 1/2 sum |x_i P_ij x_j| + |d|`` (:func:`convexkern.report.relative_gap`);
-    ``None`` without a point."""
+def _term_scale(cd: Any, x: Any, y: Any = None) -> float | None:
+    """The size of the terms the bounds sum before any cancellation
+    (:func:`convexkern.report.relative_gap`): the objective's at ``x``,
+    ``sum |c_j x_j| + 1/2 sum |x_i P_ij x_j| + |d|``, or, where larger, the dual
+    objective's at ``y``, ``sum |b_i y_i| + |d|``.  The second is what a quadratic written
+    as a cone has (ECOS on Maros-Meszaros TAME, ``(x - y)^2`` at ``x = y = 1/2``: the
+    objective is an epigraph variable near 0, the cone's constants and multipliers are of
+    size 1).  ``None`` without a primal point."""
     if cd is None or x is None:
         return None
     x = np.asarray(x, dtype=float).ravel()
@@ -313,6 +317,10 @@ def _term_scale(cd: Any, x: Any) -> float | None:
     total = float(np.sum(np.abs(cd.c * x))) + abs(float(cd.offset))
     if cd.P is not None:
         total += 0.5 * float(np.abs(x) @ (abs(cd.P) @ np.abs(x)))
+    if y is not None:
+        y = np.asarray(y, dtype=float).ravel()
+        if y.size == cd.b.size and np.all(np.isfinite(y)):
+            total = max(total, float(np.sum(np.abs(cd.b * y))) + abs(float(cd.offset)))
     return total if math.isfinite(total) else None
 
 
