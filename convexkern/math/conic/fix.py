@@ -30,6 +30,7 @@ from .bordered import _diagonal_basis, _diagonal_radius, bordered_fix
 from .cones import _into_cone, _smat, psd_shift
 from .data import _TINY, _U, ConicData, _exact_rows, _gamma, _up, cached, nonneg_rows, transposed
 from .redundant import WORK, exact_dependence, independent_equalities
+from .triangular import triangular_basis, triangular_radius
 
 __all__ = ["abs_mv", "active_fix", "clip_singletons", "dual_fix", "dual_polish",
            "equality_fix", "quadratic_polish", "slack_bound"]
@@ -432,8 +433,6 @@ def _equality_fix_on(data: ConicData, eq: np.ndarray, x: np.ndarray, s: np.ndarr
     """:func:`equality_fix` on the equality rows ``eq``."""
     z = eq.size
     none = np.zeros(0, dtype=int), np.zeros(0)
-    if z > 2000:
-        return *none, f"{z} equality rows are too many to correct exactly"
     AE = data.A[eq]
     n = data.c.size
     # room of each column: free columns 1, columns in a nonneg row s_i / |a_ij| (capped)
@@ -459,9 +458,21 @@ def _equality_fix_on(data: ConicData, eq: np.ndarray, x: np.ndarray, s: np.ndarr
         if basis is not None:
             cached = ("diag", basis, np.asarray(AE[np.arange(z), basis]).ravel())
             data.cache["equality"] = cached
+        elif affordable(40.0 * AE.nnz + 40.0 * z):
+            # no diagonal basis: a triangular one, peeled from column singletons (the
+            # rows diag(X) = 1 beside X - A = Z), solved by rounds without a factorisation
+            peeled = triangular_basis(AE, room)
+            if peeled is not None:
+                cached = ("tri", peeled)
+                data.cache["equality"] = cached
     if cached is not None and cached[0] == "diag":
         _, B, diag = cached
         return B, _diagonal_radius(diag, np.abs(s) + es), ""
+    if cached is not None and cached[0] == "tri":
+        peeled = cached[1]
+        return peeled.B, triangular_radius(peeled, np.abs(s) + es), ""
+    if z > 2000:
+        return *none, f"{z} equality rows are too many to correct exactly"
     if cached is not None:  # the basis depends on the data only: reuse it for new points
         _, B, R, beta = cached
         r = s

@@ -1,0 +1,109 @@
+"""A triangular basis of the equality rows, found by peeling column singletons, and the
+componentwise enclosure of the correction it gives: the exact correction of
+:func:`~convexkern.math.conic.fix.equality_fix` for more rows than a dense factorisation
+can take.
+
+cvxpy's conic form gives most equality rows an auxiliary column of their own (``X - A =
+Z`` in a nearest-matrix problem), but not all: the rows ``diag(X) = 1`` of a nearest
+correlation matrix share their ``X_ii`` with the rows ``Z_ii = X_ii - A_ii``, so no
+diagonal basis exists (:func:`~convexkern.math.conic.bordered._diagonal_basis`), and the
+2550 rows of a 50 x 50 problem are too many to factorise densely.  Peeling does: a column
+with one nonzero among the rows still in play takes that row (the roomiest such column of
+the row), the row leaves, and the columns it touched may become singletons in turn.
+When every row is taken, the basis ``M = A_E[:, B]`` is block upper triangular by rounds:
+a row taken in round ``t`` touches no column taken in an earlier round (that column's only
+row in play was its own), and among the columns of its own round only its own (the others
+were singletons of other rows).
+
+The correction ``M delta = r`` is then solved by rounds, the last first; since every
+stored entry is exact, ``|delta_c| <= (|r_i| + sum_k |M_ik| |delta_k|) / |M_ic|`` over the
+row ``i`` of ``c`` and the columns ``k`` of later rounds holds for the true solution with
+``|r| <= rhs_abs``, and is rounded upward (the sum's ``gamma`` bound, the division's
+ulp).  No inverse and no Krawczyk step: the bound is exact arithmetic on the rounding
+model.  A chain of ``k`` rows takes ``k`` rounds; each round is one sparse product.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from .data import _TINY, _U, _gamma
+
+__all__ = ["triangular_basis", "triangular_radius"]
+
+
+class Peeled:
+    """A triangular basis: ``rounds`` of ``(rows, cols)`` (row ``rows[j]`` solved for column
+    ``cols[j]``), the basis columns ``B`` in round order, ``|A_E[:, B]|`` as CSR (its
+    columns in the order of ``B``), the pivots ``|A_E[rows[j], cols[j]]|`` in the same
+    order and each row's number of stored entries."""
+
+    def __init__(self, AE: sp.csr_matrix, rounds: list[tuple[np.ndarray, np.ndarray]]
+                 ) -> None:
+        self.rounds = rounds
+        self.rows = np.concatenate([r for r, _ in rounds])
+        self.B = np.concatenate([c for _, c in rounds])
+        self.M = abs(AE[:, self.B]).tocsr()
+        self.pivot = np.asarray(abs(AE[self.rows, self.B])).ravel()
+        self.length = np.diff(AE.indptr)
+
+
+def triangular_basis(AE: sp.csr_matrix, room: np.ndarray, max_rounds: int = 10_000
+                     ) -> Peeled | None:
+    """Peel ``A_E`` (rows: the equality rows; columns with ``room > 0`` may be taken, the
+    roomiest ``room * |a|`` first) into a triangular basis; ``None`` when some row is left
+    without a singleton column (the dense path is then the one left) or the rounds exceed
+    ``max_rounds``."""
+    A = sp.csr_matrix(AE, copy=True)
+    A.eliminate_zeros()
+    z, n = A.shape
+    if z == 0:
+        return None
+    coo = A.tocoo()
+    alive_row = np.ones(z, dtype=bool)
+    free_col = room > 0
+    count = np.bincount(coo.col, minlength=n)  # nonzeros among the rows in play
+    rounds: list[tuple[np.ndarray, np.ndarray]] = []
+    left = z
+    while left:
+        if len(rounds) >= max_rounds:
+            return None
+        single = (count == 1) & free_col
+        if not single.any():
+            return None
+        # each singleton column's one entry in a row still in play
+        live = single[coo.col] & alive_row[coo.row]
+        cols, rows = coo.col[live], coo.row[live]
+        score = room[cols] * np.abs(coo.data[live])
+        order = np.lexsort((-score, rows))  # by row, the best column first
+        rows, cols = rows[order], cols[order]
+        first = np.ones(rows.size, dtype=bool)
+        first[1:] = rows[1:] != rows[:-1]
+        take_rows, take_cols = rows[first], cols[first]
+        rounds.append((take_rows, take_cols))
+        alive_row[take_rows] = False
+        free_col[take_cols] = False
+        left -= take_rows.size
+        # the rows that left no longer count in their columns
+        count -= np.bincount(A[take_rows].indices, minlength=n)
+    return Peeled(A, rounds)
+
+
+def triangular_radius(peeled: Peeled, rhs_abs: np.ndarray) -> np.ndarray:
+    """Componentwise enclosure ``d`` (in the order of ``peeled.B``) of ``|delta|`` for
+    ``M delta = r``, ``|r| <= rhs_abs`` (indexed by the rows of ``A_E``), every operation
+    rounded upward (module docstring)."""
+    d = np.zeros(peeled.B.size)
+    spans, start = [], 0
+    for rows, _ in peeled.rounds:
+        spans.append((rows, start, start + rows.size))
+        start += rows.size
+    for rows, a, b in reversed(spans):
+        # a row's other basis columns are of later rounds (d already set) or its own
+        # (d still 0): the sum is over the later ones
+        total = np.abs(rhs_abs[rows]) + peeled.M[rows] @ d
+        k = peeled.length[rows] + 2
+        bound = total * (1 + _gamma(k)) / peeled.pivot[a:b] * (1 + 4 * _U)
+        d[a:b] = np.nextafter(bound, np.inf) + _TINY
+    return d
