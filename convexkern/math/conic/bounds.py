@@ -448,8 +448,14 @@ _STEPS = tuple(10.0 ** (-k / 4) for k in range(48, 1, -1))
 def _smallest_step(at, works) -> tuple[tuple[float, str, dict[str, float]], float]:
     """The result at the smallest step of :data:`_STEPS` whose value ``works`` (bisection:
     a larger step gives more room, so once one works the larger ones do), and that step;
-    the largest step's result when none works."""
-    lo, hi = 0, len(_STEPS) - 1
+    the largest step's result when none works.  The smallest step is tried first: a
+    solver's point whose multipliers sit just off their cone needs no more (ECOS on a
+    Huber regression: each try a dense correction of 1.5 s, seven of them before), and
+    when it fails the search costs one try more than the bisection alone."""
+    first = at(_STEPS[0])
+    if works(first[0]):
+        return first, _STEPS[0]
+    lo, hi = 1, len(_STEPS) - 1
     found = at(_STEPS[hi]), _STEPS[hi]
     if not works(found[0][0]):
         return found
