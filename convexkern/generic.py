@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cvxpy as cp
@@ -27,7 +27,7 @@ from .math.conic import ConicBounds, ConicData, conic_bounds
 from .math.conic.cones import cvxpy_solvers
 from .report import Certificate, relative_gap
 
-__all__ = ["ConicPoint", "generic_certify", "conic_data", "CONIC_KEY"]
+__all__ = ["ConicPoint", "generic_certify", "conic_data", "user_bounds", "CONIC_KEY"]
 
 #: the key under which the conic path hands the raw pair to the certificate
 CONIC_KEY = "__conic__"
@@ -117,6 +117,43 @@ def conic_names(problem: cp.Problem, inverse: Any,
         rows.append((at, size, label, shape))
         at += size
     return ConicNames(columns=tuple(cols), rows=tuple(rows), solver_rows=solver_rows)
+
+
+def user_bounds(cd: ConicData, problem: cp.Problem, inverse: Any) -> ConicData:
+    """``cd`` with its native variable bounds kept on the columns of ``problem``'s own
+    variables only (as declared: ``bounds=``, ``nonneg``, ...).  For a solver that takes
+    bounds, cvxpy also bounds the auxiliary variables of its canonical form by interval
+    arithmetic on their expressions, and those bounds are derived, not given: cvxpy 1.9
+    bounds ``pos(1 - y * (X @ w + b))`` by ``[1, 1]`` for a free ``w`` (a NaN from
+    ``0 * inf`` read as 0), HiGHS then solves another problem (a linear SVM's hinge loss
+    300 where the optimum is 99.9), and a certificate of the form as given would prove
+    that other problem.  Without them the certificate is about the user's problem; a
+    bound that the constraints imply is found again by the box.  A bound of the user's
+    own is never dropped (the upper bound needs the point to meet it), so when the
+    columns cannot be read ``cd`` is returned as it is."""
+    if cd.lb is None and cd.ub is None:
+        return cd
+    n = cd.c.size
+    keep = np.zeros(n, dtype=bool)
+    try:
+        stuffing = next(d for d in reversed(list(inverse)) if hasattr(d, "var_offsets"))
+        user = {v.id for v in problem.variables()}
+        for vid, off in stuffing.var_offsets.items():
+            if vid in user:
+                shape = tuple(stuffing.var_shapes.get(vid, ()))
+                size = int(np.prod(shape)) if shape else 1
+                keep[int(off): int(off) + size] = True
+    except (StopIteration, TypeError, AttributeError, ValueError):
+        return cd
+    if keep.all():
+        return cd
+    lb = None if cd.lb is None else np.where(keep, cd.lb, -np.inf)
+    ub = None if cd.ub is None else np.where(keep, cd.ub, np.inf)
+    if lb is not None and not np.isfinite(lb).any():
+        lb = None
+    if ub is not None and not np.isfinite(ub).any():
+        ub = None
+    return replace(cd, lb=lb, ub=ub)
 
 
 @dataclass(frozen=True)

@@ -265,3 +265,32 @@ def test_a_claim_a_fact_proves_stands_without_a_ray(solver):
     r = ck.solve(f, solver)
     assert r.status is Status.INFEASIBLE, (r.status, r.message)
     assert "Theorem 2" in r.message
+
+
+def test_cvxpys_derived_bounds_on_auxiliary_variables_are_not_certified():
+    """cvxpy 1.9 gives a solver that takes variable bounds (HiGHS) interval bounds on the
+    auxiliary variables of its canonical form, and bounds ``pos(1 - y * (X @ w + b))`` by
+    ``[1, 1]`` when ``w`` is free (``0 * inf`` in its interval product).  HiGHS then
+    solves another problem: a linear SVM's objective 0.5 |w|^2 + hinge is n = 60 at
+    ``w = 0``, where the optimum is far below.  The certificate is about the user's
+    problem (the auxiliary columns free), so it may not call that answer optimal: its
+    bracket holds the optimum an independent solver finds."""
+    if "highs" not in ck.installed_solvers():
+        pytest.skip("HiGHS is not installed")
+    rng = np.random.default_rng(7)
+    X = rng.standard_normal((60, 5))
+    y = np.sign(X[:, 0] + 0.5 * rng.standard_normal(60))
+
+    def svm() -> cp.Problem:
+        w, b = cp.Variable(5, name="w"), cp.Variable(name="b")
+        return cp.Problem(cp.Minimize(0.5 * cp.sum_squares(w)
+                                      + cp.sum(cp.pos(1 - cp.multiply(y, X @ w + b)))))
+
+    ref = svm()
+    ref.solve(solver="CLARABEL")
+    assert ref.value < 50.0  # the hinge loss at w = 0 is 60
+    r = ck.solve(ck.from_cvxpy(svm(), "svm"), "highs")
+    lo, up = sorted((r.primal_value, r.dual_value))
+    assert lo <= ref.value * (1 + 1e-6) and up >= ref.value * (1 - 1e-6), (lo, up, ref.value)
+    if r.status is Status.OPTIMAL:  # a future cvxpy without the bug: then it is right
+        assert abs(r.primal_value - ref.value) <= 1e-5 * ref.value

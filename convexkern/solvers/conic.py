@@ -23,7 +23,7 @@ import numpy as np
 
 from ..errors import InvalidInputError
 from ..formulation import Formulation, from_cvxpy
-from ..generic import CONIC_KEY, ConicPoint, conic_data, conic_names
+from ..generic import CONIC_KEY, ConicPoint, conic_data, conic_names, user_bounds
 from ..math.budget import deadline, time_left
 from ..math.conic import (
     farkas_proof,
@@ -479,6 +479,8 @@ def _conic_point(spec: ConicSolverSpec, data: Any, chain: Any, raw: Any,
         cd, reason = conic_data(data, getattr(chain, "solver", None))
     except (KeyError, ValueError, TypeError, AttributeError):
         return None  # the certificate then falls back to the point by variable names
+    if problem is not None and inverse is not None:
+        cd = user_bounds(cd, problem, inverse)  # cvxpy's derived bounds are not the user's
     x, y = spec.pair(raw)
     y = cd.rows_of(y)  # the solver's row order (ECOS's exponential cones) -> the form's
     # x None (a solver whose raw answer is not read): the certificate falls back to the
