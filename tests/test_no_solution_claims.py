@@ -294,3 +294,44 @@ def test_cvxpys_derived_bounds_on_auxiliary_variables_are_not_certified():
     assert lo <= ref.value * (1 + 1e-6) and up >= ref.value * (1 - 1e-6), (lo, up, ref.value)
     if r.status is Status.OPTIMAL:  # a future cvxpy without the bug: then it is right
         assert abs(r.primal_value - ref.value) <= 1e-5 * ref.value
+
+
+def test_a_false_infeasible_from_derived_bounds_is_not_proven():
+    """Quantile regression ``sum(maximum(tau r, (tau - 1) r))``, ``r = b - A x`` with a free
+    ``x``, has no constraints at all.  cvxpy 1.9 bounds the auxiliary variable of
+    ``maximum`` by ``[0, 0]`` for HiGHS (a NaN read as 0), HiGHS says "infeasible", and
+    the phase-one LP of that form proved it (reported ``infeasible``, "certified").  The
+    phase one now runs on the user's form (the auxiliary columns free): the claim is not
+    proven, and another solver refutes it."""
+    if "highs" not in ck.installed_solvers():
+        pytest.skip("HiGHS is not installed")
+    rng = np.random.default_rng(1)
+    A, b = rng.standard_normal((40, 4)), rng.standard_normal(40)
+    x = cp.Variable(4, name="x")
+    r_ = b - A @ x
+    prob = cp.Problem(cp.Minimize(cp.sum(cp.maximum(0.3 * r_, -0.7 * r_))))
+    r = ck.solve(ck.from_cvxpy(prob, "quantile"), "highs")
+    assert r.status not in CLAIMS, r.message
+    if r.status is not Status.OPTIMAL:
+        assert "the claim is false" in r.message or "not prove" in r.message, r.message
+
+
+def test_highs_after_another_solver_on_the_same_problem_compiles():
+    """cvxpy 1.9 copies the variables' values of a previous solve into the auxiliary
+    variables it bounds for HiGHS, and refuses one a hair outside its bounds ("Variable
+    value must be in bounds"): ``ck.compare`` runs HiGHS after other solvers on the same
+    problem.  The problem is compiled again from no values."""
+    if "highs" not in ck.installed_solvers():
+        pytest.skip("HiGHS is not installed")
+    rng = np.random.default_rng(7)
+    X = rng.standard_normal((60, 5))
+    y = np.sign(X[:, 0] + 0.5 * rng.standard_normal(60))
+    w, b = cp.Variable(5, name="w"), cp.Variable(name="b")
+    f = ck.from_cvxpy(cp.Problem(cp.Minimize(
+        0.5 * cp.sum_squares(w) + cp.sum(cp.pos(1 - cp.multiply(y, X @ w + b))))), "svm")
+    first = ck.solve(f, "clarabel")
+    assert first.status is Status.OPTIMAL
+    r = ck.solve(f, "highs")
+    assert "must be in bounds" not in r.message, r.message
+    lo, up = sorted((r.primal_value, r.dual_value))
+    assert lo <= first.primal_value * (1 + 1e-7) and up >= first.dual_value * (1 - 1e-7)

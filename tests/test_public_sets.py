@@ -430,6 +430,7 @@ def test_the_phase_one_never_proves_a_feasible_problem_infeasible():
     (x1 + x2 = 1 and = 2, t* = 1/2) it is one."""
     import cvxpy as cp
 
+    from convexkern.generic import conic_data, user_bounds
     from convexkern.solvers.conic import _phase_one_proof
     from convexkern.solvers.table import CONIC
 
@@ -437,16 +438,19 @@ def test_the_phase_one_never_proves_a_feasible_problem_infeasible():
     feasible = [_formulation("afiro").problem,
                 cp.Problem(cp.Minimize(x[0]), [x[0] + x[1] == 1, x[0] - x[1] == 3])]
     infeasible = cp.Problem(cp.Minimize(x[0]), [x[0] + x[1] == 1, x[0] + x[1] == 2])
+    def form(prob, spec):  # the user's conic form, as _prove_claim reads it
+        data, chain, inverse = prob.get_problem_data(spec.cvxpy_name)
+        cd, reason = conic_data(data, chain.solver)
+        return user_bounds(cd, prob, inverse), reason
+
     for solver in ("clarabel", "highs"):
         spec = CONIC[solver]
         for prob in feasible:
-            data, chain, _ = prob.get_problem_data(spec.cvxpy_name)
-            done, note = _phase_one_proof(spec, data, chain, tol=1e-8, accuracy=1e-8,
+            done, note = _phase_one_proof(spec, *form(prob, spec), tol=1e-8, accuracy=1e-8,
                                           time_limit=None)
             assert not done, note
-        data, chain, _ = infeasible.get_problem_data(spec.cvxpy_name)
-        done, note = _phase_one_proof(spec, data, chain, tol=1e-8, accuracy=1e-8,
-                                      time_limit=None)
+        done, note = _phase_one_proof(spec, *form(infeasible, spec), tol=1e-8,
+                                      accuracy=1e-8, time_limit=None)
         assert done, note
         assert "0.5" in note or "0.499" in note
 

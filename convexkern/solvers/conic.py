@@ -26,6 +26,7 @@ from ..formulation import Formulation, from_cvxpy
 from ..generic import CONIC_KEY, ConicPoint, conic_data, conic_names, user_bounds
 from ..math.budget import deadline, time_left
 from ..math.conic import (
+    ConicData,
     farkas_proof,
     feasible_point_proof,
     improving_ray_proof,
@@ -189,10 +190,25 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
     seconds past the deadline (:mod:`.watchdog`: :class:`Stopped`)."""
     problem = f.problem
     cvx = {k: settings.pop(k) for k in _CVXPY_KEYWORDS if k in settings}
-    data, chain, inverse = problem.get_problem_data(
-        spec.cvxpy_name, enforce_dpp=cvx.get("enforce_dpp", False),
-        ignore_dpp=cvx.get("ignore_dpp", False), verbose=verbose,
-        canon_backend=cvx.get("canon_backend"), solver_opts=settings)
+
+    def compile_() -> tuple[Any, Any, Any]:
+        return problem.get_problem_data(
+            spec.cvxpy_name, enforce_dpp=cvx.get("enforce_dpp", False),
+            ignore_dpp=cvx.get("ignore_dpp", False), verbose=verbose,
+            canon_backend=cvx.get("canon_backend"), solver_opts=settings)
+
+    try:
+        data, chain, inverse = compile_()
+    except ValueError as exc:
+        if "must be in bounds" not in str(exc):
+            raise
+        # cvxpy 1.9 copies the variables' current values (a previous solve's) into the
+        # auxiliary variables it bounds for a solver that takes bounds (HiGHS), and
+        # refuses a value a hair outside those bounds: compiled again from no values
+        # (ck.compare runs HiGHS after other solvers on the same problem)
+        for v in problem.variables():
+            v.value = None
+        data, chain, inverse = compile_()
     warm = cvx.get("warm_start", True) and spec.reuse
     left = time_left()
     first, step = spec.clock_work(data)
@@ -313,7 +329,8 @@ def _solve_within(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any
     if status in _NO_SOLUTION_MESSAGE:
         # a claim: checked here by its ray, then by outcome.judged against the
         # formulation's facts (claim_proven False: never reported as a property)
-        status, proven, why = _prove_claim(f, spec, status, verdict, raw, data, chain,
+        status, proven, why = _prove_claim(f, spec, status, verdict, raw, data,
+                                           (chain, inverse),
                                            tol=tol, accuracy=accuracy,
                                            time_limit=time_left(), second_opinion=second)
         solver_stats.update(claim_proven=proven, claim_proof=why)
@@ -347,8 +364,8 @@ _SECOND_OPINION = ("clarabel", "highs", "scs")
 
 
 def _prove_claim(f: Formulation, spec: ConicSolverSpec, claim: Status, verdict: Verdict,
-                 raw: Any, data: Any, chain: Any, *, tol: float, accuracy: float,
-                 time_limit: float | None, second_opinion: bool
+                 raw: Any, data: Any, chain_inverse: tuple[Any, Any], *, tol: float,
+                 accuracy: float, time_limit: float | None, second_opinion: bool
                  ) -> tuple[Status, bool, str]:
     """``(status, proven, why)`` for a solver's "no solution" word.
 
@@ -361,13 +378,19 @@ def _prove_claim(f: Formulation, spec: ConicSolverSpec, claim: Status, verdict: 
     refutes the first solver's word.  Otherwise the claim is unproven (``why`` says so)
     and ``outcome.judged`` reports an error."""
     said = f"{spec.name} said '{claim.value}' (its status: {verdict.word})"
-    proof = _ray_proof(spec, claim, raw, data, chain)
+    try:  # the user's problem: cvxpy's derived bounds on auxiliary variables left out
+        chain, inverse = chain_inverse
+        cd, reason = conic_data(data, getattr(chain, "solver", None))
+        cd = user_bounds(cd, f.problem, inverse)
+    except (KeyError, ValueError, TypeError, AttributeError) as exc:
+        cd, reason = None, f"its conic form could not be read ({exc})"
+    proof = _ray_proof(spec, claim, raw, cd, reason)
     if proof[0] is not None:
         return proof[0], True, f"{said}; {proof[1]}"
     why = f"{said}, but its certificate does not prove it ({proof[1]})"
     if (claim is Status.INFEASIBLE and f.name != _PHASE_ONE
             and (time_limit is None or time_limit > 0)):  # never a phase one of a phase one
-        done, note = _phase_one_proof(spec, data, chain, tol=tol, accuracy=accuracy,
+        done, note = _phase_one_proof(spec, cd, reason, tol=tol, accuracy=accuracy,
                                       time_limit=time_limit)
         time_limit = time_left() if time_limit is not None else None
         if done:
@@ -400,15 +423,15 @@ def _prove_claim(f: Formulation, spec: ConicSolverSpec, claim: Status, verdict: 
 _PHASE_ONE = "phase one (convexkern)"
 
 
-def _phase_one_proof(spec: ConicSolverSpec, data: Any, chain: Any, *, tol: float,
-                     accuracy: float, time_limit: float | None) -> tuple[bool, str]:
-    """Whether the phase-one LP of the problem's rows (:func:`phase_one_problem`), solved
-    by the same solver and certified like any optimum, has a certified optimum ``> 0``
-    (which proves the rows infeasible), and what it showed."""
-    try:
-        cd, reason = conic_data(data, getattr(chain, "solver", None))
-    except (KeyError, ValueError, TypeError, AttributeError) as exc:
-        return False, f"its conic form could not be read for a phase one ({exc})"
+def _phase_one_proof(spec: ConicSolverSpec, cd: ConicData | None, reason: str, *,
+                     tol: float, accuracy: float, time_limit: float | None
+                     ) -> tuple[bool, str]:
+    """Whether the phase-one LP of the problem's rows (:func:`phase_one_problem`) in the
+    user's conic form ``cd``, solved by the same solver and certified like any optimum,
+    has a certified optimum ``> 0`` (which proves the rows infeasible), and what it
+    showed."""
+    if cd is None:
+        return False, f"{reason} for a phase one"
     problem = None if reason else phase_one_problem(cd)
     if problem is None:
         return False, "no phase one for its cones"
@@ -425,16 +448,13 @@ def _phase_one_proof(spec: ConicSolverSpec, data: Any, chain: Any, *, tol: float
                    f"(lower bound {lo:.3g})")
 
 
-def _ray_proof(spec: ConicSolverSpec, claim: Status, raw: Any, data: Any, chain: Any
-               ) -> tuple[Status | None, str]:
-    """The status the solver's own ray proves (``None``: nothing) and what it shows."""
+def _ray_proof(spec: ConicSolverSpec, claim: Status, raw: Any, cd: ConicData | None,
+               reason: str) -> tuple[Status | None, str]:
+    """The status the solver's own ray proves in the user's conic form ``cd`` (``None``:
+    nothing) and what it shows."""
     if claim not in (Status.INFEASIBLE, Status.UNBOUNDED):
         return None, "the solver gives no ray for this word"
-    try:
-        cd, reason = conic_data(data, getattr(chain, "solver", None))
-    except (KeyError, ValueError, TypeError, AttributeError) as exc:
-        return None, f"its conic form could not be read ({exc})"
-    if reason:
+    if cd is None or reason:
         return None, reason
     ray = spec.certificate(raw, claim)
     if ray is None:
