@@ -147,13 +147,21 @@ def user_bounds(cd: ConicData, problem: cp.Problem, inverse: Any) -> ConicData:
         return cd
     if keep.all():
         return cd
+    # an auxiliary variable pinned to a constant is never one cvxpy means to keep (it
+    # would have folded the constant): the signature of its interval bug
+    pinned = 0
+    if cd.lb is not None and cd.ub is not None:
+        pinned = int(np.count_nonzero(~keep & np.isfinite(cd.lb) & (cd.lb == cd.ub)))
     lb = None if cd.lb is None else np.where(keep, cd.lb, -np.inf)
     ub = None if cd.ub is None else np.where(keep, cd.ub, np.inf)
     if lb is not None and not np.isfinite(lb).any():
         lb = None
     if ub is not None and not np.isfinite(ub).any():
         ub = None
-    return replace(cd, lb=lb, ub=ub)
+    out = replace(cd, lb=lb, ub=ub)
+    if pinned:
+        out.cache["pinned_auxiliary"] = pinned
+    return out
 
 
 @dataclass(frozen=True)
@@ -319,6 +327,11 @@ def generic_certify(f: Any, point: Mapping[str, Any], tol: float | None = None
         lower, upper = bounds.lower, bounds.upper
         why_lower, why_upper = bounds.lower_reason, bounds.upper_reason
     notes = []
+    pinned = cd.cache.get("pinned_auxiliary", 0) if isinstance(cp_point, ConicPoint) else 0
+    if pinned:
+        notes.append(f"cvxpy pinned {pinned} auxiliary variable(s) of its canonical form to a "
+                     "constant by its own interval bounds, which the solver took: the solver "
+                     "may have solved another problem (this certificate is about yours)")
     if why_lower:
         notes.append(f"no certified lower bound: {why_lower}")
     if why_upper:
