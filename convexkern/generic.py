@@ -127,7 +127,9 @@ def user_bounds(cd: ConicData, problem: cp.Problem, inverse: Any) -> ConicData:
     bounds ``pos(1 - y * (X @ w + b))`` by ``[1, 1]`` for a free ``w`` (a NaN from
     ``0 * inf`` read as 0), HiGHS then solves another problem (a linear SVM's hinge loss
     300 where the optimum is 99.9), and a certificate of the form as given would prove
-    that other problem.  Without them the certificate is about the user's problem; a
+    that other problem.  The solve path compiles without them
+    (:func:`convexkern.solvers.cvxpy_bounds.user_bounds_only`); this is the certificate's
+    own guard, for any form.  Without them the certificate is about the user's problem; a
     bound that the constraints imply is found again by the box.  A bound of the user's
     own is never dropped (the upper bound needs the point to meet it), so when the
     columns cannot be read ``cd`` is returned as it is."""
@@ -147,21 +149,13 @@ def user_bounds(cd: ConicData, problem: cp.Problem, inverse: Any) -> ConicData:
         return cd
     if keep.all():
         return cd
-    # an auxiliary variable pinned to a constant is never one cvxpy means to keep (it
-    # would have folded the constant): the signature of its interval bug
-    pinned = 0
-    if cd.lb is not None and cd.ub is not None:
-        pinned = int(np.count_nonzero(~keep & np.isfinite(cd.lb) & (cd.lb == cd.ub)))
     lb = None if cd.lb is None else np.where(keep, cd.lb, -np.inf)
     ub = None if cd.ub is None else np.where(keep, cd.ub, np.inf)
     if lb is not None and not np.isfinite(lb).any():
         lb = None
     if ub is not None and not np.isfinite(ub).any():
         ub = None
-    out = replace(cd, lb=lb, ub=ub)
-    if pinned:
-        out.cache["pinned_auxiliary"] = pinned
-    return out
+    return replace(cd, lb=lb, ub=ub)
 
 
 @dataclass(frozen=True)
@@ -327,11 +321,6 @@ def generic_certify(f: Any, point: Mapping[str, Any], tol: float | None = None
         lower, upper = bounds.lower, bounds.upper
         why_lower, why_upper = bounds.lower_reason, bounds.upper_reason
     notes = []
-    pinned = cd.cache.get("pinned_auxiliary", 0) if isinstance(cp_point, ConicPoint) else 0
-    if pinned:
-        notes.append(f"cvxpy pinned {pinned} auxiliary variable(s) of its canonical form to a "
-                     "constant by its own interval bounds, which the solver took: the solver "
-                     "may have solved another problem (this certificate is about yours)")
     if why_lower:
         notes.append(f"no certified lower bound: {why_lower}")
     if why_upper:

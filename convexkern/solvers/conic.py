@@ -35,6 +35,7 @@ from ..math.conic import (
 )
 from ..report import SolveReport, Status
 from .backends.base import FAST_FLOPS, ConicSolverSpec, Verdict
+from .cvxpy_bounds import user_bounds_only
 from .outcome import TOLERANCE, certified_report, pointless_report
 from .status import cvxpy_status
 from .table import CONIC
@@ -192,10 +193,11 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
     cvx = {k: settings.pop(k) for k in _CVXPY_KEYWORDS if k in settings}
 
     def compile_() -> tuple[Any, Any, Any]:
-        return problem.get_problem_data(
-            spec.cvxpy_name, enforce_dpp=cvx.get("enforce_dpp", False),
-            ignore_dpp=cvx.get("ignore_dpp", False), verbose=verbose,
-            canon_backend=cvx.get("canon_backend"), solver_opts=settings)
+        with user_bounds_only(spec.cvxpy_name):
+            return problem.get_problem_data(
+                spec.cvxpy_name, enforce_dpp=cvx.get("enforce_dpp", False),
+                ignore_dpp=cvx.get("ignore_dpp", False), verbose=verbose,
+                canon_backend=cvx.get("canon_backend"), solver_opts=settings)
 
     try:
         data, chain, inverse = compile_()
