@@ -390,3 +390,34 @@ def test_user_bounds_only_is_undone_after_the_compilation():
             raise RuntimeError
     assert [i.BOUNDED_VARIABLES for i in insts] == before
     assert all("BOUNDED_VARIABLES" not in i.__dict__ for i in insts)
+
+
+def test_scs_solves_a_problem_written_without_constraints():
+    """cvxpy refuses SCS ("cannot solve this problem") when the user wrote no constraint,
+    though the canonical form of ``sum(maximum(...))`` has rows; compiled past that check
+    (solvers/cvxpy_bounds.py) SCS solves it, certified like the others.  A form with no
+    rows at all (a free linear objective) still fails in SCS and is reported, not raised."""
+    rng = np.random.default_rng(3)
+    A, b = rng.standard_normal((50, 4)), rng.standard_normal(50)
+    x = cp.Variable(4, name="x")
+    r_ = b - A @ x
+    f = ck.from_cvxpy(cp.Problem(cp.Minimize(cp.sum(cp.maximum(0.3 * r_, -0.7 * r_)))), "q")
+    ref = ck.solve(f, "clarabel")
+    r = ck.solve(f, "scs")
+    assert r.status is Status.OPTIMAL, r.message
+    assert r.dual_value <= ref.primal_value * (1 + 1e-7)
+    assert r.primal_value >= ref.dual_value * (1 - 1e-7)
+    free = ck.solve(ck.from_cvxpy(cp.Problem(cp.Minimize(cp.sum(x))), "free"), "scs")
+    assert free.status in (Status.ERROR, Status.UNBOUNDED), free.message
+
+
+def test_requires_constr_is_undone_after_the_compilation():
+    from cvxpy.reductions.solvers import defines
+
+    from convexkern.solvers.cvxpy_bounds import user_bounds_only
+
+    scs = defines.SOLVER_MAP_CONIC["SCS"]
+    before = scs.REQUIRES_CONSTR
+    with user_bounds_only("scs"):
+        assert scs.REQUIRES_CONSTR is False
+    assert scs.REQUIRES_CONSTR == before and "REQUIRES_CONSTR" not in scs.__dict__

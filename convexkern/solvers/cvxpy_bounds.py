@@ -1,16 +1,23 @@
-"""Compile for a bound-taking solver without cvxpy's derived bounds.
+"""Compile for a solver as the user's problem asks, past two of cvxpy's solver checks.
 
-For a solver that takes variable bounds natively (``BOUNDED_VARIABLES``: HiGHS, MPAX,
-PIQP, ...), cvxpy 1.9 passes the user's variable bounds as bounds, and also bounds the
-auxiliary variables of its canonical form by interval arithmetic on the expressions
-they stand for.  That arithmetic can be wrong: for ``pos(1 - y * (X @ w + b))`` with a
-free ``w`` it computes ``X @ w`` as NaN (``0 * inf``), reads the NaN as 0 after
-``multiply`` and pins the auxiliary variable to 1; the solver then solves another
-problem (a linear SVM: 300 where the optimum is 99.9; a quantile regression
-"infeasible").  :func:`user_bounds_only` compiles with the solver read as taking no
-bounds: no auxiliary variable is bounded, and the user's bounds reach the solver as
-constraint rows, which it handles as well.  The certificate reads the same form
-(:func:`convexkern.generic.user_bounds` keeps only the user's bounds in any case).
+**Derived bounds.** For a solver that takes variable bounds natively
+(``BOUNDED_VARIABLES``: HiGHS, MPAX, PIQP, ...), cvxpy 1.9 passes the user's variable
+bounds as bounds, and also bounds the auxiliary variables of its canonical form by
+interval arithmetic on the expressions they stand for.  That arithmetic can be wrong: for
+``pos(1 - y * (X @ w + b))`` with a free ``w`` it computes ``X @ w`` as NaN
+(``0 * inf``), reads the NaN as 0 after ``multiply`` and pins the auxiliary variable to 1;
+the solver then solves another problem (a linear SVM: 300 where the optimum is 99.9; a
+quantile regression "infeasible").  :func:`user_bounds_only` compiles with the solver
+read as taking no bounds: no auxiliary variable is bounded, and the user's bounds reach
+the solver as constraint rows, which it handles as well.  The certificate reads the same
+form (:func:`convexkern.generic.user_bounds` keeps only the user's bounds in any case).
+
+**A problem without constraints.** cvxpy refuses a solver that needs constraint rows
+(``REQUIRES_CONSTR``: SCS) for a problem the user wrote without constraints, although
+its canonical form has rows (``sum(maximum(...))``, a quantile regression, has one per
+term): "The solver SCS cannot solve this problem".  Within the same block the check reads
+the canonical form's need only; a form that really has no rows still fails in the solver,
+and the report says so.
 """
 
 from __future__ import annotations
@@ -23,11 +30,15 @@ from typing import Any
 __all__ = ["user_bounds_only"]
 
 _LOCK = threading.Lock()
+_UNSET = object()
+
+#: the class attributes of cvxpy's solver objects read as ``False`` while compiling
+_OVERRIDES = ("BOUNDED_VARIABLES", "REQUIRES_CONSTR")
 
 
 def _instances(cvxpy_name: str) -> list[Any]:
-    """The solver objects cvxpy's chain construction reads for ``cvxpy_name`` that say
-    they take bounds (its QP and its conic interface)."""
+    """The solver objects cvxpy's chain construction reads for ``cvxpy_name`` (its QP and
+    its conic interface)."""
     try:
         from cvxpy.reductions.solvers import defines  # noqa: PLC0415 (cvxpy internals)
     except ImportError:  # pragma: no cover - a cvxpy without the maps
@@ -35,31 +46,30 @@ def _instances(cvxpy_name: str) -> list[Any]:
     found = []
     for table in (getattr(defines, "SOLVER_MAP_QP", {}), getattr(defines, "SOLVER_MAP_CONIC", {})):
         inst = table.get(cvxpy_name.upper())
-        if inst is not None and getattr(inst, "BOUNDED_VARIABLES", False):
+        if inst is not None:
             found.append(inst)
     return found
 
 
 @contextmanager
 def user_bounds_only(cvxpy_name: str) -> Iterator[None]:
-    """Within the block, cvxpy compiles for ``cvxpy_name`` as for a solver that takes
-    no variable bounds (module docstring); its objects are restored on exit."""
-    insts = _instances(cvxpy_name)
-    if not insts:
+    """Within the block, cvxpy compiles for ``cvxpy_name`` as for a solver that takes no
+    variable bounds and needs no constraints of the user's (module docstring); its
+    objects are restored on exit."""
+    targets = [(inst, attr) for inst in _instances(cvxpy_name) for attr in _OVERRIDES
+               if getattr(inst, attr, False)]
+    if not targets:
         yield
         return
     with _LOCK:
-        saved = [(inst, inst.__dict__.get("BOUNDED_VARIABLES", _UNSET)) for inst in insts]
-        for inst in insts:
-            inst.BOUNDED_VARIABLES = False
+        saved = [(inst, attr, inst.__dict__.get(attr, _UNSET)) for inst, attr in targets]
+        for inst, attr in targets:
+            setattr(inst, attr, False)
         try:
             yield
         finally:
-            for inst, old in saved:
+            for inst, attr, old in saved:
                 if old is _UNSET:
-                    del inst.BOUNDED_VARIABLES
+                    delattr(inst, attr)
                 else:
-                    inst.BOUNDED_VARIABLES = old
-
-
-_UNSET = object()
+                    setattr(inst, attr, old)
