@@ -107,3 +107,26 @@ def test_the_nearest_correlation_matrix_is_certified(n):
     assert r.status is Status.OPTIMAL, r.message
     slack = 1e-9 * abs(ref.value)
     assert r.dual_value - slack <= ref.value <= r.primal_value + slack
+
+
+def test_a_lasso_with_more_free_columns_than_the_dense_correction_takes():
+    """``sum_squares(A x - b) / m + 0.1 |x|_1`` with m = 2100 has 2140 free columns whose
+    dual residual must be cancelled exactly (the box leaves them open: ``u >= |x|`` gives
+    ``u >= 0`` only by adding two rows).  Before, "2140 unbounded variables are too many
+    to correct"; the dual correction now peels the ``w`` of ``P``'s diagonal off each
+    ``sum_squares`` row and solves the 40 rows left densely.  The bracket holds an
+    independent high-accuracy solve."""
+    rng = np.random.default_rng(1)
+    m, n = 2100, 20
+    A, b = rng.standard_normal((m, n)), rng.standard_normal(m)
+
+    def lasso() -> cp.Problem:
+        x = cp.Variable(n, name="x")
+        return cp.Problem(cp.Minimize(cp.sum_squares(A @ x - b) / m + 0.1 * cp.norm1(x)))
+
+    ref = lasso()
+    ref.solve(solver="CLARABEL", tol_gap_abs=1e-10, tol_gap_rel=1e-10, tol_feas=1e-10)
+    r = ck.solve(ck.from_cvxpy(lasso(), "lasso"), "clarabel")
+    assert r.status is Status.OPTIMAL, r.message
+    slack = 1e-8 * abs(ref.value)
+    assert r.dual_value - slack <= ref.value <= r.primal_value + slack

@@ -30,7 +30,7 @@ from .bordered import _diagonal_basis, _diagonal_radius, bordered_fix
 from .cones import _into_cone, _smat, psd_shift
 from .data import _TINY, _U, ConicData, _exact_rows, _gamma, _up, cached, nonneg_rows, transposed
 from .redundant import WORK, exact_dependence, independent_equalities
-from .triangular import triangular_basis, triangular_radius
+from .triangular import Peeled, triangular_basis, triangular_radius
 
 __all__ = ["abs_mv", "active_fix", "clip_singletons", "dual_fix", "dual_polish",
            "equality_fix", "quadratic_polish", "slack_bound"]
@@ -79,17 +79,28 @@ def dual_fix(data: ConicData, y: np.ndarray, r: np.ndarray, err: np.ndarray,
     in :func:`equality_fix`).  Returns ``(By, Bw, dv, reason)``; ``dv`` lists ``By``'s
     radii, then ``Bw``'s."""
     none = np.zeros(0, dtype=int)
-    if J.size > 2000:
-        return none, none, np.zeros(0), f"{J.size} unbounded variables are too many to correct"
     left = time_left()
     if left is not None and left <= 0:
         return none, none, np.zeros(0), "no time was left for the dual correction (time_limit)"
+    if J.size > 2000 and not affordable(40.0 * J.size * 50):
+        return none, none, np.zeros(0), f"{J.size} unbounded variables are too many to correct"
     rows, wcols, Ns, room = _dual_candidates(data, y, J)
     basis = _diagonal_basis(Ns, room)
+    # no diagonal basis: a triangular part peeled first (the w of P's diagonal, one per
+    # sum_squares row), the rows left solved densely, then the peeled ones back
+    peel = None if basis is not None or not affordable(40.0 * Ns.nnz + 40.0 * J.size) \
+        else triangular_basis(Ns.tocsr(), room, partial=True)
     if basis is not None:
         diag = np.asarray(Ns[np.arange(J.size), basis]).ravel()
         dv = _diagonal_radius(diag, np.abs(r[J]) + err[J])
+    elif peel is not None and peel.rounds:
+        basis, dv, why = _peeled_solve(peel, Ns, room, np.abs(r[J]) + err[J])
+        if why:
+            return none, none, np.zeros(0), f"the unbounded variables' dual rows {why}"
     else:
+        if J.size > 2000:
+            return none, none, np.zeros(0), (f"{J.size} unbounded variables are too many to "
+                                             "correct")
         if Ns.shape[1] < J.size:
             return none, none, np.zeros(0), "too few free multipliers to cancel the dual residual"
         if not affordable(2.0 * J.size * J.size * Ns.shape[1] + 3.0 * J.size ** 3):
@@ -121,6 +132,37 @@ def dual_fix(data: ConicData, y: np.ndarray, r: np.ndarray, err: np.ndarray,
     if By.size and not _stays_in_dual(data, y, By, dv[: By.size]):
         return By, Bw, dv, "the dual correction would leave the dual cone"
     return By, Bw, dv, ""
+
+
+def _peeled_solve(peel: Peeled, Ns: sp.csc_matrix, room: np.ndarray, rhs: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, str]:
+    """``(basis, dv, reason)`` of :func:`dual_fix` from a partial triangular peel of its
+    system ``Ns``: the rows no singleton took (``peel.core``, holding no peeled column)
+    solved on a pivoted-QR basis of the other columns and enclosed as the dense path
+    does, then the peeled rows back by rounds, paying for the core's radii
+    (:func:`~convexkern.math.conic.triangular.triangular_radius`)."""
+    core = peel.core
+    cb, dv_core = np.zeros(0, dtype=int), np.zeros(0)
+    if core.size:
+        free = np.setdiff1d(np.arange(Ns.shape[1]), peel.B)
+        if core.size > 2000:
+            return cb, dv_core, f"leave {core.size} rows to correct densely: too many"
+        if free.size < core.size:
+            return cb, dv_core, "leave too few free multipliers to cancel the dual residual"
+        if not affordable(2.0 * core.size ** 2 * free.size + 3.0 * core.size ** 3):
+            return cb, dv_core, "left no time for the dual correction (time_limit)"
+        Nc = Ns.tocsr()[core]
+        try:
+            _, _, piv = scipy.linalg.qr(Nc[:, free].toarray() * room[free], mode="economic",
+                                        pivoting=True)
+        except (ValueError, np.linalg.LinAlgError):
+            return cb, dv_core, "could not be factorised"
+        cb = free[np.sort(piv[: core.size])]
+        dv_core, why = _enclose_solve(Nc[:, cb].toarray(), rhs[core])
+        if why:
+            return np.zeros(0, dtype=int), np.zeros(0), why
+    d_peel = triangular_radius(peel, rhs, (cb, dv_core))
+    return np.concatenate([peel.B, cb]), np.concatenate([d_peel, dv_core]), ""
 
 
 def _independent_columns(data: ConicData, y: np.ndarray, J: np.ndarray, rows: np.ndarray,

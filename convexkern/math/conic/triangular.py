@@ -30,7 +30,7 @@ import scipy.sparse as sp
 
 from .data import _TINY, _U, _gamma
 
-__all__ = ["triangular_basis", "triangular_radius"]
+__all__ = ["Peeled", "triangular_basis", "triangular_radius"]
 
 
 class Peeled:
@@ -39,22 +39,27 @@ class Peeled:
     columns in the order of ``B``), the pivots ``|A_E[rows[j], cols[j]]|`` in the same
     order and each row's number of stored entries."""
 
-    def __init__(self, AE: sp.csr_matrix, rounds: list[tuple[np.ndarray, np.ndarray]]
-                 ) -> None:
+    def __init__(self, AE: sp.csr_matrix, rounds: list[tuple[np.ndarray, np.ndarray]],
+                 core: np.ndarray | None = None) -> None:
         self.rounds = rounds
-        self.rows = np.concatenate([r for r, _ in rounds])
-        self.B = np.concatenate([c for _, c in rounds])
+        empty = np.zeros(0, dtype=np.intp)
+        self.rows = np.concatenate([r for r, _ in rounds]) if rounds else empty
+        self.B = np.concatenate([c for _, c in rounds]) if rounds else empty
+        self.core = empty if core is None else core  # rows no singleton took
+        self.A = AE
         self.M = abs(AE[:, self.B]).tocsr()
         self.pivot = np.asarray(abs(AE[self.rows, self.B])).ravel()
         self.length = np.diff(AE.indptr)
 
 
-def triangular_basis(AE: sp.csr_matrix, room: np.ndarray, max_rounds: int = 10_000
-                     ) -> Peeled | None:
+def triangular_basis(AE: sp.csr_matrix, room: np.ndarray, max_rounds: int = 10_000,
+                     partial: bool = False) -> Peeled | None:
     """Peel ``A_E`` (rows: the equality rows; columns with ``room > 0`` may be taken, the
     roomiest ``room * |a|`` first) into a triangular basis; ``None`` when some row is left
     without a singleton column (the dense path is then the one left) or the rounds exceed
-    ``max_rounds``."""
+    ``max_rounds``.  With ``partial``, the rows left are returned as ``core`` (a
+    ``Peeled`` with no round when nothing peels): they contain no peeled column, so a
+    basis of theirs among the other columns, solved first, completes the triangle."""
     A = sp.csr_matrix(AE, copy=True)
     A.eliminate_zeros()
     z, n = A.shape
@@ -71,7 +76,9 @@ def triangular_basis(AE: sp.csr_matrix, room: np.ndarray, max_rounds: int = 10_0
             return None
         single = (count == 1) & free_col
         if not single.any():
-            return None
+            if not partial:
+                return None
+            break
         # each singleton column's one entry in a row still in play
         live = single[coo.col] & alive_row[coo.row]
         cols, rows = coo.col[live], coo.row[live]
@@ -87,14 +94,20 @@ def triangular_basis(AE: sp.csr_matrix, room: np.ndarray, max_rounds: int = 10_0
         left -= take_rows.size
         # the rows that left no longer count in their columns
         count -= np.bincount(A[take_rows].indices, minlength=n)
-    return Peeled(A, rounds)
+    return Peeled(A, rounds, np.flatnonzero(alive_row))
 
 
-def triangular_radius(peeled: Peeled, rhs_abs: np.ndarray) -> np.ndarray:
+def triangular_radius(peeled: Peeled, rhs_abs: np.ndarray,
+                      core: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """Componentwise enclosure ``d`` (in the order of ``peeled.B``) of ``|delta|`` for
     ``M delta = r``, ``|r| <= rhs_abs`` (indexed by the rows of ``A_E``), every operation
-    rounded upward (module docstring)."""
+    rounded upward (module docstring).  ``core = (cols, radii)``: the other columns that
+    move, solved first with those radii (the core rows' basis of a partial peel); the
+    peeled rows pay for them as for a later round's."""
     d = np.zeros(peeled.B.size)
+    extra = 0.0
+    if core is not None and core[0].size:
+        extra = abs(peeled.A[:, core[0]]) @ core[1]  # each row's sum over the core's columns
     spans, start = [], 0
     for rows, _ in peeled.rounds:
         spans.append((rows, start, start + rows.size))
@@ -103,6 +116,8 @@ def triangular_radius(peeled: Peeled, rhs_abs: np.ndarray) -> np.ndarray:
         # a row's other basis columns are of later rounds (d already set) or its own
         # (d still 0): the sum is over the later ones
         total = np.abs(rhs_abs[rows]) + peeled.M[rows] @ d
+        if core is not None and core[0].size:
+            total = total + extra[rows]
         k = peeled.length[rows] + 2
         bound = total * (1 + _gamma(k)) / peeled.pivot[a:b] * (1 + 4 * _U)
         d[a:b] = np.nextafter(bound, np.inf) + _TINY
