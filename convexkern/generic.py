@@ -128,7 +128,7 @@ def user_bounds(cd: ConicData, problem: cp.Problem, inverse: Any) -> ConicData:
     ``0 * inf`` read as 0), HiGHS then solves another problem (a linear SVM's hinge loss
     300 where the optimum is 99.9), and a certificate of the form as given would prove
     that other problem.  The solve path compiles without them
-    (:func:`convexkern.solvers.cvxpy_bounds.user_bounds_only`); this is the certificate's
+    (:func:`convexkern.solvers.cvxpy_bounds.compile_as_written`); this is the certificate's
     own guard, for any form.  Without them the certificate is about the user's problem; a
     bound that the constraints imply is found again by the box.  A bound of the user's
     own is never dropped (the upper bound needs the point to meet it), so when the

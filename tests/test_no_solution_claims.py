@@ -372,20 +372,20 @@ def test_the_certificate_keeps_only_the_users_bounds_of_cvxpys_form(bounded):
     assert not done, note
 
 
-def test_user_bounds_only_is_undone_after_the_compilation():
+def test_compile_as_written_is_undone_after_the_compilation():
     """The solver objects cvxpy keeps are told they take no bounds for the compilation
     only, and told so again after an error inside."""
     if "highs" not in ck.installed_solvers():
         pytest.skip("HiGHS is not installed")
     from cvxpy.reductions.solvers import defines
 
-    from convexkern.solvers.cvxpy_bounds import user_bounds_only
+    from convexkern.solvers.cvxpy_bounds import compile_as_written
 
     insts = [m["HIGHS"] for m in (defines.SOLVER_MAP_QP, defines.SOLVER_MAP_CONIC)
              if "HIGHS" in m]
     before = [i.BOUNDED_VARIABLES for i in insts]
     with pytest.raises(RuntimeError):
-        with user_bounds_only("highs"):
+        with compile_as_written("highs"):
             assert all(i.BOUNDED_VARIABLES is False for i in insts)
             raise RuntimeError
     assert [i.BOUNDED_VARIABLES for i in insts] == before
@@ -414,10 +414,10 @@ def test_scs_solves_a_problem_written_without_constraints():
 def test_requires_constr_is_undone_after_the_compilation():
     from cvxpy.reductions.solvers import defines
 
-    from convexkern.solvers.cvxpy_bounds import user_bounds_only
+    from convexkern.solvers.cvxpy_bounds import compile_as_written
 
     scs = defines.SOLVER_MAP_CONIC["SCS"]
     before = scs.REQUIRES_CONSTR
-    with user_bounds_only("scs"):
+    with compile_as_written("scs"):
         assert scs.REQUIRES_CONSTR is False
     assert scs.REQUIRES_CONSTR == before and "REQUIRES_CONSTR" not in scs.__dict__

@@ -35,7 +35,7 @@ from ..math.conic import (
 )
 from ..report import SolveReport, Status
 from .backends.base import FAST_FLOPS, ConicSolverSpec, Verdict
-from .cvxpy_bounds import user_bounds_only
+from .cvxpy_bounds import compile_as_written
 from .outcome import TOLERANCE, certified_report, pointless_report
 from .status import cvxpy_status
 from .table import CONIC
@@ -193,7 +193,7 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
     cvx = {k: settings.pop(k) for k in _CVXPY_KEYWORDS if k in settings}
 
     def compile_() -> tuple[Any, Any, Any]:
-        with user_bounds_only(spec.cvxpy_name):
+        with compile_as_written(spec.cvxpy_name):
             return problem.get_problem_data(
                 spec.cvxpy_name, enforce_dpp=cvx.get("enforce_dpp", False),
                 ignore_dpp=cvx.get("ignore_dpp", False), verbose=verbose,

@@ -7,7 +7,7 @@ interval arithmetic on the expressions they stand for.  That arithmetic can be w
 ``pos(1 - y * (X @ w + b))`` with a free ``w`` it computes ``X @ w`` as NaN
 (``0 * inf``), reads the NaN as 0 after ``multiply`` and pins the auxiliary variable to 1;
 the solver then solves another problem (a linear SVM: 300 where the optimum is 99.9; a
-quantile regression "infeasible").  :func:`user_bounds_only` compiles with the solver
+quantile regression "infeasible").  :func:`compile_as_written` compiles with the solver
 read as taking no bounds: no auxiliary variable is bounded, and the user's bounds reach
 the solver as constraint rows, which it handles as well.  The certificate reads the same
 form (:func:`convexkern.generic.user_bounds` keeps only the user's bounds in any case).
@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["user_bounds_only"]
+__all__ = ["compile_as_written"]
 
 _LOCK = threading.Lock()
 _UNSET = object()
@@ -52,7 +52,7 @@ def _instances(cvxpy_name: str) -> list[Any]:
 
 
 @contextmanager
-def user_bounds_only(cvxpy_name: str) -> Iterator[None]:
+def compile_as_written(cvxpy_name: str) -> Iterator[None]:
     """Within the block, cvxpy compiles for ``cvxpy_name`` as for a solver that takes no
     variable bounds and needs no constraints of the user's (module docstring); its
     objects are restored on exit."""

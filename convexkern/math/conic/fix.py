@@ -82,8 +82,6 @@ def dual_fix(data: ConicData, y: np.ndarray, r: np.ndarray, err: np.ndarray,
     left = time_left()
     if left is not None and left <= 0:
         return none, none, np.zeros(0), "no time was left for the dual correction (time_limit)"
-    if J.size > 2000 and not affordable(40.0 * J.size * 50):
-        return none, none, np.zeros(0), f"{J.size} unbounded variables are too many to correct"
     rows, wcols, Ns, room = _dual_candidates(data, y, J)
     basis = _diagonal_basis(Ns, room)
     # no diagonal basis: a triangular part peeled first (the w of P's diagonal, one per
@@ -109,12 +107,9 @@ def dual_fix(data: ConicData, y: np.ndarray, r: np.ndarray, err: np.ndarray,
         N = Ns.toarray()
         eqs = np.arange(J.size)  # the columns of J whose residual the basis cancels
         for attempt in range(2):
-            try:
-                _, _, piv = scipy.linalg.qr(N[eqs] * room, mode="economic", pivoting=True)
-            except (ValueError, np.linalg.LinAlgError):
-                return none, none, np.zeros(0), "the dual residual could not be factorised"
-            basis = np.sort(piv[: eqs.size])
-            dv, why = _enclose_solve(N[np.ix_(eqs, basis)], np.abs(r[J[eqs]]) + err[J[eqs]])
+            basis, dv, why = _pivoted_solve(N[eqs], room, np.abs(r[J[eqs]]) + err[J[eqs]])
+            if why == _UNFACTORED:
+                return none, none, np.zeros(0), f"the dual residual {why}"
             if not why:
                 break
             if attempt == 0:  # columns whose dual rows are exact combinations of others'
@@ -134,6 +129,24 @@ def dual_fix(data: ConicData, y: np.ndarray, r: np.ndarray, err: np.ndarray,
     return By, Bw, dv, ""
 
 
+_UNFACTORED = "could not be factorised"
+
+
+def _pivoted_solve(N: np.ndarray, room: np.ndarray, rhs: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, str]:
+    """``(basis, dv, reason)``: the columns of ``N`` (rows: equations) a QR with column
+    pivoting on ``N * room`` takes, one per row, and the enclosure of the correction on
+    them for ``|r| <= rhs`` (:func:`_enclose_solve`)."""
+    none = np.zeros(0, dtype=int)
+    try:
+        _, _, piv = scipy.linalg.qr(N * room, mode="economic", pivoting=True)
+    except (ValueError, np.linalg.LinAlgError):
+        return none, np.zeros(0), _UNFACTORED
+    basis = np.sort(piv[: N.shape[0]])
+    dv, why = _enclose_solve(N[:, basis], rhs)
+    return basis, dv, why
+
+
 def _peeled_solve(peel: Peeled, Ns: sp.csc_matrix, room: np.ndarray, rhs: np.ndarray
                   ) -> tuple[np.ndarray, np.ndarray, str]:
     """``(basis, dv, reason)`` of :func:`dual_fix` from a partial triangular peel of its
@@ -151,16 +164,11 @@ def _peeled_solve(peel: Peeled, Ns: sp.csc_matrix, room: np.ndarray, rhs: np.nda
             return cb, dv_core, "leave too few free multipliers to cancel the dual residual"
         if not affordable(2.0 * core.size ** 2 * free.size + 3.0 * core.size ** 3):
             return cb, dv_core, "left no time for the dual correction (time_limit)"
-        Nc = Ns.tocsr()[core]
-        try:
-            _, _, piv = scipy.linalg.qr(Nc[:, free].toarray() * room[free], mode="economic",
-                                        pivoting=True)
-        except (ValueError, np.linalg.LinAlgError):
-            return cb, dv_core, "could not be factorised"
-        cb = free[np.sort(piv[: core.size])]
-        dv_core, why = _enclose_solve(Nc[:, cb].toarray(), rhs[core])
+        local, dv_core, why = _pivoted_solve(Ns.tocsr()[core][:, free].toarray(), room[free],
+                                             rhs[core])
         if why:
             return np.zeros(0, dtype=int), np.zeros(0), why
+        cb = free[local]
     d_peel = triangular_radius(peel, rhs, (cb, dv_core))
     return np.concatenate([peel.B, cb]), np.concatenate([d_peel, dv_core]), ""
 
