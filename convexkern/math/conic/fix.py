@@ -25,6 +25,7 @@ import scipy.linalg
 import scipy.sparse as sp
 
 from ..budget import affordable, time_left
+from ..lstsq import least_squares
 from ..rounding import E_DOWN
 from .bordered import _diagonal_basis, _diagonal_radius, bordered_fix
 from .cones import _into_cone, _smat, psd_shift
@@ -312,12 +313,15 @@ def dual_polish(data: ConicData, y: np.ndarray, w: np.ndarray, J: np.ndarray,
         return y, w
     if not affordable(4.0 * J.size * Ns.shape[1] * min(J.size, Ns.shape[1])):
         return y, w  # two least-squares solves would overrun the deadline
-    N = Ns.toarray() * room
     r = residual(y, w)[0]
     best = float(np.max(np.abs(r[J])))
+    try:
+        solve = least_squares(Ns.toarray() * room)  # factorised once for both steps
+    except (ValueError, np.linalg.LinAlgError):
+        return y, w
     for _ in range(2):
         try:
-            z = scipy.linalg.lstsq(N, -r[J], lapack_driver="gelsy")[0]
+            z = solve(-r[J])
         except (ValueError, np.linalg.LinAlgError):
             break
         step = room * z
@@ -374,8 +378,10 @@ def quadratic_polish(data: ConicData, y: np.ndarray, w: np.ndarray, residual,
     else:
         block = sub.toarray()
 
-        def solve(rhs: np.ndarray) -> np.ndarray:
-            return scipy.linalg.lstsq(block, rhs, lapack_driver="gelsy")[0]
+        try:
+            solve = least_squares(block)  # factorised once for both steps
+        except (ValueError, np.linalg.LinAlgError):
+            return w
     r = residual(y, w)[0][used]
     best = float(np.max(np.abs(r)))
     out = w
