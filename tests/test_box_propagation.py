@@ -151,3 +151,60 @@ def test_the_one_row_round_is_the_general_one(seed):
     got_lo, got_hi = lo.copy(), hi.copy()
     _propagate_below(cols, g, bound, float(gamma(n + 3)), got_lo, got_hi)
     assert np.array_equal(got_lo, want_lo) and np.array_equal(got_hi, want_hi)
+
+
+def _open_instance(seed: int):
+    """:func:`_instance` with most bounds infinite: most rows then have two infinite
+    terms on each side, and the round leaves them out once counted."""
+    G, rlo, rhi, lo, hi, z0 = _instance(seed)
+    rng = np.random.default_rng(500 + seed)
+    lo = np.where(rng.random(lo.size) < 0.8, -np.inf, lo)
+    hi = np.where(rng.random(hi.size) < 0.8, np.inf, hi)
+    return G, rlo, rhi, lo, hi, z0
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_rows_that_imply_nothing_are_left_out_to_the_bit(seed):
+    from convexkern.math.conic.boxes import _propagate
+
+    G, rlo, rhi, lo, hi, _ = _open_instance(seed)
+    want_lo, want_hi = _reference(G, rlo, rhi, lo, hi)
+    got_lo, got_hi = lo.copy(), hi.copy()
+    _propagate(G, rlo, rhi, got_lo, got_hi)
+    assert np.array_equal(got_lo, want_lo) and np.array_equal(got_hi, want_hi)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_a_selection_of_rows_is_the_rule_on_those_rows_to_the_bit(seed):
+    """``rows_on`` holding at most half of the entries: exactly the per-entry rule on
+    those rows (the others imply nothing); holding more, the whole round (tighter)."""
+    from convexkern.math.conic.boxes import _propagate
+
+    G, rlo, rhi, lo, hi, _ = (_open_instance if seed % 2 else _instance)(seed)
+    on = np.random.default_rng(900 + seed).random(G.shape[0]) < 0.4
+    got_lo, got_hi = lo.copy(), hi.copy()
+    _propagate(G, rlo, rhi, got_lo, got_hi, rows_on=on)
+    length = np.diff(G.indptr)
+    if length[on].sum() <= G.nnz // 2:
+        sub = sp.csr_matrix(G[np.flatnonzero(on)])
+        want_lo, want_hi = _reference(sub, rlo[on], rhi[on], lo, hi)
+    else:
+        want_lo, want_hi = _reference(G, rlo, rhi, lo, hi)
+    assert np.array_equal(got_lo, want_lo) and np.array_equal(got_hi, want_hi)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_rounds_on_the_moved_rows_keep_every_feasible_point(seed, monkeypatch):
+    """:func:`_tighten` propagating only the rows whose columns moved (forced on these
+    small instances): the known feasible point stays in the box, which is never looser
+    than the first round's."""
+    from convexkern.math.conic import boxes
+
+    monkeypatch.setattr(boxes, "_WORKLIST_NNZ", 0)
+    G, rlo, rhi, lo0, hi0, z0 = (_open_instance if seed % 2 else _instance)(seed)
+    one_lo, one_hi = lo0.copy(), hi0.copy()
+    boxes._propagate(G, rlo, rhi, one_lo, one_hi)
+    lo, hi = lo0.copy(), hi0.copy()
+    boxes._tighten(G, rlo, rhi, lo, hi, lambda a, b: None, rounds=20)
+    assert np.all(lo <= z0) and np.all(z0 <= hi)
+    assert np.all(lo >= one_lo) and np.all(hi <= one_hi)

@@ -70,42 +70,81 @@ _UNBOUNDED_REST = np.array([[-np.inf], [np.inf]])
 
 
 def _propagate(G: sp.csr_matrix, rlo: np.ndarray, rhi: np.ndarray, lo: np.ndarray,
-               hi: np.ndarray, layout: _Layout | None = None) -> None:
+               hi: np.ndarray, layout: _Layout | None = None,
+               rows_on: np.ndarray | None = None) -> None:
     """One round of feasibility-based bound tightening of ``rlo <= G z <= rhi`` on the box
     ``[lo, hi]`` (in place), every implied bound rounded outward.  For entry ``(i, j)``:
     the row's minimal and maximal activity without it (finite parts summed per row, the
     infinite contributions counted), with the rounding bound ``gamma_{k+3}`` of the row's
     magnitudes and sides, give ``g z_j <= rhi_i - rest_min`` and
     ``g z_j >= rlo_i - rest_max``.  The minimal and maximal sides are computed together,
-    stacked in two rows."""
+    stacked in two rows.  With ``rows_on`` (a mask over ``G``'s rows) only those rows are
+    propagated (all of them when those hold more than half the entries: the whole round
+    costs less than the selection); rows with two infinite terms on each side (they
+    imply nothing) are left out once their terms are counted, when they hold most of
+    the entries.  The rows propagated get the same arithmetic, so each implied bound is
+    bit for bit what the whole round gives."""
     lay = layout or _Layout(G)
     if G.nnz == 0:
         return
-    m = G.shape[0]
-    rows = lay.rows
-    g = G.data
+    m, nnz = G.shape[0], G.nnz
     take, put = lay.picks(G)
+    rows, g, gamma = lay.rows, G.data, lay.gamma
+    e = None  # the entries propagated (None: all)
+    if rows_on is not None:
+        e = np.flatnonzero(rows_on[rows])
+        if e.size > nnz // 2:
+            e = None  # most of the rows: the selection would cost more than it saves
+        else:
+            rows, g, gamma, take = rows[e], g[e], gamma[e], take[:, e]
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         t = g * np.concatenate([lo, hi, [0.0]])[take]      # [tmin; tmax]
         fin = np.isfinite(t)
+        rows2 = np.concatenate([rows, rows + m])
+        count = np.bincount(rows2, weights=~fin.ravel(), minlength=2 * m)
+        # a row with two infinite terms on each side implies nothing: left out
+        some = (count[:m] <= 1) | (count[m:] <= 1)
+        keep = some[rows]
+        if np.count_nonzero(keep) <= keep.size // 2:
+            k = np.flatnonzero(keep)
+            e = k if e is None else e[k]
+            if e.size == 0:
+                return
+            rows, g, gamma, t, fin = rows[k], g[k], gamma[k], t[:, k], fin[:, k]
+            rows2 = np.concatenate([rows, rows + m])
         f = np.where(fin, t, 0.0)
-        count = np.bincount(lay.rows2, weights=~fin.ravel(), minlength=2 * m)
-        total = np.bincount(lay.rows2, weights=f.ravel(), minlength=2 * m)
+        total = np.bincount(rows2, weights=f.ravel(), minlength=2 * m)
         mag = np.bincount(rows, weights=np.abs(f[0]) + np.abs(f[1]), minlength=m)
         sides = (mag + np.abs(np.where(np.isfinite(rlo), rlo, 0.0))
                  + np.abs(np.where(np.isfinite(rhi), rhi, 0.0)))
-        err = lay.gamma * sides[rows] + _TINY
+        err = gamma * sides[rows] + _TINY
         # the rest of the row without entry (i, j): [rest_min; rest_max]
-        at = lay.rows2.reshape(2, -1)
+        at = rows2.reshape(2, -1)
         rest = np.where(count[at] - ~fin == 0, total[at] - f, _UNBOUNDED_REST)
         # [up; dn]: g z_j <= rhi - rest_min + err and g z_j >= rlo - rest_max - err
         ud = (np.stack([rhi[rows], rlo[rows]]) - rest + _SIDES * err) / g
-        new = np.concatenate([ud.ravel(), [np.inf, -np.inf]])[put]  # [new_hi; new_lo]
+        if e is None:
+            new = np.concatenate([ud.ravel(), [np.inf, -np.inf]])[put]  # [new_hi; new_lo]
+        else:  # the same picks: an entry's new bounds come from its own [up; dn]
+            flat = np.empty(2 * nnz + 2)
+            flat[e], flat[e + nnz], flat[-2:] = ud[0], ud[1], (np.inf, -np.inf)
+            new = flat[put[:, e]]
         new = np.where(np.isnan(new), _OPEN, new)
         new = new + _SIDES * (np.abs(new) * 4 * _U) + _SIDES * _TINY
-    c = lay.cols
-    hi[c] = np.minimum(hi[c], np.minimum.reduceat(new[0][lay.order], lay.starts))
-    lo[c] = np.maximum(lo[c], np.maximum.reduceat(new[1][lay.order], lay.starts))
+    if e is None:
+        order, starts, c = lay.order, lay.starts, lay.cols
+    else:  # the layout's column order, restricted to the entries propagated
+        at_e = np.full(nnz, -1)
+        at_e[e] = np.arange(e.size)
+        order = at_e[lay.order]
+        order = order[order >= 0]
+        j = G.indices[e][order]
+        first = np.ones(e.size, dtype=bool)
+        first[1:] = j[1:] != j[:-1]
+        starts = np.flatnonzero(first)
+        c = j[starts]
+    hi[c] = np.minimum(hi[c], np.minimum.reduceat(new[0][order], starts))
+    lo[c] = np.maximum(lo[c], np.maximum.reduceat(new[1][order], starts))
 
 
 def _propagate_below(cols: np.ndarray, g: np.ndarray, bound: float, gam: float,
@@ -140,6 +179,19 @@ def _propagate_below(cols: np.ndarray, g: np.ndarray, bound: float, gam: float,
     lo[cols] = np.maximum(lj, new_lo)
 
 
+#: the number of entries from which :func:`_tighten` propagates only the rows whose
+#: columns moved (below it the selection costs more than it saves)
+_WORKLIST_NNZ = 20000
+
+
+def _moved(before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """Which bounds became finite or moved by more than 1e-3 of their size (the rows of
+    the others are not propagated again: what they would add is at most that small)."""
+    with np.errstate(invalid="ignore"):
+        return (np.isfinite(before) != np.isfinite(after)) | (
+            np.abs(after - before) > 1e-3 * (1.0 + np.abs(before)))
+
+
 def _tighten(G, rlo, rhi, lo, hi, cone_rule, extra_rule=None, rounds: int = 20) -> None:
     """Rounds of :func:`_propagate` and the cone rules until no bound becomes finite and
     none moves by more than 1e-3 of its size (a box only multiplies residuals of the order
@@ -151,6 +203,7 @@ def _tighten(G, rlo, rhi, lo, hi, cone_rule, extra_rule=None, rounds: int = 20) 
     if not fits(PASS_SECONDS * (G.nnz + G.shape[1])):
         return  # not even one round fits what is left: the box stays as it is
     layout = _Layout(G)
+    last: np.ndarray | None = None  # the box the previous round's rows were propagated on
     for k in range(rounds):
         left = time_left()
         if k > 0 and left is not None and left <= 0:
@@ -158,7 +211,16 @@ def _tighten(G, rlo, rhi, lo, hi, cone_rule, extra_rule=None, rounds: int = 20) 
         before = np.concatenate([lo, hi])
         if extra_rule is not None:
             extra_rule(lo, hi)
-        _propagate(G, rlo, rhi, lo, hi, layout)
+        rows_on = None
+        if G.nnz >= _WORKLIST_NNZ:
+            now = np.concatenate([lo, hi])
+            if last is not None:  # only rows with a column that moved since
+                moved = _moved(last, now)
+                moved = moved[: lo.size] | moved[lo.size:]
+                rows_on = np.bincount(layout.rows, weights=moved[G.indices],
+                                      minlength=G.shape[0]) > 0
+            last = now
+        _propagate(G, rlo, rhi, lo, hi, layout, rows_on)
         cone_rule(lo, hi)
         after = np.concatenate([lo, hi])
         both = np.isfinite(before) & np.isfinite(after)
