@@ -208,3 +208,25 @@ def test_rounds_on_the_moved_rows_keep_every_feasible_point(seed, monkeypatch):
     boxes._tighten(G, rlo, rhi, lo, hi, lambda a, b: None, rounds=20)
     assert np.all(lo <= z0) and np.all(z0 <= hi)
     assert np.all(lo >= one_lo) and np.all(hi <= one_hi)
+
+
+@pytest.mark.parametrize("length, carried", [(8, True), (400, False)])
+def test_a_chain_is_followed_only_when_the_rounds_can_carry_it(length, carried):
+    """``z_0 = 1``, ``z_{i+1} = z_i``: one more bound closes each round.  A short chain
+    is carried to its end; one that twenty rounds cannot carry through half of its open
+    bounds is left after a few (its bounds stay valid: the point of ones is inside)."""
+    from convexkern.math.conic import boxes
+
+    n = length
+    rows = [[1.0] + [0.0] * (n - 1)] + [
+        [0.0] * i + [-1.0, 1.0] + [0.0] * (n - i - 2) for i in range(n - 1)]
+    G = sp.csr_matrix(np.array(rows))
+    rlo = rhi = np.array([1.0] + [0.0] * (n - 1))
+    lo, hi = np.full(n, -np.inf), np.full(n, np.inf)
+    boxes._tighten(G, rlo, rhi, lo, hi, lambda a, b: None, rounds=20)
+    assert np.all(lo <= 1.0) and np.all(hi >= 1.0)
+    closed = int(np.count_nonzero(np.isfinite(hi)))
+    if carried:
+        assert closed == n
+    else:
+        assert 2 <= closed <= 5
