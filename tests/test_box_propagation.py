@@ -200,7 +200,7 @@ def test_rounds_on_the_moved_rows_keep_every_feasible_point(seed, monkeypatch):
     than the first round's."""
     from convexkern.math.conic import boxes
 
-    monkeypatch.setattr(boxes, "_WORKLIST_NNZ", 0)
+    monkeypatch.setattr(boxes, "_LARGE_NNZ", 0)
     G, rlo, rhi, lo0, hi0, z0 = (_open_instance if seed % 2 else _instance)(seed)
     one_lo, one_hi = lo0.copy(), hi0.copy()
     boxes._propagate(G, rlo, rhi, one_lo, one_hi)
@@ -211,10 +211,12 @@ def test_rounds_on_the_moved_rows_keep_every_feasible_point(seed, monkeypatch):
 
 
 @pytest.mark.parametrize("length, carried", [(8, True), (400, False)])
-def test_a_chain_is_followed_only_when_the_rounds_can_carry_it(length, carried):
+def test_a_chain_is_followed_only_when_the_rounds_can_carry_it(length, carried,
+                                                              monkeypatch):
     """``z_0 = 1``, ``z_{i+1} = z_i``: one more bound closes each round.  A short chain
     is carried to its end; one that twenty rounds cannot carry through half of its open
-    bounds is left after a few (its bounds stay valid: the point of ones is inside)."""
+    bounds is left after a few on a large matrix (the size forced down here; its
+    bounds stay valid: the point of ones is inside), followed on a small one."""
     from convexkern.math.conic import boxes
 
     n = length
@@ -223,6 +225,10 @@ def test_a_chain_is_followed_only_when_the_rounds_can_carry_it(length, carried):
     G = sp.csr_matrix(np.array(rows))
     rlo = rhi = np.array([1.0] + [0.0] * (n - 1))
     lo, hi = np.full(n, -np.inf), np.full(n, np.inf)
+    small_lo, small_hi = lo.copy(), hi.copy()
+    boxes._tighten(G, rlo, rhi, small_lo, small_hi, lambda a, b: None, rounds=20)
+    assert np.count_nonzero(np.isfinite(small_hi)) == min(n, 20)  # one a round
+    monkeypatch.setattr(boxes, "_LARGE_NNZ", 0)
     boxes._tighten(G, rlo, rhi, lo, hi, lambda a, b: None, rounds=20)
     assert np.all(lo <= 1.0) and np.all(hi >= 1.0)
     closed = int(np.count_nonzero(np.isfinite(hi)))

@@ -180,8 +180,9 @@ def _propagate_below(cols: np.ndarray, g: np.ndarray, bound: float, gam: float,
 
 
 #: the number of entries from which :func:`_tighten` propagates only the rows whose
-#: columns moved (below it the selection costs more than it saves)
-_WORKLIST_NNZ = 20000
+#: columns moved, and leaves a trickle (below it the selection costs more than it
+#: saves, and a round costs little)
+_LARGE_NNZ = 20000
 
 
 def _moved(before: np.ndarray, after: np.ndarray) -> np.ndarray:
@@ -212,7 +213,7 @@ def _tighten(G, rlo, rhi, lo, hi, cone_rule, extra_rule=None, rounds: int = 20) 
         if extra_rule is not None:
             extra_rule(lo, hi)
         rows_on = None
-        if G.nnz >= _WORKLIST_NNZ:
+        if G.nnz >= _LARGE_NNZ:
             now = np.concatenate([lo, hi])
             if last is not None:  # only rows with a column that moved since
                 moved = _moved(last, now)
@@ -225,10 +226,11 @@ def _tighten(G, rlo, rhi, lo, hi, cone_rule, extra_rule=None, rounds: int = 20) 
         after = np.concatenate([lo, hi])
         both = np.isfinite(before) & np.isfinite(after)
         newly = np.count_nonzero(np.isfinite(after) & ~np.isfinite(before))
-        # a trickle (a triangular chain closing a bound or two a round) that the rounds
-        # left could not carry through half of the open bounds is not followed
-        trickle = k >= 2 and newly * (rounds - k - 1) < 0.5 * np.count_nonzero(
-            ~np.isfinite(after))
+        # on a large G, a trickle (a triangular chain closing a bound or two a round)
+        # that the rounds left could not carry through half of the open bounds is not
+        # followed (on a small one a round costs little, and the chain's end may matter)
+        trickle = k >= 2 and G.nnz >= _LARGE_NNZ and newly * (
+            rounds - k - 1) < 0.5 * np.count_nonzero(~np.isfinite(after))
         if (newly == 0 or trickle) and np.all(np.abs(after[both] - before[both])
                                               <= 1e-3 * (1.0 + np.abs(before[both]))):
             break
