@@ -56,3 +56,14 @@ def test_zero_and_empty_matrices_give_zero():
 def test_a_matrix_that_is_not_finite_is_refused():
     with pytest.raises(ValueError):
         least_squares(np.array([[1.0, np.nan], [0.0, 1.0]]))
+
+
+def test_zero_columns_take_no_part():
+    rng = np.random.default_rng(7)
+    N = rng.standard_normal((20, 50))
+    N[:, rng.choice(50, 30, replace=False)] = 0.0
+    r = rng.standard_normal(20)
+    z = least_squares(N)(r)
+    ref = scipy.linalg.lstsq(N, r, lapack_driver="gelsy")[0]
+    assert np.all(z[~N.any(axis=0)] == 0.0)
+    assert np.linalg.norm(z - ref) <= 1e-12 * np.linalg.norm(ref)
