@@ -10,11 +10,11 @@ times its first entry, ``gelsy``'s ``rcond``), and ``R``'s leading ``r`` rows re
 ``[T11 0] Z`` (``tzrzf``).  Each solve is then ``z = P Z' [T11^{-1} (Q'r)_r; 0]``, the
 least-squares solution of least norm, at the cost of a few products with ``Q`` and
 ``Z``.  Zero columns (multipliers that touch none of the rows) are left out of the
-factorisation; their unknowns are 0.  The solutions agree with ``gelsy``'s to about 1e-16 relative (also on the
-polish's rank-deficient, badly scaled systems, where another least-squares method gives
-other digits and, measured on kernel logistic regression, looser bounds); the second
-solve is nearly free.  Nothing rests on these solutions being exact: the callers
-recompute the residual they leave.
+factorisation; their unknowns are 0.  The solutions agree with ``gelsy``'s to about
+1e-16 relative (also on the polish's rank-deficient, badly scaled systems, where another
+least-squares method gives other digits and, measured on kernel logistic regression,
+looser bounds); the second solve is nearly free.  Nothing rests on these solutions being
+exact: the callers recompute the residual they leave.
 """
 
 from __future__ import annotations
