@@ -614,6 +614,12 @@ def active_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
         if _ == 0:  # a diagonal basis of the equality rows: the k active rows bordered on
             out = bordered_fix(data, x, s, es, eq, act, room, slack=slack_bound,
                                clip=clip_singletons)
+            if out is None and eq.size == 0:  # no equality row: the active rows' own
+                # diagonal basis (each row a column of its own: u + v <= 1 of a logistic)
+                out = bordered_fix(data, x, s, es, act, none, room, slack=slack_bound,
+                                   clip=clip_singletons)
+                if out is not None and not out[4]:
+                    out = (*out[:3], np.union1d(out[3], act), "")
             if out is not None and not out[4] and _meets_inequalities(data, out[0], out[3]):
                 return out
         if not affordable(6.0 * rows.size * rows.size * data.c.size):
