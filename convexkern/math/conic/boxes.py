@@ -242,6 +242,51 @@ def _off_diagonal(P: sp.csr_matrix) -> bool:
     return bool(np.any((P.indices != rows) & (P.data != 0)))
 
 
+def _pair_sums(data: ConicData) -> tuple[sp.csr_matrix, np.ndarray] | None:
+    """Sums of two nonnegative rows over the same columns that cancel some of them, as
+    rows over ``(x, s)`` with their right-hand sides (``None``: no such pair).  cvxpy
+    writes ``|v| <= t`` (``abs``, ``norm1``, ``huber``) as ``t - v >= 0`` and
+    ``t + v >= 0``: neither row bounds ``t`` alone, their sum ``2t = s_i + s_j >= 0``
+    does, and with it the objective cut bounds ``t`` and ``v``.  Only sums exact in
+    floating point are kept (every coefficient and the right-hand side: ``(a + b) - a ==
+    b`` and ``(a + b) - b == a``), so the derived row is as valid as the two it adds."""
+    A = data.A
+    rows = np.arange(data.zero, data.zero + data.nonneg)
+    lens = np.diff(A.indptr)[rows]
+    rows = rows[(lens >= 2) & (lens <= 16)]
+    if rows.size < 2 or not A.has_sorted_indices:
+        return None
+    # group the rows by their column pattern (a hash, then checked exactly)
+    h = np.array([hash(A.indices[A.indptr[i]: A.indptr[i + 1]].tobytes()) for i in rows])
+    order = np.argsort(h, kind="stable")
+    hs, rs = h[order], rows[order]
+    first = np.flatnonzero(hs[:-1] == hs[1:])
+    n, m = A.shape[1], A.shape[0]
+    out_rows, out_cols, out_vals, rhs = [], [], [], []
+    for k in first[np.diff(np.concatenate([[-2], first])) > 1]:  # one pair per run
+        i, j = int(rs[k]), int(rs[k + 1])
+        ci, vi = A.indices[A.indptr[i]: A.indptr[i + 1]], A.data[A.indptr[i]: A.indptr[i + 1]]
+        cj, vj = A.indices[A.indptr[j]: A.indptr[j + 1]], A.data[A.indptr[j]: A.indptr[j + 1]]
+        if not np.array_equal(ci, cj):
+            continue
+        sv, sb = vi + vj, data.b[i] + data.b[j]
+        if not (np.any(sv == 0) and np.all(sv - vi == vj) and np.all(sv - vj == vi)
+                and sb - data.b[i] == data.b[j] and sb - data.b[j] == data.b[i]):
+            continue
+        keep = sv != 0
+        cols = np.concatenate([ci[keep], [n + i, n + j]])
+        out_rows.append(np.full(cols.size, len(rhs)))
+        out_cols.append(cols)
+        out_vals.append(np.concatenate([sv[keep], [1.0, 1.0]]))
+        rhs.append(sb)
+    if not rhs:
+        return None
+    G = sp.csr_matrix((np.concatenate(out_vals), (np.concatenate(out_rows),
+                                                  np.concatenate(out_cols))),
+                      shape=(len(rhs), n + m))
+    return G, np.array(rhs)
+
+
 def _rows_with_slacks(data: ConicData, cut: bool) -> sp.csr_matrix:
     """``[A I]`` (the rows ``A x + s = b`` over ``(x, s)``), with the objective row
     ``[c' 0]`` below when ``cut``, assembled from ``A``'s CSR arrays directly (``A`` has
@@ -440,6 +485,10 @@ def _primal_box(data: ConicData, upper: float, x: np.ndarray | None = None,
     if cut:
         rlo = np.append(rlo, -np.inf)
         rhi = np.append(rhi, _up(upper))
+    pairs = cached(data, "pair_sums", lambda: _pair_sums(data) or ())
+    if pairs:
+        G = sp.vstack([G, pairs[0]], format="csr")
+        rlo, rhi = np.append(rlo, pairs[1]), np.append(rhi, pairs[1])
     lo = np.full(n + m, -np.inf)
     hi = np.full(n + m, np.inf)
     if data.lb is not None:
