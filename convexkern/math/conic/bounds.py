@@ -160,7 +160,10 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
                     r, err = _refine_undecided(data, At, yk, w, r, err)
                     term = _min_product(r - err, r + err, lo, hi)
                     bad = ~np.isfinite(term)
-                    if not bad.any():  # the polished point needs no correction
+                    # the polished point needs no correction (when the correction is
+                    # to make costly columns exact: when they no longer cost)
+                    if not bad.any() and not (worth and float(-np.sum(term[np.isfinite(
+                            term) & (-term > 1e-12 * scale)])) > 1e-10 * scale):
                         why = ""
                         break
                     # the polish moves the residual of columns outside J too: those it
@@ -215,7 +218,8 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
             # columns left out whose residual, moved by the correction, is now costly on
             # their box join a larger correction (kept only if it succeeds)
             costly = ~inJ & (-term > 1e-12 * scale)
-            if not costly.any() or done is not None:
+            if not costly.any() or (enough is not None and enough(
+                    _weak_duality(data, yk, w, term, fix_b + fix_q))):
                 break
             done = (yk, w, term, bad, fix_b, fix_q, res_fix)
             J = np.union1d(J, np.flatnonzero(costly))
