@@ -161,9 +161,12 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
                     term = _min_product(r - err, r + err, lo, hi)
                     bad = ~np.isfinite(term)
                     # the polished point needs no correction (when the correction is
-                    # to make costly columns exact: when they no longer cost)
+                    # to make costly columns exact: when they no longer cost, or the
+                    # bound is enough for the caller without it)
                     if not bad.any() and not (worth and float(-np.sum(term[np.isfinite(
-                            term) & (-term > 1e-12 * scale)])) > 1e-10 * scale):
+                            term) & (-term > 1e-12 * scale)])) > 1e-10 * scale and not (
+                            enough is not None and enough(
+                                _weak_duality(data, yk, w, term, 0.0)))):
                         why = ""
                         break
                     # the polish moves the residual of columns outside J too: those it
