@@ -143,6 +143,20 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
     if worth and enough is not None and enough(_down(_weak_duality(data, yk, w, term, 0.0))):
         worth = False  # tight enough for the caller without the correction
     kept = (yk, w, r, err, term, bad) if worth else None
+
+    def _reachable(term: np.ndarray, paid: float) -> bool:
+        """Whether correcting the costly columns exactly is worth a round: their cost is
+        over 1e-10 of the bound and, for a caller with a target, the bound is not enough
+        with it and would be without it, short of the upper bound (else the rest of the
+        gap decides)."""
+        costly = np.isfinite(term) & (-term > 1e-12 * scale)
+        cost = float(-np.sum(term[costly]))
+        if not cost > 1e-10 * scale:
+            return False
+        if enough is None:
+            return True
+        now = _weak_duality(data, yk, w, term, paid)
+        return not enough(now) and enough(min(now + cost, getattr(enough, "upper", math.inf)))
     if (bad.any() or worth) and p_shift == 0.0 and allow_fix:
         # columns open on a side whose residual sign is not safely away from it join the
         # correction too: the correction moves every other column's residual a little
@@ -161,12 +175,8 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
                     term = _min_product(r - err, r + err, lo, hi)
                     bad = ~np.isfinite(term)
                     # the polished point needs no correction (when the correction is
-                    # to make costly columns exact: when they no longer cost, or the
-                    # bound is enough for the caller without it)
-                    if not bad.any() and not (worth and float(-np.sum(term[np.isfinite(
-                            term) & (-term > 1e-12 * scale)])) > 1e-10 * scale and not (
-                            enough is not None and enough(
-                                _weak_duality(data, yk, w, term, 0.0)))):
+                    # to make costly columns exact: unless it can make the bound enough)
+                    if not bad.any() and not (worth and _reachable(term, 0.0)):
                         why = ""
                         break
                     # the polish moves the residual of columns outside J too: those it
@@ -221,8 +231,7 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
             # columns left out whose residual, moved by the correction, is now costly on
             # their box join a larger correction (kept only if it succeeds)
             costly = ~inJ & (-term > 1e-12 * scale)
-            if not costly.any() or (enough is not None and enough(
-                    _weak_duality(data, yk, w, term, fix_b + fix_q))):
+            if not costly.any() or not _reachable(term, fix_b + fix_q):
                 break
             done = (yk, w, term, bad, fix_b, fix_q, res_fix)
             J = np.union1d(J, np.flatnonzero(costly))
@@ -700,6 +709,7 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
 
             def good(v: float, up: float = upper) -> bool:
                 return enough is not None and enough(*_with_offset(v, up, d))
+            good.upper = upper  # what a lower bound can reach (without d)
 
             lo, hi = _primal_box(data, upper, x, yk)
             val, why, r = _lower_best(data, x, y, lo, hi, shift, fix, dual_inner,
