@@ -143,20 +143,6 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
     if worth and enough is not None and enough(_down(_weak_duality(data, yk, w, term, 0.0))):
         worth = False  # tight enough for the caller without the correction
     kept = (yk, w, r, err, term, bad) if worth else None
-
-    def _reachable(term: np.ndarray, paid: float) -> bool:
-        """Whether correcting the costly columns exactly is worth a round: their cost is
-        over 1e-10 of the bound and, for a caller with a target, the bound is not enough
-        with it and would be without it, short of the upper bound (else the rest of the
-        gap decides)."""
-        costly = np.isfinite(term) & (-term > 1e-12 * scale)
-        cost = float(-np.sum(term[costly]))
-        if not cost > 1e-10 * scale:
-            return False
-        if enough is None:
-            return True
-        now = _weak_duality(data, yk, w, term, paid)
-        return not enough(now) and enough(min(now + cost, getattr(enough, "upper", math.inf)))
     if (bad.any() or worth) and p_shift == 0.0 and allow_fix:
         # columns open on a side whose residual sign is not safely away from it join the
         # correction too: the correction moves every other column's residual a little
@@ -176,7 +162,8 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
                     bad = ~np.isfinite(term)
                     # the polished point needs no correction (when the correction is
                     # to make costly columns exact: unless it can make the bound enough)
-                    if not bad.any() and not (worth and _reachable(term, 0.0)):
+                    if not bad.any() and not (worth and _reachable(data, yk, w, term, 0.0,
+                                                                   scale, enough)):
                         why = ""
                         break
                     # the polish moves the residual of columns outside J too: those it
@@ -231,7 +218,8 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
             # columns left out whose residual, moved by the correction, is now costly on
             # their box join a larger correction (kept only if it succeeds)
             costly = ~inJ & (-term > 1e-12 * scale)
-            if not costly.any() or not _reachable(term, fix_b + fix_q):
+            if not costly.any() or not _reachable(data, yk, w, term, fix_b + fix_q, scale,
+                                                   enough):
                 break
             done = (yk, w, term, bad, fix_b, fix_q, res_fix)
             J = np.union1d(J, np.flatnonzero(costly))
@@ -326,6 +314,23 @@ def _polished_w(data: ConicData, At: sp.csr_matrix, y: np.ndarray, now: tuple,
     if w2 is w:
         return now
     return _better(data, (y, *now), _terms(data, At, y, w2, lo, hi, residual))[1:]
+
+
+def _reachable(data: ConicData, y: np.ndarray, w: np.ndarray, term: np.ndarray,
+               paid: float, scale: float, enough: Callable[[float], bool] | None) -> bool:
+    """Whether correcting the costly columns (a finite box, a residual costing over 1e-12
+    of ``scale``) exactly is worth a round of :func:`_lower`: together they cost over
+    1e-10 of it and, for a caller with a target (``enough``), the bound is not enough
+    with that cost and would be without it, short of the upper bound (else the rest of
+    the gap decides)."""
+    costly = np.isfinite(term) & (-term > 1e-12 * scale)
+    cost = float(-np.sum(term[costly]))
+    if not cost > 1e-10 * scale:
+        return False
+    if enough is None:
+        return True
+    now = _weak_duality(data, y, w, term, paid)
+    return not enough(now) and enough(min(now + cost, getattr(enough, "upper", math.inf)))
 
 
 def _weak_duality(data: ConicData, y: np.ndarray, w: np.ndarray, term: np.ndarray,
