@@ -239,6 +239,24 @@ def _epigraph_form():
     return ConicData(c=np.array([0.0, 1.0]), A=A, b=np.zeros(2), zero=0, nonneg=2)
 
 
+def test_a_pair_sum_is_the_sum_of_its_two_rows_over_x_and_s():
+    """On a non-square form with the pair among other rows, the derived row is exactly
+    row i plus row j of ``[A I]`` (their slacks at ``n + i`` and ``n + j``)."""
+    from convexkern.math.conic.boxes import _pair_sums, _rows_with_slacks
+    from convexkern.math.conic.data import ConicData
+
+    A = np.array([[1.0, 2.0, 0.0, 0.0, 1.0],     # an equality row
+                  [0.0, 3.0, 1.0, 0.0, 0.0],     # a nonnegative row, no partner
+                  [0.0, 0.0, 1.0, -1.0, 0.0],    # t - v >= 0 over columns 2, 3
+                  [0.0, 0.0, -1.0, -1.0, 0.0]])  # -t - v ... cancels column 2
+    b = np.array([1.0, 2.0, 0.5, 0.25])
+    data = ConicData(c=np.zeros(5), A=sp.csr_matrix(A), b=b, zero=1, nonneg=3)
+    G, rhs = _pair_sums(data)
+    full = _rows_with_slacks(data, False).toarray()
+    np.testing.assert_array_equal(G.toarray(), (full[2] + full[3])[None, :])
+    assert rhs.tolist() == [0.75]
+
+
 def test_the_sum_of_an_epigraph_pair_bounds_its_epigraph_variable():
     """Neither row of ``|v| <= t`` bounds ``t`` from below; their sum ``-2t + s_0 + s_1 =
     0`` (over ``(x, s)``) does, and the primal box with the objective cut ``t <= 5`` then

@@ -256,35 +256,33 @@ def _pair_sums(data: ConicData) -> tuple[sp.csr_matrix, np.ndarray] | None:
     rows = rows[(lens >= 2) & (lens <= 16)]
     if rows.size < 2 or not A.has_sorted_indices:
         return None
-    # group the rows by their column pattern (a hash, then checked exactly)
-    h = np.array([hash(A.indices[A.indptr[i]: A.indptr[i + 1]].tobytes()) for i in rows])
-    order = np.argsort(h, kind="stable")
-    hs, rs = h[order], rows[order]
-    first = np.flatnonzero(hs[:-1] == hs[1:])
-    n, m = A.shape[1], A.shape[0]
-    out_rows, out_cols, out_vals, rhs = [], [], [], []
-    for k in first[np.diff(np.concatenate([[-2], first])) > 1]:  # one pair per run
-        i, j = int(rs[k]), int(rs[k + 1])
-        ci, vi = A.indices[A.indptr[i]: A.indptr[i + 1]], A.data[A.indptr[i]: A.indptr[i + 1]]
-        cj, vj = A.indices[A.indptr[j]: A.indptr[j + 1]], A.data[A.indptr[j]: A.indptr[j + 1]]
-        if not np.array_equal(ci, cj):
-            continue
-        sv, sb = vi + vj, data.b[i] + data.b[j]
-        if not (np.any(sv == 0) and np.all(sv - vi == vj) and np.all(sv - vj == vi)
-                and sb - data.b[i] == data.b[j] and sb - data.b[j] == data.b[i]):
-            continue
-        keep = sv != 0
-        cols = np.concatenate([ci[keep], [n + i, n + j]])
-        out_rows.append(np.full(cols.size, len(rhs)))
-        out_cols.append(cols)
-        out_vals.append(np.concatenate([sv[keep], [1.0, 1.0]]))
-        rhs.append(sb)
-    if not rhs:
+    # each row's columns and values, padded to one width; rows grouped by their columns
+    length = np.diff(A.indptr)[rows]
+    slot = np.arange(int(length.max()))
+    valid = slot[None, :] < length[:, None]
+    at = np.where(valid, A.indptr[rows][:, None] + slot[None, :], 0)
+    C = np.where(valid, A.indices[at], -1)
+    V = np.where(valid, A.data[at], 0.0)
+    _, group = np.unique(C, axis=0, return_inverse=True)
+    order = np.argsort(group.ravel(), kind="stable")
+    same = np.flatnonzero(group.ravel()[order][:-1] == group.ravel()[order][1:])
+    same = same[np.diff(np.concatenate([[-2], same])) > 1]  # one pair per group
+    i, j = order[same], order[same + 1]
+    sv, bi, bj = V[i] + V[j], data.b[rows[i]], data.b[rows[j]]
+    sb = bi + bj
+    ok = (np.any((sv == 0) & valid[i], axis=1)
+          & np.all((sv - V[i] == V[j]) & (sv - V[j] == V[i]), axis=1)
+          & (sb - bi == bj) & (sb - bj == bi))
+    if not ok.any():
         return None
-    G = sp.csr_matrix((np.concatenate(out_vals), (np.concatenate(out_rows),
-                                                  np.concatenate(out_cols))),
-                      shape=(len(rhs), n + m))
-    return G, np.array(rhs)
+    i, j, sv, sb = i[ok], j[ok], sv[ok], sb[ok]
+    pair, pos = np.nonzero((sv != 0) & valid[i])
+    k, (m, n) = np.arange(i.size), A.shape
+    G = sp.csr_matrix((np.concatenate([sv[pair, pos], np.ones(2 * i.size)]),
+                       (np.concatenate([pair, k, k]),
+                        np.concatenate([C[i[pair], pos], n + rows[i], n + rows[j]]))),
+                      shape=(i.size, n + m))
+    return G, sb
 
 
 def _rows_with_slacks(data: ConicData, cut: bool) -> sp.csr_matrix:
