@@ -100,7 +100,7 @@ def _propagate(G: sp.csr_matrix, rlo: np.ndarray, rhi: np.ndarray, lo: np.ndarra
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         t = g * np.concatenate([lo, hi, [0.0]])[take]      # [tmin; tmax]
         fin = np.isfinite(t)
-        rows2 = np.concatenate([rows, rows + m])
+        rows2 = lay.rows2 if e is None else np.concatenate([rows, rows + m])
         count = np.bincount(rows2, weights=~fin.ravel(), minlength=2 * m)
         # a row with two infinite terms on each side implies nothing: left out
         some = (count[:m] <= 1) | (count[m:] <= 1)
