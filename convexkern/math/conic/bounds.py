@@ -55,6 +55,7 @@ from .data import (
     _fsum,
     _gamma,
     _up,
+    _worst_first,
     cached,
     transposed,
 )
@@ -359,14 +360,16 @@ def _refine_undecided(data: ConicData, At: sp.csr_matrix, y: np.ndarray, w: np.n
     in the bound, and a column of ``P`` pays its residual, not the rounding bound of its
     ``k``-term sum (kernel logistic regression: 1e-14 against 1e-13 on a box of 3e3)."""
     open_ = np.abs(r) <= err
-    cols = np.flatnonzero(open_)[:limit]
+    cols = np.flatnonzero(open_)
     if cols.size == 0:
         return r, err
+    # [A' P]: the residual's rows over the unknowns (y, w)
+    M = At if data.P is None else cached(
+        data, "dual_rows", lambda: sp.hstack([At, data.P], format="csr"))
+    cols = _worst_first(M, cols, err[cols], limit)
     if data.P is None:
         vals, errs = _exact_rows(At, y, cols, data.c)
     else:
-        # [A' P]: the residual's rows over the unknowns (y, w)
-        M = cached(data, "dual_rows", lambda: sp.hstack([At, data.P], format="csr"))
         vals, errs = _exact_rows(M, np.concatenate([y, w]), cols, data.c)
     r, err = r.copy(), err.copy()
     better = errs < err[cols]

@@ -101,6 +101,31 @@ def _exact_rows(M: sp.csr_matrix, v: np.ndarray, rows: np.ndarray,
     return vals, errs
 
 
+#: terms summed exactly at most by one call of :func:`_worst_first`'s caller
+_EXACT_TERMS = 4_000_000
+
+
+def _worst_first(M: sp.csr_matrix, rows: np.ndarray, err: np.ndarray, limit: int
+                 ) -> np.ndarray:
+    """Of ``rows`` (sorted), those worth an exact recomputation by :func:`_exact_rows`:
+    all of them when there are at most ``limit``, else the ``limit`` with the largest
+    rounding bound ``err`` (a column with 20,000 entries carries 1e4 times the bound of
+    one with two, and may come last: Huber regression's ``x`` after its 40,000 auxiliary
+    columns), in either case no more than ``_EXACT_TERMS`` entries of ``M`` in all,
+    largest bounds first.  Returned sorted."""
+    if rows.size == 0:
+        return rows
+    order = np.argsort(-err, kind="stable")[:limit] if rows.size > limit else None
+    pick = rows if order is None else rows[order]
+    nnz = np.diff(M.indptr)[pick]
+    if int(nnz.sum()) > _EXACT_TERMS:
+        if order is None:
+            order = np.argsort(-err, kind="stable")
+            pick, nnz = rows[order], nnz[order]
+        pick = pick[np.cumsum(nnz) <= _EXACT_TERMS]
+    return pick if order is None else np.sort(pick)
+
+
 def _dot(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
     """``a'b`` with every product rounded once and the sum exact-rounded: value, error."""
     p = np.asarray(a, dtype=float) * np.asarray(b, dtype=float)

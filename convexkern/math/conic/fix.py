@@ -29,7 +29,18 @@ from ..lstsq import least_squares
 from ..rounding import E_DOWN
 from .bordered import _diagonal_basis, _diagonal_radius, bordered_fix
 from .cones import _into_cone, _smat, psd_shift
-from .data import _TINY, _U, ConicData, _exact_rows, _gamma, _up, cached, nonneg_rows, transposed
+from .data import (
+    _TINY,
+    _U,
+    ConicData,
+    _exact_rows,
+    _gamma,
+    _up,
+    _worst_first,
+    cached,
+    nonneg_rows,
+    transposed,
+)
 from .redundant import WORK, exact_dependence, independent_equalities
 from .triangular import Peeled, triangular_basis, triangular_radius
 
@@ -409,7 +420,7 @@ def _refine_slack(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray,
     open_ = np.zeros(z + nn, dtype=bool)
     open_[:z] = (np.abs(s[:z]) <= es[:z]) & (es[:z] > 0)
     open_[z:] = (s[z: z + nn] < es[z: z + nn])
-    rows = idx[open_][:limit]
+    rows = _worst_first(data.A, idx[open_], es[idx[open_]], limit)
     if rows.size == 0:
         return s, es
     vals, errs = _exact_rows(data.A, -x, rows, data.b)
