@@ -471,6 +471,52 @@ def _soc_norm(data: ConicData, i: int, k: int) -> tuple[float, float] | None:
     return (out[0], out[1]) if out else None
 
 
+def _diagonal_tails(data: ConicData, socs: list[tuple[int, int]]
+                    ) -> tuple[np.ndarray, ...]:
+    """The rule of :func:`_soc_norm` for every second-order block whose tail rows hold at
+    most one entry each, at once: ``M'M`` is then diagonal, its smallest eigenvalue the
+    smallest column sum of squares ``sum_r a_rj^2``, a sum of nonnegative products whose
+    computed value is within ``gamma_{c+1}`` of it (``c`` terms), so nothing is
+    factorised.  ECOS's and QOCO's form of a Huber regression has 20,000 such blocks of
+    size 3 (``|(2 n_i, t_i - 1)| <= t_i + 1``), which the per-block rule took 21 s to
+    visit.  Returns ``(head rows, block of each (block, column) pair, its column,
+    sqrt(mu) rounded down, |b_T| rounded up, positions in socs of the blocks taken)``."""
+    def make() -> tuple[np.ndarray, ...]:
+        starts = np.array([i + 1 for i, _ in socs], dtype=np.intp)
+        lengths = np.array([k - 1 for _, k in socs], dtype=np.intp)
+        offsets = np.concatenate([[0], np.cumsum(lengths)])
+        owner = np.repeat(np.arange(len(socs)), lengths)  # block of each tail row
+        rows = np.arange(offsets[-1]) - np.repeat(offsets[:-1] - starts, lengths)
+        T = data.A[rows].tocsr()
+        T.eliminate_zeros()
+        per_row = np.diff(T.indptr)
+        ok = (np.bincount(owner, weights=per_row > 1, minlength=len(socs)) == 0) & (
+            np.bincount(owner, weights=per_row, minlength=len(socs)) > 0)
+        keep = ok[owner] & (per_row == 1)
+        blk = owner[keep]
+        col = T.indices[T.indptr[:-1][keep]]
+        val = T.data[T.indptr[:-1][keep]]
+        # one (block, column) pair per distinct column of a block: its sum of squares
+        key, inv = np.unique(blk * np.int64(data.c.size) + col, return_inverse=True)
+        sq = np.bincount(inv, weights=val * val)
+        cnt = np.bincount(inv)
+        low = sq * (1.0 - _gamma(cnt + 2)) * (1.0 - 4 * _U)
+        pb = key // data.c.size
+        pc = key % data.c.size
+        mu = np.full(len(socs), np.inf)
+        np.minimum.at(mu, pb, low)
+        b2 = np.bincount(owner, weights=data.b[rows] ** 2, minlength=len(socs))
+        bnorm = np.nextafter(np.sqrt(b2) * (1.0 + _gamma(lengths + 3)), np.inf)
+        taken = np.flatnonzero(ok & (mu > 0) & np.isfinite(mu))
+        where = np.full(len(socs), -1)
+        where[taken] = np.arange(taken.size)
+        sel = where[pb] >= 0
+        heads = np.array([i for i, _ in socs], dtype=np.intp)[taken]
+        return (heads, where[pb[sel]], pc[sel], np.sqrt(mu[taken]) * (1.0 - 4 * _U),
+                bnorm[taken], taken)
+    return cached(data, "soc_diagonal_tails", make)
+
+
 def _primal_box(data: ConicData, upper: float, x: np.ndarray | None = None,
                 y: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """A box holding every feasible ``x`` with ``c'x + 1/2 x'Px <= upper`` (the objective
@@ -544,12 +590,20 @@ def _primal_box(data: ConicData, upper: float, x: np.ndarray | None = None,
         rules.append(quadratic)
     socs = [(i, k) for kind, i, k in data.blocks if kind == "soc" and k >= 3]
     if socs:
+        heads, pb, pc, d_root, d_bnorm, taken = _diagonal_tails(data, socs)
+        rest = np.delete(np.arange(len(socs)), taken)
+
         def euclid(lo_: np.ndarray, hi_: np.ndarray) -> None:
             # |M x_S| = |b_T - s_T| <= s_0 + |b_T| and |M x_S|^2 >= mu |x_S|^2; a block's
             # mu is computed only once one of its columns is open
             if np.all(np.isfinite(lo_[:n])) and np.all(np.isfinite(hi_[:n])):
                 return
-            for i, k in socs:
+            if heads.size:  # the blocks with a diagonal M'M, all at once
+                h = np.nextafter(np.maximum(hi_[n + heads], 0.0) + d_bnorm, np.inf)
+                r = np.nextafter(h / d_root * (1.0 + 4 * _U), np.inf)[pb]
+                np.minimum.at(hi_, pc, r)
+                np.maximum.at(lo_, pc, -r)
+            for i, k in (socs[t] for t in rest.tolist()):
                 h = hi_[n + i]
                 cols = _tail_columns(data, i, k)
                 if not math.isfinite(h) or (np.all(np.isfinite(lo_[cols]))

@@ -13,7 +13,7 @@ import scipy.sparse as sp
 
 from ..budget import FLOPS, SOLVER_FLOPS, affordable, time_left
 from ..rounding import E_DOWN
-from .data import _U, ConicData, _down, _gamma, _up
+from .data import _U, ConicData, _down, _gamma, _up, norms_up, other_blocks, soc_groups
 
 __all__ = ["psd_shift", "interior_point", "cvxpy_solvers"]
 
@@ -152,16 +152,14 @@ def _into_cone(v: np.ndarray, data: ConicData, dual: bool) -> tuple[np.ndarray, 
     v[nn] = np.maximum(v[nn], 0.0)
     reason = ""
     alphas = _pow_alphas(data)
-    for kind, i, k in data.blocks:
-        if kind == "soc":
-            tail = v[i + 1: i + k]
-            nrm = float(np.linalg.norm(tail)) if tail.size else 0.0
-            need = _up(nrm * (1.0 + float(_gamma(k + 4))))
-            if not math.isfinite(need):
-                reason = "a second-order cone block is not finite"
-            elif v[i] < need:
-                v[i] = need
-        elif kind == "psd":
+    for k, heads, tails in soc_groups(data):
+        need = norms_up(v[tails], k)
+        if not np.all(np.isfinite(need)):
+            reason = "a second-order cone block is not finite"
+        low = np.isfinite(need) & (v[heads] < need)
+        v[heads[low]] = need[low]
+    for kind, i, k in other_blocks(data):
+        if kind == "psd":
             size = k * (k + 1) // 2
             block = v[i: i + size]
             t = psd_shift(_smat(block, k, data.psd_lower))
@@ -209,12 +207,12 @@ def _cone_moves(s: np.ndarray, rad: np.ndarray, data: ConicData) -> tuple[np.nda
     move[nn] = np.maximum(0.0, -(s[nn] - rad[nn]))
     reason = ""
     alphas = _pow_alphas(data)
-    for kind, i, k in data.blocks:
-        if kind == "soc":
-            tail = np.abs(s[i + 1: i + k]) + rad[i + 1: i + k]
-            need = _up(float(np.linalg.norm(tail)) * (1.0 + float(_gamma(k + 4))))
-            move[i] = max(0.0, _up(need - (s[i] - rad[i])))
-        elif kind == "psd":
+    for k, heads, tails in soc_groups(data):
+        need = norms_up(np.abs(s[tails]) + rad[tails], k)
+        short = np.nextafter(need - (s[heads] - rad[heads]), np.inf)
+        move[heads] = np.where(short > 0.0, short, 0.0)
+    for kind, i, k in other_blocks(data):
+        if kind == "psd":
             size = k * (k + 1) // 2
             S = _smat(s[i: i + size], k, data.psd_lower)
             Rm = _smat(rad[i: i + size], k, data.psd_lower)
@@ -260,14 +258,15 @@ def _cone_box(lo: np.ndarray, hi: np.ndarray, data: ConicData, start: int, dual:
     nn = slice(z + data.zero, z + data.zero + data.nonneg)
     lo[nn] = np.maximum(lo[nn], 0.0)
     alphas = {i + z: a for i, a in _pow_alphas(data).items()}
-    for kind, i, k in data.blocks:
+    for _, heads, tails in soc_groups(data):
+        heads, tails = heads + z, tails + z
+        lo[heads] = np.maximum(lo[heads], 0.0)
+        h = hi[heads][:, None]
+        lo[tails] = np.maximum(lo[tails], -h)
+        hi[tails] = np.minimum(hi[tails], h)
+    for kind, i, k in other_blocks(data):
         i += z
-        if kind == "soc":
-            lo[i] = max(lo[i], 0.0)
-            h = hi[i]
-            lo[i + 1: i + k] = np.maximum(lo[i + 1: i + k], -h)
-            hi[i + 1: i + k] = np.minimum(hi[i + 1: i + k], h)
-        elif kind == "psd":
+        if kind == "psd":
             r, c = _svec_index(k, data.psd_lower)
             idx = np.arange(r.size) + i
             diag = r == c

@@ -232,6 +232,47 @@ def transposed(data: ConicData) -> sp.csr_matrix:
     return cached(data, "At", lambda: data.A.T.tocsr())
 
 
+def soc_groups(data: ConicData) -> list[tuple[int, np.ndarray, np.ndarray]]:
+    """The second-order blocks by size ``k``: ``(k, heads, tails)``, ``tails`` of shape
+    ``(blocks, k - 1)``, once per form: one array operation per size instead of a Python
+    step per block (ECOS's form of a Huber regression with 20,000 rows has 20,000 blocks
+    of size 3)."""
+    def make() -> list[tuple[int, np.ndarray, np.ndarray]]:
+        sizes = np.asarray(data.soc, dtype=np.intp)
+        if sizes.size == 0:
+            return []
+        starts = data.zero + data.nonneg + np.concatenate([[0], np.cumsum(sizes)[:-1]])
+        out = []
+        for k in np.unique(sizes).tolist():
+            heads = starts[sizes == k]
+            out.append((k, heads, heads[:, None] + np.arange(1, k)[None, :]))
+        return out
+    return cached(data, "soc_groups", make)
+
+
+def other_blocks(data: ConicData) -> list[tuple[str, int, int]]:
+    """``data.blocks`` without the second-order ones (those go by :func:`soc_groups`)."""
+    return cached(data, "other_blocks", lambda: [b for b in data.blocks if b[0] != "soc"])
+
+
+def norms_up(T: np.ndarray, k: int) -> np.ndarray:
+    """An upper bound on the 2-norm of each row of ``T`` (a second-order block of size
+    ``k``'s tails): scaled by the row's largest magnitude, so that no square underflows or
+    overflows, then ``gamma_{k+4}`` for the divisions, squares, sum, square root and
+    product, rounded up.  A row holding NaN gives NaN, one holding inf gives inf or NaN
+    (never a finite bound)."""
+    if T.shape[1] == 0:
+        nrm = np.zeros(T.shape[0])
+    else:
+        A = np.abs(T)
+        m = np.max(A, axis=1)
+        safe = np.where((m > 0) & np.isfinite(m), m, 1.0)
+        S = A / safe[:, None]
+        nrm = np.sqrt(np.einsum("ij,ij->i", S, S)) * safe
+        nrm = np.where(np.isfinite(m), nrm, m)  # inf stays inf (NaN stays NaN)
+    return np.nextafter(nrm * (1.0 + float(_gamma(k + 4))), np.inf)
+
+
 @dataclass
 class ConicBounds:
     """A certified bracket on the conic optimum (``d`` included) and how it was obtained."""

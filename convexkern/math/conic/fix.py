@@ -39,10 +39,13 @@ from .data import (
     _worst_first,
     cached,
     nonneg_rows,
+    norms_up,
+    other_blocks,
+    soc_groups,
     transposed,
 )
 from .redundant import WORK, exact_dependence, independent_equalities
-from .triangular import Peeled, triangular_basis, triangular_radius
+from .triangular import Peeled, forward_peel, triangular_basis, triangular_radius
 
 __all__ = ["abs_mv", "active_fix", "clip_singletons", "dual_fix", "dual_polish",
            "equality_fix", "quadratic_polish", "slack_bound"]
@@ -66,10 +69,13 @@ def _dual_room(data: ConicData, y: np.ndarray) -> np.ndarray:
     room[: data.zero] = 1.0
     nn = slice(data.zero, data.zero + data.nonneg)
     room[nn] = np.clip(y[nn], 0.0, 1.0)
-    for kind, i, k in data.blocks:
-        if kind == "soc":
-            room[i: i + k] = min(1.0, max(0.0, y[i] - float(np.linalg.norm(y[i + 1: i + k]))))
-        elif kind == "psd":
+    for _, heads, tails in soc_groups(data):
+        T = y[tails]
+        inside = y[heads] - np.sqrt(np.einsum("ij,ij->i", T, T))
+        room[np.concatenate([heads[:, None], tails], axis=1)] = np.clip(inside, 0.0, 1.0)[
+            :, None]
+    for kind, i, k in other_blocks(data):
+        if kind == "psd":
             size = k * (k + 1) // 2
             lam = float(scipy.linalg.eigvalsh(_smat(y[i: i + size], k, data.psd_lower),
                                               subset_by_index=[0, 0])[0])
@@ -142,6 +148,7 @@ def dual_fix(data: ConicData, y: np.ndarray, r: np.ndarray, err: np.ndarray,
 
 
 _UNFACTORED = "could not be factorised"
+_DENSE_FLOPS = 2e9  # a dual correction's core above this is first reduced (forward_peel)
 
 
 def _pivoted_solve(N: np.ndarray, room: np.ndarray, rhs: np.ndarray
@@ -150,11 +157,13 @@ def _pivoted_solve(N: np.ndarray, room: np.ndarray, rhs: np.ndarray
     pivoting on ``N * room`` takes, one per row, and the enclosure of the correction on
     them for ``|r| <= rhs`` (:func:`_enclose_solve`)."""
     none = np.zeros(0, dtype=int)
+    # a zero column is never a pivot while a nonzero one is left: left out of the QR
+    cols = np.flatnonzero(np.any(N != 0.0, axis=0))
     try:
-        _, _, piv = scipy.linalg.qr(N * room, mode="economic", pivoting=True)
+        _, _, piv = scipy.linalg.qr(N[:, cols] * room[cols], mode="economic", pivoting=True)
     except (ValueError, np.linalg.LinAlgError):
         return none, np.zeros(0), _UNFACTORED
-    basis = np.sort(piv[: N.shape[0]])
+    basis = np.sort(cols[piv[: N.shape[0]]])
     dv, why = _enclose_solve(N[:, basis], rhs)
     return basis, dv, why
 
@@ -163,24 +172,38 @@ def _peeled_solve(peel: Peeled, Ns: sp.csc_matrix, room: np.ndarray, rhs: np.nda
                   ) -> tuple[np.ndarray, np.ndarray, str]:
     """``(basis, dv, reason)`` of :func:`dual_fix` from a partial triangular peel of its
     system ``Ns``: the rows no singleton took (``peel.core``, holding no peeled column)
-    solved on a pivoted-QR basis of the other columns and enclosed as the dense path
-    does, then the peeled rows back by rounds, paying for the core's radii
-    (:func:`~convexkern.math.conic.triangular.triangular_radius`)."""
-    core = peel.core
-    cb, dv_core = np.zeros(0, dtype=int), np.zeros(0)
+    solved first (on a pivoted-QR basis of the other columns, enclosed as the dense path
+    does; a core too large for that first solves its rows with one column left,
+    :func:`forward_peel`, and densely again if the rest is then singular), then the
+    peeled rows back by rounds, paying for the core's radii (:func:`triangular_radius`)."""
+    core, none = peel.core, np.zeros(0, dtype=int)
+    cb, dv_core = none, np.zeros(0)
     if core.size:
         free = np.setdiff1d(np.arange(Ns.shape[1]), peel.B)
-        if core.size > 2000:
-            return cb, dv_core, f"leave {core.size} rows to correct densely: too many"
-        if free.size < core.size:
-            return cb, dv_core, "leave too few free multipliers to cancel the dual residual"
-        if not affordable(2.0 * core.size ** 2 * free.size + 3.0 * core.size ** 3):
-            return cb, dv_core, "left no time for the dual correction (time_limit)"
-        local, dv_core, why = _pivoted_solve(Ns.tocsr()[core][:, free].toarray(), room[free],
-                                             rhs[core])
+        sub = Ns.tocsr()[core][:, free].tocsc()
+        held = np.diff(sub.indptr) > 0  # only the columns the core rows hold can move them
+        free, sub = free[held], sub[:, held].tocsr()
+        big = 2.0 * core.size ** 2 * free.size + 3.0 * core.size ** 3 > _DENSE_FLOPS
+        for forward in (True, False) if big else (False,):
+            _, fc, fd, rest, rhs_rest = forward_peel(sub, room[free], rhs[core]) \
+                if forward else (none, none, np.zeros(0), np.arange(core.size), rhs[core])
+            mov = np.setdiff1d(np.arange(free.size), fc)
+            if rest.size > 2000:
+                return cb, dv_core, f"leave {rest.size} rows to correct densely: too many"
+            if mov.size < rest.size:
+                why = "leave too few free multipliers to cancel the dual residual"
+            elif not affordable(2.0 * rest.size ** 2 * mov.size + 3.0 * rest.size ** 3):
+                return cb, dv_core, "left no time for the dual correction (time_limit)"
+            else:
+                local, dv_rest, why = _pivoted_solve(sub[rest][:, mov].toarray(),
+                                                     room[free[mov]], rhs_rest) \
+                    if rest.size else (none, np.zeros(0), "")
+            if not why:
+                cb, dv_core = free[np.concatenate([fc, mov[local]])], np.concatenate(
+                    [fd, dv_rest])
+                break
         if why:
-            return np.zeros(0, dtype=int), np.zeros(0), why
-        cb = free[local]
+            return none, np.zeros(0), why
     d_peel = triangular_radius(peel, rhs, (cb, dv_core))
     return np.concatenate([peel.B, cb]), np.concatenate([d_peel, dv_core]), ""
 
@@ -266,17 +289,18 @@ def _stays_in_dual(data: ConicData, y: np.ndarray, By: np.ndarray, dv: np.ndarra
     nn = slice(data.zero, data.zero + data.nonneg)
     if np.any(y[nn] - d[nn] < 0):
         return False
-    for kind, i, k in data.blocks:
+    for k, heads, tails in soc_groups(data):
+        moved = (d[heads] != 0) | np.any(d[tails] != 0, axis=1)
+        if moved.any():
+            h, t = heads[moved], tails[moved]
+            if not np.all(y[h] - d[h] >= norms_up(np.abs(y[t]) + d[t], k)):
+                return False
+    for kind, i, k in other_blocks(data):
         size = k if kind != "psd" else k * (k + 1) // 2
         dd = d[i: i + size]
         if not dd.any():
             continue
-        if kind == "soc":
-            tail = np.abs(y[i + 1: i + k]) + dd[1:]
-            need = float(np.linalg.norm(tail)) * (1.0 + float(_gamma(k + 4)))
-            if not y[i] - dd[0] >= need:
-                return False
-        elif kind == "psd":
+        if kind == "psd":
             frob = float(np.linalg.norm(dd)) * (1 + 4 * _U)
             if psd_shift(_smat(y[i: i + size], k, data.psd_lower), frob) != 0.0:
                 return False
