@@ -330,3 +330,61 @@ def test_columns_the_pairs_box_are_still_corrected_when_their_residual_costs():
     prob = cp.Problem(cp.Minimize(cp.sum_squares(A @ x - b) / 300 + 0.1 * cp.norm1(x)))
     rep = ck.solve(ck.from_cvxpy(prob, "lasso"), "highs")
     assert rep.status is Status.OPTIMAL, rep.message
+
+
+@pytest.mark.parametrize("p", [15, 16, 20, 60])
+def test_the_pairs_of_a_wide_epigraph_are_formed(p):
+    """A least absolute deviation fit with ``p`` features writes ``|x_i'b - y_i| <= t_i``
+    as two rows of ``p + 1`` entries.  Rows of more than 16 entries were left out of the
+    pairs, so from ``p = 16`` on no ``t_i`` had a box (a fit of 5000 x 20 then had no
+    lower bound on any solver: "5020 unbounded variables are too many to correct")."""
+    from convexkern.math.conic.boxes import _pair_sums
+    from convexkern.math.conic.data import ConicData
+
+    rng = np.random.default_rng(p)
+    k = 30
+    X = rng.standard_normal((k, p))
+    y = rng.standard_normal(k)
+    # columns (b, t); rows t_i - X_i b >= -y_i and t_i + X_i b >= y_i as A x + s = rhs
+    eye = np.eye(k)
+    A = np.vstack([np.hstack([X, -eye]), np.hstack([-X, -eye])])
+    data = ConicData(A=sp.csr_matrix(A), b=np.concatenate([y, -y]), c=np.r_[np.zeros(p),
+                     np.ones(k)], nonneg=2 * k)
+    out = _pair_sums(data)
+    assert out is not None
+    G, rhs = out
+    assert G.shape[0] == k
+    # each derived row is -2 t_i (the x part; its two slacks +1 +1) with rhs 0
+    Gx = G.toarray()[:, : p + k]
+    assert np.all(Gx[:, :p] == 0.0)
+    rows, cols = np.nonzero(Gx[:, p:])
+    assert sorted(rows.tolist()) == list(range(k)) and sorted(cols.tolist()) == list(range(k))
+    assert np.all(Gx[:, p:][rows, cols] == -2.0)
+    assert np.all(rhs == 0.0)
+
+
+@pytest.mark.slow
+def test_a_least_absolute_deviation_fit_with_twenty_features_is_certified():
+    """``norm1(X b - y)`` with 5000 points and 20 features (found by a review: certified
+    with 15 features, ``[-inf, ...]`` with 16 or more); Clarabel and ECOS now certify it,
+    their brackets holding a tight independent solve."""
+    import cvxpy as cp
+
+    import convexkern as ck
+    from convexkern.report import Status
+
+    r = np.random.default_rng(4)
+    X = r.standard_normal((5000, 20))
+    y = X @ r.standard_normal(20) + r.standard_t(2, 5000)
+
+    def build():
+        b = cp.Variable(20)
+        return cp.Problem(cp.Minimize(cp.norm1(X @ b - y)))
+
+    ref = build()
+    ref.solve(solver="CLARABEL", tol_gap_abs=1e-12, tol_gap_rel=1e-12, tol_feas=1e-12)
+    slack = 1e-9 * abs(ref.value)
+    for solver in ("clarabel", "ecos"):
+        rep = ck.solve(ck.from_cvxpy(build(), "lad"), solver)
+        assert rep.status is Status.OPTIMAL, (solver, rep.message)
+        assert rep.dual_value - slack <= ref.value <= rep.primal_value + slack

@@ -242,6 +242,10 @@ def _off_diagonal(P: sp.csr_matrix) -> bool:
     return bool(np.any((P.indices != rows) & (P.data != 0)))
 
 
+#: the most entries of the padded table of rows :func:`_pair_sums` groups (32 MB of values)
+_PAIR_ENTRIES = 4_000_000
+
+
 def _pair_sums(data: ConicData) -> tuple[sp.csr_matrix, np.ndarray] | None:
     """Sums of two nonnegative rows over the same columns that cancel some of them, as
     rows over ``(x, s)`` with their right-hand sides (``None``: no such pair).  cvxpy
@@ -253,8 +257,17 @@ def _pair_sums(data: ConicData) -> tuple[sp.csr_matrix, np.ndarray] | None:
     A = data.A
     rows = np.arange(data.zero, data.zero + data.nonneg)
     lens = np.diff(A.indptr)[rows]
-    rows = rows[(lens >= 2) & (lens <= 16)]
+    rows, lens = rows[lens >= 2], lens[lens >= 2]
     if rows.size < 2 or not A.has_sorted_indices:
+        return None
+    # rows as wide as the padded table allows (_PAIR_ENTRIES): a least absolute deviation
+    # fit with p features has rows of p + 1 entries (16 was the cap, so p >= 16 had no box)
+    ls = np.sort(lens)
+    fits_ = np.flatnonzero(np.arange(1, ls.size + 1) * ls <= _PAIR_ENTRIES)
+    if fits_.size == 0:
+        return None
+    rows = rows[lens <= ls[fits_[-1]]]
+    if rows.size < 2:
         return None
     # each row's columns and values, padded to one width; rows grouped by their columns
     length = np.diff(A.indptr)[rows]
