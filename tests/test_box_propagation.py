@@ -366,8 +366,12 @@ def test_the_pairs_of_a_wide_epigraph_are_formed(p):
 @pytest.mark.slow
 def test_a_least_absolute_deviation_fit_with_twenty_features_is_certified():
     """``norm1(X b - y)`` with 5000 points and 20 features (found by a review: certified
-    with 15 features, ``[-inf, ...]`` with 16 or more); Clarabel and ECOS now certify it,
-    their brackets holding a tight independent solve."""
+    with 15 features, ``[-inf, ...]`` with 16 or more); Clarabel, ECOS and QOCO now
+    certify it, their brackets holding a tight independent solve.  On QOCO the residual
+    of 1515 epigraph columns is worth correcting: their rows ``u_i + v_i = r`` share no
+    column with another short row, so each takes one and freezes the other
+    (``triangular.forward_peel``), leaving the 20 rows of ``x``, and the polish of the
+    1535 x 10,000 system runs by LSQR: 17.3 s of certificate before, 0.4 s now."""
     import cvxpy as cp
 
     import convexkern as ck
@@ -384,7 +388,7 @@ def test_a_least_absolute_deviation_fit_with_twenty_features_is_certified():
     ref = build()
     ref.solve(solver="CLARABEL", tol_gap_abs=1e-12, tol_gap_rel=1e-12, tol_feas=1e-12)
     slack = 1e-9 * abs(ref.value)
-    for solver in ("clarabel", "ecos"):
+    for solver in ("clarabel", "ecos", "qoco"):
         rep = ck.solve(ck.from_cvxpy(build(), "lad"), solver)
         assert rep.status is Status.OPTIMAL, (solver, rep.message)
         assert rep.dual_value - slack <= ref.value <= rep.primal_value + slack

@@ -153,9 +153,16 @@ def test_forward_peel_encloses_the_exact_solution(seed):
     S = S[pr][:, pc]
     rhs = rng.uniform(1e-10, 1e-8, k + extra)
     room = np.ones(k + extra)
-    taken, cols, d, rest, rhs_rest = forward_peel(sp.csr_matrix(S), room, rhs)
+    taken, cols, d, rest, rhs_rest, usable = forward_peel(sp.csr_matrix(S), room, rhs)
     assert taken.size == k and rest.size == extra
-    assert set(rest.tolist()) == {int(np.flatnonzero(pr == i)[0]) for i in range(k, k + extra)}
+    _check_enclosure(rng, S, rhs, taken, cols, d, rest, rhs_rest)
+    assert not set(usable.tolist()) & set(cols.tolist())
+
+
+def _check_enclosure(rng, S, rhs, taken, cols, d, rest, rhs_rest):
+    """For right-hand sides at vertices of ``|r| <= rhs``: the exact solution of the
+    taken rows on their columns (the others still: 0) is within ``d``, and the rows
+    left, paying for it, are within ``rhs_rest``."""
     sub = S[np.ix_(taken, cols)]
     for _ in range(6):
         r = rhs * rng.choice([-1.0, 1.0], rhs.size)
@@ -171,8 +178,34 @@ def test_forward_peel_encloses_the_exact_solution(seed):
 
 def test_a_column_without_room_is_never_solved_for():
     S = sp.csr_matrix(np.array([[2.0, 0.0], [1.0, 3.0]]))
-    taken, cols, d, rest, _ = forward_peel(S, np.array([0.0, 1.0]), np.array([1e-9, 1e-9]))
+    taken, cols, *_ = forward_peel(S, np.array([0.0, 1.0]), np.array([1e-9, 1e-9]))
     assert 0 not in cols.tolist()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_short_rows_take_a_column_of_their_own_and_freeze_the_others(seed):
+    """A least absolute deviation fit's dual correction: short rows ``u_i + v_i = r``
+    whose columns the dense rows of ``x`` hold too, so no row has one column left.  Each
+    short row takes one of its columns and freezes the other; the dense rows are left,
+    on the columns neither taken nor frozen, paying for the taken ones."""
+    rng = np.random.default_rng(seed)
+    k, dense, spare = 15, 3, 10
+    n = 2 * k + spare
+    S = np.zeros((k + dense, n))
+    for i in range(k):
+        S[i, 2 * i] = rng.choice([-1.0, 1.0]) * rng.uniform(0.5, 2.0)
+        S[i, 2 * i + 1] = rng.choice([-1.0, 1.0]) * rng.uniform(0.5, 2.0)
+        if i % 4 == 0:  # a third entry on a spare column another short row may hold
+            S[i, 2 * k + i % spare] = 0.5
+    S[k:] = rng.standard_normal((dense, n))
+    rhs = rng.uniform(1e-10, 1e-8, k + dense)
+    taken, cols, d, rest, rhs_rest, usable = forward_peel(sp.csr_matrix(S), np.ones(n), rhs)
+    assert taken.size == k and set(rest.tolist()) == set(range(k, k + dense))
+    # the taken rows' other columns are frozen: neither taken nor usable by the rest
+    held = set(np.flatnonzero(S[taken].any(axis=0)).tolist())
+    assert not (held - set(cols.tolist())) & set(usable.tolist())
+    assert len(usable) >= dense
+    _check_enclosure(rng, S, rhs, taken, cols, d, rest, rhs_rest)
 
 
 def test_the_pivoted_basis_skips_zero_columns():
@@ -233,3 +266,15 @@ def test_a_tall_huber_regression_is_certified_and_its_bracket_holds(solver, monk
     ref.solve(solver="CLARABEL", tol_gap_abs=1e-12, tol_gap_rel=1e-12, tol_feas=1e-12)
     slack = 1e-9 * abs(ref.value)  # Clarabel's tight solve: about 1e-11 relative
     assert rep.dual_value - slack <= ref.value <= rep.primal_value + slack
+
+
+def test_sparse_least_squares_gives_the_least_norm_solution():
+    from convexkern.math.lstsq import least_squares, sparse_least_squares
+
+    rng = np.random.default_rng(2)
+    N = sp.random(30, 200, density=0.05, random_state=3, format="csr") + sp.eye(30, 200)
+    r = rng.standard_normal(30)
+    z = sparse_least_squares(N)(r)
+    dense = least_squares(N.toarray())(r)
+    assert np.max(np.abs(N @ z - r)) <= 1e-12
+    np.testing.assert_allclose(z, dense, atol=1e-10)

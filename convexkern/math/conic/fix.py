@@ -25,7 +25,7 @@ import scipy.linalg
 import scipy.sparse as sp
 
 from ..budget import affordable, time_left
-from ..lstsq import least_squares
+from ..lstsq import least_squares, sparse_least_squares
 from ..rounding import E_DOWN
 from .bordered import _diagonal_basis, _diagonal_radius, bordered_fix
 from .cones import _into_cone, _smat, psd_shift
@@ -109,7 +109,7 @@ def dual_fix(data: ConicData, y: np.ndarray, r: np.ndarray, err: np.ndarray,
     if basis is not None:
         diag = np.asarray(Ns[np.arange(J.size), basis]).ravel()
         dv = _diagonal_radius(diag, np.abs(r[J]) + err[J])
-    elif peel is not None and peel.rounds:
+    elif peel is not None and (peel.rounds or 2.0 * J.size ** 2 * Ns.shape[1] > _DENSE_FLOPS):
         basis, dv, why = _peeled_solve(peel, Ns, room, np.abs(r[J]) + err[J])
         if why:
             return none, none, np.zeros(0), f"the unbounded variables' dual rows {why}"
@@ -185,9 +185,9 @@ def _peeled_solve(peel: Peeled, Ns: sp.csc_matrix, room: np.ndarray, rhs: np.nda
         free, sub = free[held], sub[:, held].tocsr()
         big = 2.0 * core.size ** 2 * free.size + 3.0 * core.size ** 3 > _DENSE_FLOPS
         for forward in (True, False) if big else (False,):
-            _, fc, fd, rest, rhs_rest = forward_peel(sub, room[free], rhs[core]) \
-                if forward else (none, none, np.zeros(0), np.arange(core.size), rhs[core])
-            mov = np.setdiff1d(np.arange(free.size), fc)
+            _, fc, fd, rest, rhs_rest, mov = forward_peel(sub, room[free], rhs[core]) \
+                if forward else (none, none, np.zeros(0), np.arange(core.size), rhs[core],
+                                 np.arange(free.size))
             if rest.size > 2000:
                 return cb, dv_core, f"leave {rest.size} rows to correct densely: too many"
             if mov.size < rest.size:
@@ -344,14 +344,17 @@ def dual_polish(data: ConicData, y: np.ndarray, w: np.ndarray, J: np.ndarray,
     if J.size == 0 or J.size > 2000:
         return y, w
     rows, wcols, Ns, room = _dual_candidates(data, y, J)
-    if Ns.shape[1] == 0 or Ns.shape[1] > 20000:
-        return y, w
-    if not affordable(4.0 * J.size * Ns.shape[1] * min(J.size, Ns.shape[1])):
-        return y, w  # two least-squares solves would overrun the deadline
+    # one dense factorisation for both steps, LSQR only past ~10 s (looser on KLR's)
+    big = 2.0 * J.size * Ns.shape[1] * min(J.size, Ns.shape[1]) > 10 * _DENSE_FLOPS
+    if Ns.shape[1] == 0 or (Ns.shape[1] > 20000 and not big) or not affordable(
+            4.0 * J.size * Ns.shape[1] * min(J.size, Ns.shape[1]) if not big
+            else 1600.0 * (Ns.nnz + J.size + Ns.shape[1])):
+        return y, w  # or two least-squares solves would overrun the deadline
     r = residual(y, w)[0]
     best = float(np.max(np.abs(r[J])))
     try:
-        solve = least_squares(Ns.toarray() * room)  # factorised once for both steps
+        solve = sparse_least_squares(Ns @ sp.diags(room)) if big else least_squares(
+            Ns.toarray() * room)
     except (ValueError, np.linalg.LinAlgError):
         return y, w
     for _ in range(2):
