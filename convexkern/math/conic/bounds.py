@@ -178,7 +178,7 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
                 dy = dv[: By.size]
                 near = (By >= nn0) & (By < nn1) & (yk[By] < 2 * dy)
                 low, lift = By[near], 4 * dy[near]
-                if low.size == 0:
+                if low.size == 0 or done is not None:  # not after a correction that held
                     break
                 yk = yk.copy()
                 yk[low] = np.maximum(yk[low], lift)
@@ -225,6 +225,9 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
             done = (yk, w, term, bad, fix_b, fix_q, res_fix)
             J = np.union1d(J, np.flatnonzero(costly))
             polished = False
+        if why and done is not None:  # the last, larger correction failed: the one that held
+            yk, w, term, bad, fix_b, fix_q, res_fix = done
+            why = ""
     if kept is not None and (bad.any() or why):
         # a correction tried only to tighten a finite bound failed: the bound without it,
         # at the polished point where that one is better (its residual is recomputed)

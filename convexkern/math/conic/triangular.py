@@ -137,7 +137,8 @@ def forward_peel(S: sp.csr_matrix, room: np.ndarray, rhs_abs: np.ndarray,
     column each, by rounds: a row with one column left that may move (``room > 0``) takes
     it; when there is none, a short row (at most ``_SHORT_ROW`` entries) none of whose
     columns another short row left holds takes one, and its other columns are frozen
-    (they do not move: ``delta = 0`` there; no other short row needed them).  A row's
+    (they do not move: ``delta = 0`` there; no other short row needed them), all but a
+    few such rows that stay with the columns they hold for the rows left.  A row's
     column is then fixed by the row alone, ``|delta_c| <= (|r_i| + sum_k |S_ik|
     |delta_k|) / |S_ic|`` over the columns of earlier rounds, rounded upward; within a
     round no row holds another's column.  What is left is a smaller system, on the
@@ -182,6 +183,13 @@ def forward_peel(S: sp.csr_matrix, room: np.ndarray, rhs_abs: np.ndarray,
         # one row per column (rows with one column left may share it)
         cols, keep = np.unique(cols, return_index=True)
         rows = rows[keep]
+        if freeze:  # some short rows are kept for the rest, so that it has columns left
+            spare = 2 * int(np.count_nonzero(untaken & ~short)) + 8
+            if rows.size <= spare:
+                break
+            kept = rows[-spare:]
+            short[kept] = False  # left to the rest, with their columns
+            rows, cols = rows[:-spare], cols[:-spare]
         total = np.abs(rhs_abs[rows]) + absS[rows] @ d
         piv = np.abs(np.asarray(S[rows, cols]).ravel())
         bound = total * (1 + _gamma(length[rows] + 2)) / piv * (1 + 4 * _U)
