@@ -121,18 +121,11 @@ def test_the_diagonal_tail_rule_is_a_valid_lower_bound_on_mu():
 
 
 def _exact_solve(M: np.ndarray, r: np.ndarray) -> list[Fraction]:
-    """``M^-1 r`` in rational arithmetic (Gauss-Jordan with exact pivots)."""
-    n = M.shape[0]
-    a = [[Fraction(float(v)) for v in row] + [Fraction(float(r[i]))]
-         for i, row in enumerate(M)]
-    for col in range(n):
-        piv = next(i for i in range(col, n) if a[i][col] != 0)
-        a[col], a[piv] = a[piv], a[col]
-        for i in range(n):
-            if i != col and a[i][col] != 0:
-                f = a[i][col] / a[col][col]
-                a[i] = [x - f * y for x, y in zip(a[i], a[col], strict=True)]
-    return [a[i][n] / a[i][i] for i in range(n)]
+    """``M^-1 r`` in rational arithmetic."""
+    from tests.lp_exact_oracle import _solve_exact
+
+    return _solve_exact([[Fraction(float(v)) for v in row] for row in M],
+                        [Fraction(float(v)) for v in r])
 
 
 @pytest.mark.parametrize("seed", range(4))
