@@ -345,10 +345,10 @@ def dual_polish(data: ConicData, y: np.ndarray, w: np.ndarray, J: np.ndarray,
         return y, w
     rows, wcols, Ns, room = _dual_candidates(data, y, J)
     # one dense factorisation for both steps, LSQR only past ~10 s (looser on KLR's)
-    big = 2.0 * J.size * Ns.shape[1] * min(J.size, Ns.shape[1]) > 10 * _DENSE_FLOPS
-    if Ns.shape[1] == 0 or (Ns.shape[1] > 20000 and not big) or not affordable(
-            4.0 * J.size * Ns.shape[1] * min(J.size, Ns.shape[1]) if not big
-            else 1600.0 * (Ns.nnz + J.size + Ns.shape[1])):
+    dense = 2.0 * J.size * Ns.shape[1] * min(J.size, Ns.shape[1])
+    big = dense > 10 * _DENSE_FLOPS
+    work = 1600.0 * (Ns.nnz + J.size + Ns.shape[1]) if big else 2.0 * dense
+    if Ns.shape[1] == 0 or (Ns.shape[1] > 20000 and not big) or not affordable(work):
         return y, w  # or two least-squares solves would overrun the deadline
     r = residual(y, w)[0]
     best = float(np.max(np.abs(r[J])))
