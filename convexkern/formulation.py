@@ -9,6 +9,7 @@ candidate point into a valid pair of bounds on the optimal value.
 from __future__ import annotations
 
 import inspect
+import types
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -298,7 +299,28 @@ def _checked_value(name: str, p: cp.Parameter, v: Any) -> Any:
 
 
 def _takes_tol(certify: Callable[..., Any]) -> bool:
-    """Whether a certifier accepts a ``tol`` keyword (or ``**kwargs``)."""
+    """Whether a certifier accepts a ``tol`` keyword (or ``**kwargs``).  Reading a
+    signature costs tens of microseconds, and a builder makes a certifier per
+    formulation (one per pair of classes in a one-vs-one fit)."""
+    # a plain function's parameters are those of its code object, which every closure a
+    # builder makes shares: the answer is kept by code object
+    code = (certify.__code__ if isinstance(certify, types.FunctionType)
+            and not hasattr(certify, "__wrapped__") else None)
+    if code is not None:
+        known = _TAKES_TOL.get(code)
+        if known is not None:
+            return known
+    answer = _signature_takes_tol(certify)
+    if code is not None:
+        _TAKES_TOL[code] = answer
+    return answer
+
+
+#: :func:`_takes_tol`'s answers for plain functions, by code object
+_TAKES_TOL: dict[types.CodeType, bool] = {}
+
+
+def _signature_takes_tol(certify: Callable[..., Any]) -> bool:
     try:
         params = inspect.signature(certify).parameters.values()
     except (TypeError, ValueError):  # builtins and some C callables have no signature

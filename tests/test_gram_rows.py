@@ -40,6 +40,10 @@ def test_rows_are_within_the_bound_of_the_exact_kernel(scale, offset, gamma):
     err = float(np.max(np.abs(B.astype(np.longdouble) - exact)))
     assert err <= gr.entry_error
     assert np.all((B >= 0) & (B <= gr.k_max))
+    # SMO's row misses take the one-row formula (a matrix-vector product): the same bound
+    R = np.vstack([gr.row(int(i)) for i in rows])
+    assert float(np.max(np.abs(R.astype(np.longdouble) - exact))) <= gr.entry_error
+    assert np.all((R >= 0) & (R <= gr.k_max))
     # the whole Gram matrix of the same kernel is within the same bound of it: the two
     # computations differ by at most twice the bound
     K = RBF(gamma)(X)
@@ -134,3 +138,19 @@ def test_certificate_reuses_the_rows_smo_computed():
     cols = np.arange(3, y.size, 7)
     np.testing.assert_allclose(G.times(coef, cols), fresh.times(coef)[cols], rtol=1e-12,
                                atol=1e-12)
+
+
+@pytest.mark.parametrize("C", [0.5, 100.0])
+def test_the_intercept_is_the_primal_bias_of_the_support_vectors(C):
+    """The fit takes the certificate's bias when every non-zero alpha is a support
+    vector: it must be the bias minimising the hinge sum of the decision values from the
+    model's own dual coefficients, computed here from the whole Gram matrix."""
+    X, y = _pima(300)
+    m = SVMClassifier(C=C).fit(X, y)
+    y_pm = np.where(y == m.classes_[1], 1.0, -1.0)
+    K = m.kernel_(X, X[m.support_])
+    f = K @ m.dual_coef_[0]
+    b = svm.primal_bias(f, y_pm, C)
+    # the two products differ by the order of their sums only
+    assert abs(m.intercept_[0] - b) <= 1e-9 * (1.0 + abs(b))
+    assert abs(m.intercept_[0] - m.report_.x["b"]) == 0.0

@@ -29,7 +29,7 @@ import pytest
 
 import convexkern as ck
 from convexkern.errors import SolverNotFoundError, SpecError
-from convexkern.report import Status
+from convexkern.report import Certificate, Status
 from convexkern.solvers import plugins as solver_plugins
 from convexkern.solvers import table
 from convexkern.specs import load_spec
@@ -753,3 +753,29 @@ def test_an_unknown_decision_rule_is_refused():
     x = cp.Variable(2, name="x")
     with pytest.raises(ck.InvalidInputError, match="^decision: "):
         ck.from_cvxpy(cp.Problem(cp.Minimize(cp.sum(x)), [x >= 0]), "d", decision="svm")
+
+
+def test_tol_reaches_a_certifier_that_takes_it_every_time():
+    """``Formulation.certificate`` forwards ``tol`` to a certifier with a ``tol`` keyword;
+    whether it has one is remembered by code object (a builder makes one closure per
+    formulation), so closures of two different functions must keep their own answers."""
+    seen = []
+
+    def make(with_tol):
+        if with_tol:
+            def certify(f, point, *, tol=None):
+                seen.append(tol)
+                return Certificate(primal_value=0.0, dual_value=0.0, sense="minimize")
+        else:
+            def certify(f, point):
+                seen.append("no tol")
+                return Certificate(primal_value=0.0, dual_value=0.0, sense="minimize")
+        return certify
+
+    x = cp.Variable(name="x")
+    for with_tol in (True, False, True, False):
+        f = ck.Formulation(name="t", problem=cp.Problem(cp.Minimize(x), [x >= 0]),
+                           variables={"x": x}, parameters={}, source="test", kind="t",
+                           data={}, certify=make(with_tol))
+        f.certificate({"x": np.array(0.0)}, tol=1e-5)
+    assert seen == [1e-5, "no tol", 1e-5, "no tol"]

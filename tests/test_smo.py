@@ -597,3 +597,21 @@ def test_bad_input_names_the_argument():
     # check_input=False skips only the full scans of K
     res = smo(K, y, 1.0, check_input=False)
     assert res.dual_objective == pytest.approx(smo(K, y, 1.0).dual_objective, rel=1e-14)
+
+
+def test_kept_curvatures_change_no_step(usps, monkeypatch):
+    """Each chosen ``i``'s guarded curvature vector is kept (``_Work.curv``); emptied when
+    full.  With room for only 16 of them the steps are the same, bit for bit, as with
+    room for all, and with a per-example box (the non-constant path of the rule)."""
+    X, y, K, _ = usps
+    K = K + np.diag(np.linspace(0.0, 0.5, y.size))  # a non-constant diagonal
+    for C in (10.0, np.full(y.size, 10.0)):
+        roomy = smo(K, y, C, eps=1e-6)
+        monkeypatch.setattr(smo_module, "_CURV_ENTRIES", 1)
+        tight = smo(K, y, C, eps=1e-6)
+        monkeypatch.undo()
+        assert roomy.status == tight.status == "optimal"
+        assert roomy.iterations == tight.iterations
+        assert np.array_equal(roomy.alpha, tight.alpha)
+        m, M = kkt_interval(K, y, tight.alpha, C)
+        assert m - M <= 1e-6 + 1e-12

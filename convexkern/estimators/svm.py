@@ -320,8 +320,14 @@ class SVMClassifier(_BinaryKernelClassifier):
             report, alpha = self._solve_pair(Kp, y_pm, Cp, delta)
             mask = _support_mask(alpha, math.inf if Cp is None else float(np.max(Cp)))
             a_sv = np.where(mask, alpha, 0.0)
-            f_sv = Kp.times(y_pm * a_sv) if on_demand else Kp @ (y_pm * a_sv)
-            intercepts.append(svm.primal_bias(f_sv, y_pm, Cp))
+            b_cert = report.x.get("b")
+            if b_cert is not None and int(np.count_nonzero(mask)) == int(np.count_nonzero(alpha)):
+                # every non-zero alpha is a support vector: the certificate's own primal
+                # bias (primal_bias of the same product K (y alpha)) is this model's
+                intercepts.append(float(b_cert))
+            else:
+                f_sv = Kp.times(y_pm * a_sv) if on_demand else Kp @ (y_pm * a_sv)
+                intercepts.append(svm.primal_bias(f_sv, y_pm, Cp))
             solutions.append((idx[mask], (a_sv * y_pm)[mask]))
             reports.append(report)
             self.alpha_[p, idx] = alpha

@@ -266,19 +266,22 @@ def dual(K: Any, y: Any, C: float | np.ndarray | None = 1.0, *,
         psd_eps = (check_nonnegative(psd_eps, "psd_eps") if psd_eps is not None
                    else check_psd(K) if psd_check else 0.0)
     alpha = cp.Variable(n, name="alpha")
-    ya = cp.multiply(y, alpha)
-    constraints = [y @ alpha == 0, alpha >= 0]
     params: dict[str, cp.Parameter] = {}
     if not hard:
         if np.ndim(Cv) == 0:
             Cp = cp.Parameter(pos=True, name="C", value=Cv)
         else:  # per-example bounds, some may be 0
             Cp = cp.Parameter(n, nonneg=True, name="C", value=Cv)
-        constraints.append(alpha <= Cp)
         params["C"] = Cp
 
     def build() -> cp.Problem:
+        # the expressions too are built here: with rows on demand, SMO never needs them
+        # (a one-vs-one fit builds one formulation per pair of classes)
         Km = K.full() if on_demand else K
+        ya = cp.multiply(y, alpha)
+        constraints = [y @ alpha == 0, alpha >= 0]
+        if not hard:
+            constraints.append(alpha <= params["C"])
         return cp.Problem(cp.Maximize(cp.sum(alpha) - 0.5 * cp.quad_form(ya, cp.psd_wrap(Km))),
                           constraints)
 

@@ -203,8 +203,20 @@ class RBF(Kernel):
             D *= -g
             return xp.exp(D, out=D)
 
+        def row(i: int) -> np.ndarray:
+            # block([i], None)[0] by the same steps: (s_i + s_j) - 2 x_i'x_j, clipped at
+            # 0, times -gamma, exp; one matrix-vector product, no index arrays
+            two_dot = Xc @ Xc[i]
+            two_dot *= 2.0  # exact
+            D = sq + sq[i]
+            D -= two_dot
+            np.maximum(D, 0.0, out=D)
+            D *= -g
+            return np.exp(D, out=D)
+
         # the diagonal's exact value is exp(0) = 1 (SMO's curvature only)
-        return GramRows(X.shape[0], block, np.ones(X.shape[0]), delta, 1.0, device=dev)
+        return GramRows(X.shape[0], block, np.ones(X.shape[0]), delta, 1.0, device=dev,
+                        row=row if xp is np else None)
 
 
 class Gaussian(RBF):

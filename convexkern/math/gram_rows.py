@@ -51,11 +51,15 @@ class GramRows:
         ``|K[i, j]| <= k_max`` for every computed entry and every entry of ``K*``.
     device : {"cpu", "gpu"}, default "cpu"
         Where ``block`` computes (a resolved device, :func:`convexkern.math.device.resolve`).
+    row : callable ``i -> (n,) array``, optional
+        One full row on the host, by the same formula as ``block`` (so within
+        ``entry_error`` of ``K*``): SMO's row misses, one at a time, skip the index
+        arrays and broadcasting of a general block (:meth:`row`).
     """
 
     def __init__(self, n: int, block: Callable[[np.ndarray, np.ndarray | None], Any],
                  diag: np.ndarray, entry_error: float, k_max: float, *,
-                 device: str = "cpu") -> None:
+                 device: str = "cpu", row: Callable[[int], np.ndarray] | None = None) -> None:
         self.n = int(n)
         self.shape = (self.n, self.n)
         self.block = block
@@ -63,6 +67,7 @@ class GramRows:
         self.entry_error = float(entry_error)
         self.k_max = float(k_max)
         self.device = device
+        self._row = row
         #: full rows already computed, by index (SMO's row cache, shared when SMO runs on
         #: these rows: the certificate's :meth:`times` then reuses them)
         self.cache: dict[int, np.ndarray] = {}
@@ -70,6 +75,13 @@ class GramRows:
     def rows(self, rows: np.ndarray, cols: np.ndarray | None = None) -> np.ndarray:
         """``K[rows][:, cols]`` on the host (``block``'s, brought back from the device)."""
         return to_host(self.block(rows, cols))
+
+    def row(self, i: int) -> np.ndarray:
+        """``K[i, :]`` on the host, a new array: by the provider's own one-row formula
+        when it has one, else a block of one row."""
+        if self._row is not None:
+            return self._row(i)
+        return np.ascontiguousarray(self.rows(np.array([i]), None)[0])
 
     def times(self, coef: np.ndarray, cols: np.ndarray | None = None) -> np.ndarray:
         """``(sum_j coef_j K[j, :])[cols]`` over the non-zero ``coef_j`` only (their rows,

@@ -275,13 +275,18 @@ def pair_bounds(
 # --------------------------------------------------------------------------------------
 
 
+#: entries of the curvature vectors an active set keeps (:attr:`_Work.curv`, 32 MiB)
+_CURV_ENTRIES = 1 << 22
+
+
 class _Work:
     """The solver's arrays on the current active set (every index when nothing is shrunk).
 
     ``idx`` holds the global indices of the active set (``None``: all of them, and then
     ``alpha`` *is* the caller's array).  ``V[0]`` (``v_up``) holds ``v`` on ``I_up`` and
     ``-inf`` elsewhere, ``V[1]`` (``v_low``) ``v`` on ``I_low`` and ``+inf`` elsewhere, so
-    the masked argmax/argmin need no mask and one in-place update refreshes both.
+    the masked argmax/argmin need no mask (each step updates the two rows in place, one
+    after the other: cheaper than one broadcast update of both).
     """
 
     def __init__(
@@ -315,6 +320,10 @@ class _Work:
         self.const_diag = bool(np.all(diag == diag[0]))
         self.d0 = float(diag[0])
         self.half_diag = 0.5 * diag
+        #: the guarded curvatures ``max((K_ii + K_tt)/2 - K_it, tau/2)`` of each ``i`` SMO
+        #: chose, by local index: the same ``i`` comes back often, its vector is kept
+        self.curv: dict[int, np.ndarray] = {}
+        self.curv_cap = max(16, _CURV_ENTRIES // max(self.size, 1))
 
     def v(self) -> np.ndarray:
         v = np.where(np.isfinite(self.v_up), self.v_up, self.v_low)
@@ -347,12 +356,12 @@ def _iterate(
     """
     n = w.size
     C, C_list = w.C, w.C_list  # C_list: per-example bounds as a list, None for a scalar
-    V, v_up, v_low, alpha = w.V, w.v_up, w.v_low, w.alpha
+    v_up, v_low, alpha = w.v_up, w.v_low, w.alpha
     row, y_list, diag_list = w.row, w.y_list, w.diag_list
     const_diag, d0, half_diag = w.const_diag, w.d0, w.half_diag
     half_tau = 0.5 * tau
+    curv, curv_cap = w.curv, w.curv_cap
     bb = np.empty(n)  # b_it = v_i - v_t on I_low, -inf elsewhere
-    aa = np.empty(n)  # a_it / 2, guarded from below by tau / 2
     ss = np.empty(n)  # b |b| / (a / 2): 4x the predicted gain where b > 0
     tmp = np.empty(n)
     subtract, divide, maximum, absolute = np.subtract, np.divide, np.maximum, np.abs
@@ -383,13 +392,18 @@ def _iterate(
         # -- second-order choice of j over I_low: largest b_it^2 / a_it with b_it > 0 --
         Ki = row(i)
         Kii = diag_list[i]
+        aa = curv.get(i)  # a_it / 2, guarded from below by tau / 2
+        if aa is None:
+            if const_diag:
+                aa = subtract(d0, Ki)  # (K_ii + K_tt)/2 - K_it
+            else:
+                aa = subtract(half_diag, Ki)
+                aa += 0.5 * Kii
+            maximum(aa, half_tau, out=aa)
+            if len(curv) >= curv_cap:
+                curv.clear()
+            curv[i] = aa
         subtract(vi, v_low, out=bb)
-        if const_diag:
-            subtract(d0, Ki, out=aa)  # (K_ii + K_tt)/2 - K_it
-        else:
-            subtract(half_diag, Ki, out=aa)
-            aa += 0.5 * Kii
-        maximum(aa, half_tau, out=aa)
         absolute(bb, out=ss)
         ss *= bb  # b|b| < 0 (never chosen) where v_t >= v_i; -inf off I_low
         divide(ss, aa, out=ss)
@@ -436,7 +450,8 @@ def _iterate(
         Kj = row(j)
         subtract(Ki, Kj, out=tmp)
         tmp *= delta
-        V -= tmp  # both rows at once
+        v_up -= tmp  # both copies (two 1-d updates beat one broadcast over V)
+        v_low -= tmp
         # membership changes: i may leave I_up (reached the bound it moved to) and enter
         # I_low (left the opposite bound); j may leave I_low and enter I_up
         if yi > 0:

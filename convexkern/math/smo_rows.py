@@ -231,6 +231,10 @@ class _GramRowsAccess(_CachedKernelRows):
             cols = np.arange(*cols.indices(self.n))
         return self.provider.rows(idx, cols)
 
+    def _miss(self, i: int) -> np.ndarray:
+        self.rows_computed += 1
+        return self.provider.row(i)
+
     def times(self, coef: np.ndarray, cols: np.ndarray | None = None) -> np.ndarray:
         if self.provider.device == "cpu":
             return super().times(coef, cols)
