@@ -137,7 +137,14 @@ from .._validation import (
     check_nonnegative,
     check_positive,
 )
-from .smo_rows import _ActiveRows, _KernelRows, check_alpha0, check_settings, kernel_rows
+from .smo_rows import (
+    _ActiveRows,
+    _KernelRows,
+    check_alpha0,
+    check_settings,
+    kernel_rows,
+    row_lookup,
+)
 from .svm import bounds_at
 
 __all__ = ["SMOResult", "SMOProgress", "smo", "pair_bounds", "gap_estimate"]
@@ -298,6 +305,7 @@ class _Work:
         v: np.ndarray,
         diag: np.ndarray,
         C: float | np.ndarray,
+        get: Callable[[int], np.ndarray | None] | None = None,
     ) -> None:
         if idx is not None:
             y, alpha, v, diag = y[idx], alpha[idx], v[idx], diag[idx]
@@ -307,6 +315,9 @@ class _Work:
         self.C = C
         self.C_list: list[float] | None = C.tolist() if np.ndim(C) else None
         self.row = row
+        #: the loop's look-up of a row: ``row`` itself, or a cache's ``get`` that returns
+        #: ``None`` on a miss (:func:`convexkern.math.smo_rows.row_lookup`)
+        self.get = row if get is None else get
         self.rows: _ActiveRows | None = None  # the restricted rows, when shrunk
         self.alpha = alpha
         self.size = y.size
@@ -357,7 +368,7 @@ def _iterate(
     n = w.size
     C, C_list = w.C, w.C_list  # C_list: per-example bounds as a list, None for a scalar
     v_up, v_low, alpha = w.v_up, w.v_low, w.alpha
-    row, y_list, diag_list = w.row, w.y_list, w.diag_list
+    row, get, y_list, diag_list = w.row, w.get, w.y_list, w.diag_list
     const_diag, d0, half_diag = w.const_diag, w.d0, w.half_diag
     half_tau = 0.5 * tau
     curv, curv_cap = w.curv, w.curv_cap
@@ -390,7 +401,9 @@ def _iterate(
             return "time_limit", it, dual, viol
 
         # -- second-order choice of j over I_low: largest b_it^2 / a_it with b_it > 0 --
-        Ki = row(i)
+        Ki = get(i)
+        if Ki is None:
+            Ki = row(i)
         Kii = diag_list[i]
         aa = curv.get(i)  # a_it / 2, guarded from below by tau / 2
         if aa is None:
@@ -447,7 +460,9 @@ def _iterate(
         dual += delta * b - 0.5 * a_true * delta * delta
 
         # -- gradient update: v -= delta (K_i - K_j), on both masked copies --
-        Kj = row(j)
+        Kj = get(j)
+        if Kj is None:
+            Kj = row(j)
         subtract(Ki, Kj, out=tmp)
         tmp *= delta
         v_up -= tmp  # both copies (two 1-d updates beat one broadcast over V)
@@ -621,7 +636,8 @@ class _Run:
         self.v = yv.copy() if not np.any(alpha) else yv - rows.times(yv * alpha)
         self.dual = 0.5 * float(np.sum(alpha) + (alpha * yv) @ self.v)
         self.history: list[tuple[int, float, float, float]] = []
-        self.w = _Work(None, rows.row, yv, alpha, self.v, rows.diag, C)
+        self.w = _Work(None, rows.row, yv, alpha, self.v, rows.diag, C,
+                       row_lookup(rows, n))
         self.shrink_every = min(n, _SHRINK_EVERY)
         self.active_min = n
         self.next_check: float = self.shrink_every if shrinking else math.inf
@@ -657,7 +673,8 @@ class _Run:
             cols = np.flatnonzero(inactive)
             moved = yv * (self.alpha - self.alpha_ref)
             v[cols] = self.v_ref[cols] - self.rows.times(moved, cols)
-        return _Work(None, self.rows.row, yv, self.alpha, v, self.rows.diag, self.C)
+        return _Work(None, self.rows.row, yv, self.alpha, v, self.rows.diag, self.C,
+                     row_lookup(self.rows, self.n))
 
     def notify(self, it_: int, t_: float, dual_: float, viol_: float) -> bool:
         alpha = self.alpha
@@ -695,7 +712,7 @@ class _Run:
             else:
                 active = _ActiveRows(self.rows, w.idx[pos], self.cache_size_mb, w.rows, pos)
             self.w = _Work(active.A, active.row, self.yv, self.alpha, self.v, self.rows.diag,
-                           self.C)
+                           self.C, row_lookup(active, active.A.size))
             self.w.rows = active
             self.active_min = min(self.active_min, self.w.size)
 

@@ -21,7 +21,7 @@ from .._validation import (
 from ..errors import InvalidInputError, InvalidTypeError
 from .gram_rows import GramRows
 
-__all__ = ["kernel_rows", "check_settings", "check_alpha0"]
+__all__ = ["kernel_rows", "row_lookup", "check_settings", "check_alpha0"]
 
 
 # --------------------------------------------------------------------------------------
@@ -282,6 +282,17 @@ class _ActiveRows(_LRURows):
         if old is not None:
             return old.take(self.pos)
         return self.base.sub_row(int(self.A[i]), self.A, self.prepared)
+
+
+def row_lookup(rows: Any, size: int) -> Callable[[int], np.ndarray | None]:
+    """The fastest way SMO's loop can read row ``i`` of ``rows`` (``size`` rows in all):
+    a function returning the row, or ``None`` when it must be computed (call
+    ``rows.row(i)`` then).  An LRU cache with room for every row never evicts, so its
+    order does not matter and a hit is a plain dictionary look-up."""
+    cache = getattr(rows, "cache", None)
+    if isinstance(rows, _LRURows) and isinstance(cache, dict) and rows.capacity >= size:
+        return cache.get
+    return rows.row
 
 
 def kernel_rows(
