@@ -203,15 +203,17 @@ class RBF(Kernel):
             D *= -g
             return xp.exp(D, out=D)
 
+        zero, minus_g = np.zeros(()), np.array(-g)  # 0-d: no conversion per call
+
         def row(i: int) -> np.ndarray:
             # block([i], None)[0] by the same steps: (s_i + s_j) - 2 x_i'x_j, clipped at
-            # 0, times -gamma, exp; one matrix-vector product, no index arrays
-            two_dot = Xc @ Xc[i]
-            two_dot *= 2.0  # exact
+            # 0, times -gamma, exp; one matrix-vector product, no index arrays.  Doubling
+            # x_i is exact, so the product is exactly twice x_j'x_i as computed
+            two_dot = Xc @ (2.0 * Xc[i])
             D = sq + sq[i]
             D -= two_dot
-            np.maximum(D, 0.0, out=D)
-            D *= -g
+            np.maximum(D, zero, out=D)
+            np.multiply(D, minus_g, out=D)
             return np.exp(D, out=D)
 
         # the diagonal's exact value is exp(0) = 1 (SMO's curvature only)

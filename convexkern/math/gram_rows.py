@@ -95,7 +95,7 @@ class GramRows:
         if not gpu and self.cache:  # rows SMO computed: one product, no recomputation
             hit = np.array([i for i in nz.tolist() if i in self.cache], dtype=np.intp)
             if hit.size:
-                R = np.vstack([self.cache[i] for i in hit.tolist()])
+                R = np.array([self.cache[i] for i in hit.tolist()])  # rows of equal length
                 out += coef[hit] @ (R if cols is None else R[:, cols])
                 nz = np.setdiff1d(nz, hit, assume_unique=True)
         step = max(1, (_GPU_BLOCK_ENTRIES if gpu else _BLOCK_ENTRIES) // max(m, 1))

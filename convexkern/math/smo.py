@@ -375,7 +375,9 @@ def _iterate(
     bb = np.empty(n)  # b_it = v_i - v_t on I_low, -inf elsewhere
     ss = np.empty(n)  # b |b| / (a / 2): 4x the predicted gain where b > 0
     tmp = np.empty(n)
+    scalar = np.empty(())  # v_i, then delta: a 0-d operand costs no conversion per call
     subtract, divide, maximum, absolute = np.subtract, np.divide, np.maximum, np.abs
+    multiply = np.multiply
     inf = math.inf
     perf_counter = time.perf_counter
 
@@ -416,7 +418,8 @@ def _iterate(
             if len(curv) >= curv_cap:
                 curv.clear()
             curv[i] = aa
-        subtract(vi, v_low, out=bb)
+        scalar[()] = vi
+        subtract(scalar, v_low, out=bb)
         absolute(bb, out=ss)
         ss *= bb  # b|b| < 0 (never chosen) where v_t >= v_i; -inf off I_low
         divide(ss, aa, out=ss)
@@ -464,7 +467,8 @@ def _iterate(
         if Kj is None:
             Kj = row(j)
         subtract(Ki, Kj, out=tmp)
-        tmp *= delta
+        scalar[()] = delta
+        multiply(tmp, scalar, out=tmp)
         v_up -= tmp  # both copies (two 1-d updates beat one broadcast over V)
         v_low -= tmp
         # membership changes: i may leave I_up (reached the bound it moved to) and enter
