@@ -236,11 +236,15 @@ class _GramRowsAccess(_CachedKernelRows):
         return self.provider.row(i)
 
     def times(self, coef: np.ndarray, cols: np.ndarray | None = None) -> np.ndarray:
+        # the provider's product: on the host, one matrix product over the rows already in
+        # the cache it shares with SMO, blocks for the others; on a GPU, all of them there,
+        # summed there (cheaper than bringing the rows back, even those in the host cache)
+        nz = np.flatnonzero(coef)
         if self.provider.device == "cpu":
-            return super().times(coef, cols)
-        # rows computed on a GPU: all of them there, summed there (cheaper than bringing
-        # the rows back, even those in the host cache)
-        self.rows_computed += int(np.count_nonzero(coef))
+            cache = self.cache
+            self.rows_computed += sum(1 for i in nz.tolist() if i not in cache)
+        else:
+            self.rows_computed += int(nz.size)
         return self.provider.times(coef, cols)
 
     def prepare(self, cols: np.ndarray) -> None:
