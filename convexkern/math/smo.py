@@ -145,7 +145,7 @@ from .smo_rows import (
     kernel_rows,
     row_lookup,
 )
-from .svm import bounds_at
+from .svm import gap_estimate, relative_gap_of
 
 __all__ = ["SMOResult", "SMOProgress", "smo", "pair_bounds", "gap_estimate"]
 
@@ -746,7 +746,7 @@ class _Run:
         self.sync()
         self.gap_checks += 1
         self.estimate = gap_estimate(self.v, self.yv, self.alpha, self.C, self.psd_eps)
-        rel = _relative_gap(*self.estimate)
+        rel = relative_gap_of(*self.estimate)
         if rel <= self.gap_tol or self.eps <= _EPS_MIN:  # type: ignore[operator]
             return True
         shrink = min(0.5, max(1e-3, _GAP_AIM * self.gap_tol / rel))  # type: ignore[operator]
@@ -790,29 +790,3 @@ class _Run:
             gap_estimate=self.estimate,
             gap_checks=self.gap_checks,
         )
-
-
-def gap_estimate(v: np.ndarray, y: np.ndarray, alpha: np.ndarray, C: float | np.ndarray,
-                 psd_eps: float = 0.0) -> tuple[float, float]:
-    """``(D(alpha), P(alpha))`` of :func:`convexkern.math.svm.bounds_at` from SMO's
-    ``v = y - K(y * alpha)``: decision values ``f = y - v``, O(n log n), no product with K.
-
-    Examples with a bound ``C_i = 0`` (``alpha_i = 0`` for ever, ``v_i`` not tracked) are
-    left out: dropping them changes neither the dual nor the primal optimum.
-    """
-    if np.ndim(C):
-        keep = C > 0
-        if not np.all(keep):
-            v, y, alpha, C = v[keep], y[keep], alpha[keep], C[keep]
-    b = bounds_at(y - v, y, alpha, C, psd_eps)
-    return b.lower, b.upper
-
-
-def _relative_gap(lower: float, upper: float) -> float:
-    """The relative gap of :func:`convexkern.report.relative_gap` (the report's convention:
-    absolute below 1e-9), for the math layer."""
-    if not (math.isfinite(lower) and math.isfinite(upper)):
-        return math.inf
-    scale = max(abs(lower), abs(upper))
-    gap = abs(upper - lower)
-    return gap if scale < 1e-9 else gap / scale

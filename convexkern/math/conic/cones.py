@@ -13,6 +13,7 @@ import scipy.sparse as sp
 
 from ..budget import FLOPS, SOLVER_FLOPS, affordable, time_left
 from ..rounding import E_DOWN
+from . import phase_one
 from .data import _U, ConicData, _down, _gamma, _up, norms_up, other_blocks, soc_groups
 
 __all__ = ["psd_shift", "interior_point", "cvxpy_solvers"]
@@ -448,7 +449,21 @@ def dual_interior_point(data: ConicData, near: np.ndarray
 def _dual_phase_one(data: ConicData, cp, near: np.ndarray | None
                     ) -> tuple[np.ndarray | None, np.ndarray | None, float]:
     """The problem of :func:`dual_interior_point`, solved (within the box around ``near``
-    when given)."""
+    when given): by Clarabel on the conic data directly (:mod:`.phase_one`), then through
+    cvxpy (Clarabel when it could not run directly, SCS when it found no point)."""
+    solvers = ("CLARABEL", "SCS")
+    if "CLARABEL" in _installed():
+        left = time_left()
+        if left is not None and left <= 0:
+            return None, None, 0.0
+        got = phase_one.dual(data, near, PHASE_ONE_SETTINGS["CLARABEL"],
+                             None if left is None else 0.5 * left)
+        if got is not None:
+            if got[0] is not None:
+                return got
+            solvers = ("SCS",)
+    if not any(s in _installed() for s in solvers):
+        return None, None, 0.0
     m, n = data.A.shape
     y = cp.Variable(m)
     t = cp.Variable()
@@ -472,7 +487,7 @@ def _dual_phase_one(data: ConicData, cp, near: np.ndarray | None
         cons.append(cp.constraints.ExpCone(u - v, -u, w3))
     prob = cp.Problem(cp.Maximize(t), cons)
     limit = {"CLARABEL": "time_limit", "SCS": "time_limit_secs"}
-    for solver in ("CLARABEL", "SCS"):
+    for solver in solvers:
         if solver not in _installed():
             continue
         left = time_left()
@@ -493,7 +508,23 @@ def _phase_one(data: ConicData, cp, blocked: np.ndarray | None = None,
                near: np.ndarray | None = None
                ) -> tuple[np.ndarray | None, float, np.ndarray | None]:
     """The phase-one problem of :func:`interior_point`, solved: ``(x, t, multipliers of
-    the nonnegative rows)``; rows marked ``blocked`` are only kept ``>= 0``."""
+    the nonnegative rows)``; rows marked ``blocked`` are only kept ``>= 0``.  By Clarabel
+    on the conic data directly (:mod:`.phase_one`), then through cvxpy (Clarabel when it
+    could not run directly, SCS when it found no point)."""
+    solvers = ("CLARABEL", "SCS")
+    mult = None
+    if "CLARABEL" in _installed():
+        left = time_left()
+        if left is not None and left <= 0:
+            return None, 0.0, None
+        got = phase_one.primal(data, blocked, near, PHASE_ONE_SETTINGS["CLARABEL"],
+                               None if left is None else 0.5 * left)
+        if got is not None:
+            if got[0] is not None:
+                return got
+            solvers, mult = ("SCS",), got[2]
+    if not any(s in _installed() for s in solvers):
+        return None, 0.0, mult
     m, n = data.A.shape
     x = cp.Variable(n)
     t = cp.Variable()
@@ -532,8 +563,7 @@ def _phase_one(data: ConicData, cp, blocked: np.ndarray | None = None,
             cons.append(x[fin] <= data.ub[fin] - t)
     prob = cp.Problem(cp.Maximize(t), cons)
     limit = {"CLARABEL": "time_limit", "SCS": "time_limit_secs"}
-    mult = None
-    for solver in ("CLARABEL", "SCS"):
+    for solver in solvers:
         if solver not in _installed():
             continue
         left = time_left()

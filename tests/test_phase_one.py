@@ -1,0 +1,185 @@
+"""The phase ones handed to Clarabel directly (``convexkern.math.conic.phase_one``): the
+same depth ``t`` as the same problem written through cvxpy, and a point whose slack is
+inside every cone by that depth, checked here from the conic data with numpy (the PSD
+blocks in both layouts: SCS lists the lower triangle, Clarabel the upper)."""
+
+from __future__ import annotations
+
+import math
+
+import cvxpy as cp
+import numpy as np
+import pytest
+
+from convexkern.generic import conic_data
+from convexkern.math.conic import cones, phase_one
+
+SETTINGS = cones.PHASE_ONE_SETTINGS["CLARABEL"]
+
+
+def _problems() -> dict[str, cp.Problem]:
+    rng = np.random.default_rng(3)
+    x = cp.Variable(4)
+    A = rng.normal(size=(2, 4))
+    lp = cp.Problem(cp.Minimize(np.ones(4) @ x), [A @ x == A @ np.ones(4), x >= -2, x <= 5])
+    z = cp.Variable(3)
+    socp = cp.Problem(cp.Minimize(cp.norm(z - 1) + cp.norm(z[:2], 1)), [cp.sum(z) == 1])
+    S = cp.Variable((3, 3), symmetric=True)
+    C = rng.normal(size=(3, 3))
+    sdp = cp.Problem(cp.Minimize(cp.trace((C + C.T) @ S)), [S >> 0, cp.trace(S) == 1,
+                                                             S[0, 1] >= -0.2])
+    u = cp.Variable(3)
+    expo = cp.Problem(cp.Minimize(cp.sum(cp.logistic(u)) + cp.sum_squares(u)),
+                      [cp.sum(u) >= -1])
+    w = cp.Variable(3, pos=True)
+    powc = cp.Problem(cp.Minimize(cp.sum(w) - cp.geo_mean(w)), [w <= 2, w[0] >= 0.1])
+    q = cp.Variable(3)
+    qp = cp.Problem(cp.Minimize(cp.sum_squares(q - 1) + q[0]), [q >= 0, cp.sum(q) <= 2])
+    e = cp.Variable(2)  # exponential blocks alone set the dual depth (0.01)
+    exp_only = cp.Problem(cp.Minimize(0.01 * cp.sum(cp.exp(e)) - 0.01 * cp.sum(e)))
+    return {"lp": lp, "socp": socp, "sdp": sdp, "exp": expo, "pow": powc, "qp": qp,
+            "exp_only": exp_only}
+
+
+def _smat(v: np.ndarray, k: int, lower: bool) -> np.ndarray:
+    """The symmetric matrix of a scaled svec listed column by column over the lower (or
+    upper) triangle, written out independently of the library."""
+    M = np.zeros((k, k))
+    pos = 0
+    for col in range(k):
+        rows = range(col, k) if lower else range(col + 1)
+        for row in rows:
+            val = v[pos] if row == col else v[pos] / math.sqrt(2.0)
+            M[row, col] = M[col, row] = val
+            pos += 1
+    return M
+
+
+def _margin(data, s: np.ndarray, exp: bool = True) -> float:
+    """How deep the slack ``s`` lies in the cone blocks after the zero rows (the largest
+    ``t`` with ``s - t e`` in the cone, for nonneg, SOC and PSD; exp and power blocks by
+    their own directions, checked by the defining inequalities)."""
+    out = math.inf
+    z, nn = data.zero, data.nonneg
+    if nn:
+        out = min(out, float(np.min(s[z: z + nn])))
+    alphas = iter(data.p3d)
+    for kind, i, k in data.blocks:
+        if kind == "soc":
+            out = min(out, float(s[i] - np.linalg.norm(s[i + 1: i + k])))
+        elif kind == "psd":
+            size = k * (k + 1) // 2
+            out = min(out, float(np.linalg.eigvalsh(_smat(s[i: i + size], k,
+                                                           data.psd_lower))[0]))
+        elif kind == "exp" and not exp:
+            continue
+        elif kind == "exp":  # the largest t with (x + t, y - t, z - t) in K_exp
+            xx, yy, zz = s[i: i + 3]
+            lo, hi = 0.0, max(yy, zz)
+            for _ in range(60):
+                t = 0.5 * (lo + hi)
+                ok = yy - t > 0 and (yy - t) * math.exp((xx + t) / (yy - t)) <= zz - t
+                lo, hi = (t, hi) if ok else (lo, t)
+            out = min(out, lo)
+        else:  # the largest t with (x - t, y - t, z) in the power cone
+            a = next(alphas)
+            xx, yy, zz = s[i: i + 3]
+            lo, hi = 0.0, max(min(xx, yy), 0.0)
+            for _ in range(60):
+                t = 0.5 * (lo + hi)
+                ok = (xx - t) ** a * (yy - t) ** (1 - a) >= abs(zz)
+                lo, hi = (t, hi) if ok else (lo, t)
+            out = min(out, lo)
+    return out
+
+
+def _data(prob: cp.Problem, solver: str):
+    try:
+        raw, chain, _ = prob.get_problem_data(solver)
+    except cp.error.SolverError:
+        pytest.skip(f"{solver} is not installed")
+    data, reason = conic_data(raw, chain.solver)
+    assert reason == ""
+    return data
+
+
+def _through_cvxpy(monkeypatch, fn, *args):
+    """The same phase one written through cvxpy (the direct path made unavailable)."""
+    monkeypatch.setattr(phase_one, "primal", lambda *a, **k: None)
+    monkeypatch.setattr(phase_one, "dual", lambda *a, **k: None)
+    try:
+        return fn(*args)
+    finally:
+        monkeypatch.undo()
+
+
+@pytest.mark.parametrize("solver", ["CLARABEL", "SCS"])
+@pytest.mark.parametrize("name", ["lp", "socp", "sdp", "exp", "pow", "qp"])
+def test_primal_phase_one_matches_cvxpy_and_its_point_is_that_deep(monkeypatch, name, solver):
+    prob = _problems()[name]
+    data = _data(prob, solver)
+    x, t, _ = phase_one.primal(data, None, None, SETTINGS, None)
+    assert x is not None and 0 < t <= 1 + 1e-5  # t <= 1 to the phase one's feasibility tol
+    x_ref, t_ref, _ = _through_cvxpy(monkeypatch, cones._phase_one, data, cp)
+    assert x_ref is not None
+    assert abs(t - t_ref) <= 1e-3 * max(1.0, abs(t_ref))  # both at a 1e-4 phase-one tol
+    s = data.b - data.A @ x
+    assert np.max(np.abs(s[: data.zero]), initial=0.0) <= 1e-7
+    assert _margin(data, s) >= t * (1 - 1e-3) - 1e-7
+
+
+@pytest.mark.parametrize("solver", ["CLARABEL", "SCS"])
+@pytest.mark.parametrize("name", ["lp", "socp", "sdp", "exp", "qp", "exp_only"])
+def test_dual_phase_one_matches_cvxpy_and_its_point_is_that_deep(monkeypatch, name, solver):
+    prob = _problems()[name]
+    data = _data(prob, solver)
+    y, w, t = phase_one.dual(data, None, SETTINGS, None)
+    assert y is not None and 0 < t <= 1 + 1e-5  # t <= 1 to the phase one's feasibility tol
+    y_ref, _, t_ref = _through_cvxpy(monkeypatch, cones._dual_phase_one, data, cp, None)
+    assert y_ref is not None
+    assert abs(t - t_ref) <= 1e-3 * max(1.0, abs(t_ref))
+    resid = data.c + data.A.T @ y + (data.P @ w if w is not None else 0.0)
+    assert np.max(np.abs(resid)) <= 1e-7 * max(1.0, float(np.max(np.abs(data.c))))
+    for kind, i, _ in data.blocks:  # K*_exp: (u, v, w) - t (-1, 1, 1) in K*_exp, i.e.
+        if kind == "exp":  # (u - v, -u, w) in K_exp with u = y0 + t, v = y1 - t, w = y2 - t
+            u, v, ww = y[i] + t, y[i + 1] - t, y[i + 2] - t
+            assert -u > 0 and -u * math.exp((u - v) / -u) <= ww * (1 + 1e-6) + 1e-9
+    assert _margin(data, y, exp=False) >= t * (1 - 1e-3) - 1e-7
+
+
+def test_the_box_around_a_point_and_blocked_rows_are_kept(monkeypatch):
+    """With a box of radius max(1, |near|) around ``near``, the point stays inside it; a
+    blocked nonnegative row is only kept >= 0 (its direction is 0)."""
+    data = _data(_problems()["lp"], "CLARABEL")
+    near = np.full(data.A.shape[1], 30.0)
+    x, t, _ = phase_one.primal(data, None, near, SETTINGS, None)
+    assert x is not None and np.max(np.abs(x - near)) <= 30.0 * (1 + 1e-6)
+    blocked = np.zeros(data.nonneg, dtype=bool)
+    blocked[0] = True
+    xb, tb, _ = phase_one.primal(data, blocked, None, SETTINGS, None)
+    x_ref, t_ref, _ = _through_cvxpy(monkeypatch, cones._phase_one, data, cp, blocked)
+    assert xb is not None and abs(tb - t_ref) <= 1e-3 * max(1.0, t_ref)
+    s = data.b - data.A @ xb
+    assert s[data.zero] >= -1e-7  # blocked: only >= 0
+    assert np.min(s[data.zero + 1: data.zero + data.nonneg]) >= tb * (1 - 1e-3) - 1e-7
+
+
+def test_the_dual_block_rows_are_the_dual_cones_margins():
+    """``-B (y, w, t)`` is ``y - t e`` on SOC and PSD rows and ``(y0 - y1 + 2t, -y0 - t,
+    y2 - t)`` on an exponential block, for any ``(y, t)``, written out here by hand."""
+    rng = np.random.default_rng(0)
+    for name in ("socp", "sdp", "exp", "exp_only"):
+        for solver in ("CLARABEL", "SCS"):
+            data = _data(_problems()[name], solver)
+            m = data.A.shape[0]
+            _, _, e = phase_one._cones(data, phase_one._clarabel(), [])
+            y, t = rng.normal(size=m), 0.37
+            B = phase_one._dual_block_rows(data, e, m + 1, m)
+            got = -(B @ np.concatenate([y, [t]]))
+            start = data.zero + data.nonneg
+            want = y[start:] - t * e[start:]
+            for kind, i, _ in data.blocks:
+                if kind == "exp":
+                    r = i - start
+                    want[r: r + 3] = (y[i] - y[i + 1] + 2 * t, -y[i] - t, y[i + 2] - t)
+            np.testing.assert_array_equal(got, want)
