@@ -331,8 +331,8 @@ class _Work:
         self.const_diag = bool(np.all(diag == diag[0]))
         self.d0 = float(diag[0])
         self.half_diag = 0.5 * diag
-        #: the guarded curvatures ``max((K_ii + K_tt)/2 - K_it, tau/2)`` of each ``i`` SMO
-        #: chose, by local index: the same ``i`` comes back often, its vector is kept
+        #: ``1 / sqrt(max((K_ii + K_tt)/2 - K_it, tau/2))``, the guarded curvatures of each
+        #: ``i`` SMO chose, by local index: the same ``i`` comes back often, it is kept
         self.curv: dict[int, np.ndarray] = {}
         self.curv_cap = max(16, _CURV_ENTRIES // max(self.size, 1))
 
@@ -372,11 +372,10 @@ def _iterate(
     const_diag, d0, half_diag = w.const_diag, w.d0, w.half_diag
     half_tau = 0.5 * tau
     curv, curv_cap = w.curv, w.curv_cap
-    bb = np.empty(n)  # b_it = v_i - v_t on I_low, -inf elsewhere
-    ss = np.empty(n)  # b |b| / (a / 2): 4x the predicted gain where b > 0
+    bb = np.empty(n)  # b_it = v_i - v_t on I_low (-inf elsewhere), then over sqrt(a_it / 2)
     tmp = np.empty(n)
     scalar = np.empty(())  # v_i, then delta: a 0-d operand costs no conversion per call
-    subtract, divide, maximum, absolute = np.subtract, np.divide, np.maximum, np.abs
+    subtract, divide, maximum, sqrt = np.subtract, np.divide, np.maximum, np.sqrt
     multiply = np.multiply
     inf = math.inf
     perf_counter = time.perf_counter
@@ -407,23 +406,25 @@ def _iterate(
         if Ki is None:
             Ki = row(i)
         Kii = diag_list[i]
-        aa = curv.get(i)  # a_it / 2, guarded from below by tau / 2
-        if aa is None:
+        # b^2 / a grows with b / sqrt(a) where b > 0, and some b > 0 exists (viol > eps):
+        # j maximises b_it / sqrt(a_it), negative where v_t >= v_i, -inf off I_low
+        ra = curv.get(i)  # 1 / sqrt(a_it / 2), a_it / 2 guarded from below by tau / 2
+        if ra is None:
             if const_diag:
-                aa = subtract(d0, Ki)  # (K_ii + K_tt)/2 - K_it
+                ra = subtract(d0, Ki)  # (K_ii + K_tt)/2 - K_it
             else:
-                aa = subtract(half_diag, Ki)
-                aa += 0.5 * Kii
-            maximum(aa, half_tau, out=aa)
+                ra = subtract(half_diag, Ki)
+                ra += 0.5 * Kii
+            maximum(ra, half_tau, out=ra)
+            sqrt(ra, out=ra)
+            divide(1.0, ra, out=ra)
             if len(curv) >= curv_cap:
                 curv.clear()
-            curv[i] = aa
+            curv[i] = ra
         scalar[()] = vi
         subtract(scalar, v_low, out=bb)
-        absolute(bb, out=ss)
-        ss *= bb  # b|b| < 0 (never chosen) where v_t >= v_i; -inf off I_low
-        divide(ss, aa, out=ss)
-        j = int(ss.argmax())
+        multiply(bb, ra, out=bb)
+        j = int(bb.argmax())
 
         # -- analytic two-variable step along +y_i e_i - y_j e_j --
         a_true = Kii + diag_list[j] - 2.0 * float(Ki[j])
