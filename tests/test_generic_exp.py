@@ -103,7 +103,7 @@ def test_the_dual_exponential_cone_box_check_is_sound():
     """``_exp_dual_box_inside`` says a box around ``y`` lies in ``K*_exp`` only where every
     sampled point of it does (``-u exp(v/u) <= e w``, ``u < 0``), and it says so for a
     box well inside; a box reaching ``u = 0`` or the boundary is refused."""
-    from convexkern.math.conic.fix import _exp_dual_box_inside
+    from convexkern.math.conic.cones import _exp_dual_box_inside
 
     rng = np.random.default_rng(3)
     assert _exp_dual_box_inside(np.array([-1.0, 1.0, 1.0]), np.full(3, 1e-3))

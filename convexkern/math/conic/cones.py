@@ -580,3 +580,82 @@ def _phase_one(data: ConicData, cp, blocked: np.ndarray | None = None,
             return np.asarray(x.value, dtype=float), float(t.value), mult
     return None, 0.0, mult
 
+
+# -- the dual cone, for the dual correction (:func:`convexkern.math.conic.fix.dual_fix`)
+
+
+def _dual_room(data: ConicData, y: np.ndarray) -> np.ndarray:
+    """How far each multiplier may move and stay in ``K*`` (0: not a candidate)."""
+    room = np.zeros(y.size)
+    room[: data.zero] = 1.0
+    nn = slice(data.zero, data.zero + data.nonneg)
+    room[nn] = np.clip(y[nn], 0.0, 1.0)
+    for _, heads, tails in soc_groups(data):
+        T = y[tails]
+        inside = y[heads] - np.sqrt(np.einsum("ij,ij->i", T, T))
+        room[np.concatenate([heads[:, None], tails], axis=1)] = np.clip(inside, 0.0, 1.0)[
+            :, None]
+    for kind, i, k in other_blocks(data):
+        if kind == "psd":
+            size = k * (k + 1) // 2
+            lam = float(scipy.linalg.eigvalsh(_smat(y[i: i + size], k, data.psd_lower),
+                                              subset_by_index=[0, 0])[0])
+            room[i: i + size] = min(1.0, max(0.0, lam))
+        elif kind == "exp":  # how far inside K*_exp: -u > 0 and e w - (-u) exp(v/u) > 0
+            u, v, w = (float(t) for t in y[i: i + 3])
+            if u < 0 and v / u < 700.0:
+                inside = E_DOWN * w - (-u) * math.exp(v / u)
+                room[i: i + 3] = min(1.0, -u, max(0.0, inside))
+    return room
+
+
+def _stays_in_dual(data: ConicData, y: np.ndarray, By: np.ndarray, dv: np.ndarray) -> bool:
+    """Whether ``y + delta`` is in ``K*`` for every ``delta`` on ``By`` with
+    ``|delta| <= dv`` componentwise."""
+    d = np.zeros(y.size)
+    d[By] = dv
+    nn = slice(data.zero, data.zero + data.nonneg)
+    if np.any(y[nn] - d[nn] < 0):
+        return False
+    for k, heads, tails in soc_groups(data):
+        moved = (d[heads] != 0) | np.any(d[tails] != 0, axis=1)
+        if moved.any():
+            h, t = heads[moved], tails[moved]
+            if not np.all(y[h] - d[h] >= norms_up(np.abs(y[t]) + d[t], k)):
+                return False
+    for kind, i, k in other_blocks(data):
+        size = k if kind != "psd" else k * (k + 1) // 2
+        dd = d[i: i + size]
+        if not dd.any():
+            continue
+        if kind == "psd":
+            frob = float(np.linalg.norm(dd)) * (1 + 4 * _U)
+            if psd_shift(_smat(y[i: i + size], k, data.psd_lower), frob) != 0.0:
+                return False
+        elif kind == "exp":
+            if not _exp_dual_box_inside(y[i: i + 3], dd):
+                return False
+        else:
+            return False
+    return True
+
+
+
+def _exp_dual_box_inside(y: np.ndarray, d: np.ndarray) -> bool:
+    """Whether every ``(u, v, w)`` within ``d`` of ``y`` componentwise is in
+    ``K*_exp = {u < 0, -u exp(v/u) <= e w}``: ``g(u, v) = -u exp(v/u)`` is the perspective
+    of a convex function, jointly convex for ``u < 0``, so its largest value on the box
+    is at a vertex; each is widened by 1e-12 (the math library's error)."""
+    u_hi = _up(float(y[0]) + float(d[0]))
+    if not u_hi < 0:
+        return False
+    w_lo = float(y[2]) - float(d[2])
+    w_lo = w_lo - abs(w_lo) * 4 * _U
+    worst = 0.0
+    for u in (float(y[0]) - float(d[0]), u_hi):
+        for v in (float(y[1]) - float(d[1]), float(y[1]) + float(d[1])):
+            arg = v / u
+            if arg >= 700.0:
+                return False
+            worst = max(worst, -u * math.exp(arg) * (1.0 + 1e-12))
+    return worst * (1.0 + 4 * _U) <= E_DOWN * w_lo * (1.0 - 4 * _U)
