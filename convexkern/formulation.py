@@ -305,7 +305,7 @@ def _takes_tol(certify: Callable[..., Any]) -> bool:
     # a plain function's parameters are those of its code object, which every closure a
     # builder makes shares: the answer is kept by code object
     code = (certify.__code__ if isinstance(certify, types.FunctionType)
-            and not hasattr(certify, "__wrapped__") else None)
+            and not any(hasattr(certify, a) for a in _SIGNATURE_ATTRIBUTES) else None)
     if code is not None:
         known = _TAKES_TOL.get(code)
         if known is not None:
@@ -318,6 +318,9 @@ def _takes_tol(certify: Callable[..., Any]) -> bool:
 
 #: :func:`_takes_tol`'s answers for plain functions, by code object
 _TAKES_TOL: dict[types.CodeType, bool] = {}
+#: attributes through which ``inspect.signature`` gives a function another signature than
+#: its code object's (such a function is asked every time)
+_SIGNATURE_ATTRIBUTES = ("__wrapped__", "__signature__", "_partialmethod", "__partialmethod__")
 
 
 def _signature_takes_tol(certify: Callable[..., Any]) -> bool:

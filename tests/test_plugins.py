@@ -779,3 +779,37 @@ def test_tol_reaches_a_certifier_that_takes_it_every_time():
                            data={}, certify=make(with_tol))
         f.certificate({"x": np.array(0.0)}, tol=1e-5)
     assert seen == [1e-5, "no tol", 1e-5, "no tol"]
+
+
+def test_tol_is_read_from_the_signature_where_the_code_object_does_not_say_it():
+    """Functions made by ``functools.partialmethod`` share one code object, and a
+    ``__signature__`` overrides the code's: neither is answered from the cache."""
+    import functools
+    import inspect
+
+    from convexkern.formulation import _takes_tol
+
+    class Cert:
+        def _with(self, f, point, tol=None):
+            return "tol"
+
+        def _without(self, f, point):
+            return "no tol"
+
+        with_tol = functools.partialmethod(_with)
+        without = functools.partialmethod(_without)
+
+    m1 = Cert.__dict__["with_tol"].__get__(None, Cert)
+    m2 = Cert.__dict__["without"].__get__(None, Cert)
+    assert m1.__code__ is m2.__code__
+    assert _takes_tol(m1) and not _takes_tol(m2)
+
+    def make():
+        def certify(f, point, **kw):
+            return kw
+        return certify
+
+    a, b = make(), make()
+    b.__signature__ = inspect.Signature(
+        [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in ("f", "point")])
+    assert _takes_tol(a) and not _takes_tol(b)
