@@ -368,7 +368,9 @@ def _phase_one_fits(data: ConicData) -> bool:
     solver's dense kernels (:data:`~convexkern.math.budget.SOLVER_FLOPS`; arch0's 161 x 161
     block: about 300 s, measured 90); cvxpy's compilation of the problem, not interruptible
     either, as 1e7 + 100 flops per nonzero of ``A`` at the Python-bound rate (kernel
-    logistic regression at n = 300: 0.06 s)."""
+    logistic regression at n = 300: 0.06 s).  The direct route to Clarabel
+    (:mod:`.phase_one`) builds its problem in a fraction of that; the term stays, as the
+    margin for the solver's own sparse set-up, which is not counted otherwise."""
     sides = [k * (k + 1) // 2 for k in data.psd]
     solver = 2.0 * sum(s ** 3 / 3.0 for s in sides)  # the phase one's solver's factorisations
     compile_ = 1e7 + 100.0 * data.A.nnz  # cvxpy's compilation, Python-bound
