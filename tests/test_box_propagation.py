@@ -15,6 +15,7 @@ import pytest
 import scipy.sparse as sp
 
 from convexkern.math.rounding import UNIT_ROUNDOFF, gamma
+from tests.huber_models import huber_problem
 
 TINY = 1e-300
 
@@ -293,18 +294,11 @@ def test_a_huber_regression_is_certified_through_the_epigraph_pairs():
     their sums the primal box left every column open and the dual correction 2100 rows,
     more than it takes (no lower bound on any solver).  Now Clarabel and SCS certify
     it, their brackets overlapping."""
-    import cvxpy as cp
 
     import convexkern as ck
     from convexkern.report import Status
 
-    r = np.random.default_rng(2)
-    A = r.standard_normal((1000, 100))
-    b = A @ r.standard_normal(100) + r.standard_t(2, 1000)
-
-    def build():
-        x = cp.Variable(100)
-        return cp.Problem(cp.Minimize(cp.sum(cp.huber(A @ x - b, 1.0))))
+    build = huber_problem(1000, 100, seed=2)
 
     reps = [ck.solve(ck.from_cvxpy(build(), "huber"), s) for s in ("clarabel", "scs")]
     for rep in reps:

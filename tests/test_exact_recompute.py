@@ -15,6 +15,7 @@ import pytest
 import scipy.sparse as sp
 
 from convexkern.math.conic.data import _EXACT_TERMS, _worst_first
+from tests.huber_models import huber_problem
 
 
 def _rows(nnz: list[int]) -> sp.csr_matrix:
@@ -69,18 +70,11 @@ def test_a_huber_regression_with_dense_columns_last_is_certified_by_clarabel():
     correction paid their bound over 6000 multipliers: ``optimal_inaccurate`` at 2.3e-8
     after two re-solves (4.9 s).  Now ``optimal`` at Clarabel's tol, bracket holding a
     tight independent solve."""
-    import cvxpy as cp
 
     import convexkern as ck
     from convexkern.report import Status
 
-    r = np.random.default_rng(7)
-    A = r.standard_normal((6000, 20))
-    b = A @ r.standard_normal(20) + r.standard_t(2, 6000)
-
-    def build():
-        x = cp.Variable(20)
-        return cp.Problem(cp.Minimize(cp.sum(cp.huber(A @ x - b, 1.0))))
+    build = huber_problem(6000, 20, seed=7)
 
     rep = ck.solve(ck.from_cvxpy(build(), "huber"), "clarabel")
     assert rep.status is Status.OPTIMAL, rep.message

@@ -18,6 +18,7 @@ import scipy.sparse as sp
 
 from convexkern.math.conic.data import ConicData, norms_up, soc_groups
 from convexkern.math.conic.triangular import forward_peel
+from tests.huber_models import huber_problem
 
 
 def _exact_norm_sq(row: np.ndarray) -> Fraction:
@@ -224,16 +225,7 @@ def test_the_pivoted_basis_skips_zero_columns():
 
 
 def _huber(m: int):
-    import cvxpy as cp
-
-    r = np.random.default_rng(7)
-    A = r.standard_normal((m, 20))
-    b = A @ r.standard_normal(20) + r.standard_t(2, m)
-
-    def build():
-        x = cp.Variable(20)
-        return cp.Problem(cp.Minimize(cp.sum(cp.huber(A @ x - b, 1.0))))
-    return build
+    return huber_problem(m, 20, seed=7)
 
 
 @pytest.mark.slow
