@@ -100,9 +100,14 @@ def test_hard_margin_stops_on_the_gap():
 
 
 # ----------------------------------------------------------------------- the gap rule
+@pytest.mark.parametrize("face", [True, False])
 @pytest.mark.parametrize("C", [1.0, 50.0])
-def test_gap_estimate_matches_the_certificate(usps35_small, C):
+def test_gap_estimate_matches_the_certificate(usps35_small, C, face, monkeypatch):
+    """With the face step (math/smo_face.py) and without it (its allowance set to 0: the
+    eps rule alone then closes the gap)."""
     _, y, K = usps35_small
+    if not face:
+        monkeypatch.setattr(smo_module, "_FACE_COST", 0.0)
     res = smo(K, y, C, gap_tol=1e-7)
     assert res.status == "optimal" and res.gap_checks >= 1
     lo, up = res.gap_estimate
@@ -117,7 +122,10 @@ def test_gap_estimate_matches_the_certificate(usps35_small, C):
     plain = smo(K, y, C, eps=1e-3)
     bp = dual_bounds(K, y, plain.alpha, C)
     assert (bp.upper - bp.lower) / bp.upper > 1e-7
-    assert res.eps < 1e-3  # lowered in place
+    if face:  # the step on the face closed the gap, or eps was lowered in place
+        assert res.face_steps >= 1 or res.eps < 1e-3
+    else:
+        assert res.face_steps == 0 and res.eps < 1e-3  # lowered in place
 
 
 def test_gap_rule_keeps_one_run(usps35_small):
@@ -181,9 +189,11 @@ def test_certificate_is_computed_once_per_point(usps35_small):
     f = svm.dual(K, y, C=1.0)
     a = ck.solve(f, "smo", tol=1e-6).x["alpha"]
     c1 = f.certificate({"alpha": a})
+    kept = c1.point["alpha"].copy()  # the point certified (a, or a projected to rounding)
     c1.point["alpha"][:] = 0.0  # a caller scribbling on its copy changes nothing
     c2 = f.certificate({"alpha": a})
-    assert c2.primal_value == c1.primal_value and np.array_equal(c2.point["alpha"], a)
+    assert c2.primal_value == c1.primal_value and np.array_equal(c2.point["alpha"], kept)
+    assert np.max(np.abs(kept - a)) <= 1e-15
     f.set_params(C=2.0)  # another C: computed afresh
     c3 = f.certificate({"alpha": a})
     b = dual_bounds(K, y, a, 2.0)

@@ -104,7 +104,13 @@ each time the *full* set is optimal for the current ``eps`` (after the un-shrink
 evaluates this gap; if the relative gap misses ``gap_tol`` it lowers ``eps`` by the
 factor the gap still has to fall (times 0.6, clipped to ``[1e-3, 1/2]``), revises the
 active set at once and goes on, with the shrinking state and ``v`` kept (no restart, no
-recomputation of ``K alpha``).  This gap is an estimate (``v`` carries the round-off
+recomputation of ``K alpha``).  Before lowering ``eps`` it tries one Newton step on the
+face SMO has found (:mod:`convexkern.math.smo_face`: the free variables solved for
+exactly, the others at their bounds, when that costs at most ``50`` flops per step taken
+and example): once the free set is the optimum's, that step closes the gap at once,
+where SMO's own steps would take about as many again as it took to reach ``eps = 1e-3``
+(USPS 3 vs 5, ``C = 10``: 871 steps and a gap of 1e-12, against 1988 steps to 3e-7).
+This gap is an estimate (``v`` carries the round-off
 of the updates); the certificate is computed from ``K`` by the caller
 (:func:`convexkern.algorithms.smo.solve`).
 
@@ -127,7 +133,6 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -137,6 +142,8 @@ from .._validation import (
     check_nonnegative,
     check_positive,
 )
+from .smo_face import face_step
+from .smo_result import SMOProgress, SMOResult
 from .smo_rows import (
     _ActiveRows,
     _KernelRows,
@@ -163,91 +170,13 @@ _EPS_MIN = 1e-13
 #: gap falls about in proportion to ``eps``; a miss costs another full-set check).
 _GAP_AIM = 0.6
 
+#: With ``gap_tol``, the Newton step on the free variables' face (:mod:`.smo_face`) is
+#: tried when it costs at most this many flops per SMO step taken and example.
+_FACE_COST = 50.0
+
 #: A revision that would keep more than this fraction of the active set is not applied
 #: (re-gathering the restricted kernel rows would cost more than it saves).
 _SHRINK_MIN_GAIN = 0.9
-
-
-@dataclass(frozen=True)
-class SMOProgress:
-    """What a ``callback`` sees every ``history_every`` iterations.
-
-    ``alpha`` is a read-only view of the solver's working array, valid only during the
-    call (copy it to keep it).
-    """
-
-    iteration: int
-    time: float
-    dual_objective: float
-    max_violation: float
-    alpha: np.ndarray
-
-
-@dataclass(frozen=True)
-class SMOResult:
-    """The outcome of :func:`smo`.
-
-    Attributes
-    ----------
-    alpha : ndarray of shape (n,)
-        The dual variables, in ``[0, C]`` (``[0, C_i]``) exactly, with ``y @ alpha`` zero up
-        to round-off.
-    b : float
-        The bias of the decision function ``f(x) = sum_s alpha_s y_s K(x_s, x) + b``.
-    status : str
-        ``"optimal"`` (maximal violation ``<= eps``), ``"iteration_limit"``,
-        ``"time_limit"`` or ``"interrupted"`` (the callback asked to stop).
-    iterations : int
-        Number of two-variable steps taken.
-    max_violation : float
-        ``m(alpha) - M(alpha)`` at the returned point (see the module docstring).
-    dual_objective : float
-        ``D(alpha) = e'alpha - alpha' G alpha / 2`` at the returned point, evaluated as
-        ``sum_t alpha_t (1 + y_t v_t) / 2`` from the maintained ``v = y - K(y*alpha)``.
-    solve_time : float
-        Seconds spent solving (initial gradient included, input validation excluded).
-    n_support : int
-        Number of ``alpha_t > 0``.
-    history : list of (iteration, time, dual objective, max violation)
-        Sampled every ``history_every`` iterations and at the end.  The dual objective in
-        the history is tracked incrementally (one scalar update per step); the final
-        ``dual_objective`` is recomputed from the gradient.  While variables are shrunk,
-        the recorded violation is that of the active set (a lower bound); the last entry
-        is always for the full set.
-    kernel_rows_computed : int
-        Kernel rows evaluated by the ``kernel`` callable (0 for a precomputed ``K``);
-        more rows than ``n`` means the row cache evicted and recomputed some.
-    eps : float
-        The stopping tolerance in force.
-    active_size_min : int
-        Smallest active set used (``n`` when shrinking never set a variable aside).
-    gap_estimate : (float, float) or None
-        With ``gap_tol``: ``(D(alpha), P(alpha))`` from the maintained gradient at the
-        last gap check (an estimate of the certified pair, not a certificate).
-    gap_checks : int
-        Number of gap evaluations (``gap_tol``).
-    """
-
-    alpha: np.ndarray
-    b: float
-    status: str
-    iterations: int
-    max_violation: float
-    dual_objective: float
-    solve_time: float
-    n_support: int
-    history: list[tuple[int, float, float, float]] = field(default_factory=list)
-    kernel_rows_computed: int = 0
-    eps: float = 1e-3
-    active_size_min: int = 0
-    gap_estimate: tuple[float, float] | None = None
-    gap_checks: int = 0
-
-    @property
-    def converged(self) -> bool:
-        """True when the ``eps`` criterion was met."""
-        return self.status == "optimal"
-
 
 
 # --------------------------------------------------------------------------------------
@@ -653,6 +582,7 @@ class _Run:
         self.psd_eps = 0.0
         self.estimate: tuple[float, float] | None = None
         self.gap_checks = 0
+        self.face_steps = 0
 
     def sync(self) -> None:
         """Write the active set's alpha and v back into the global arrays."""
@@ -748,6 +678,14 @@ class _Run:
         self.gap_checks += 1
         self.estimate = gap_estimate(self.v, self.yv, self.alpha, self.C, self.psd_eps)
         rel = relative_gap_of(*self.estimate)
+        if rel > self.gap_tol and face_step(  # type: ignore[operator]
+                self.rows, self.yv, self.alpha, self.v, self.C, _FACE_COST * self.it * self.n):
+            self.face_steps += 1  # the face's optimum: SMO goes on from there if need be
+            self.w = _Work(None, self.rows.row, self.yv, self.alpha, self.v, self.rows.diag,
+                           self.C, row_lookup(self.rows, self.n))
+            self.dual = 0.5 * float(np.sum(self.alpha) + (self.alpha * self.yv) @ self.v)
+            self.estimate = gap_estimate(self.v, self.yv, self.alpha, self.C, self.psd_eps)
+            rel = relative_gap_of(*self.estimate)
         if rel <= self.gap_tol or self.eps <= _EPS_MIN:  # type: ignore[operator]
             return True
         shrink = min(0.5, max(1e-3, _GAP_AIM * self.gap_tol / rel))  # type: ignore[operator]
@@ -790,4 +728,5 @@ class _Run:
             active_size_min=self.active_min,
             gap_estimate=self.estimate,
             gap_checks=self.gap_checks,
+            face_steps=self.face_steps,
         )
