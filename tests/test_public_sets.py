@@ -16,7 +16,9 @@ from __future__ import annotations
 import math
 import warnings
 
+import numpy as np
 import pytest
+import scipy.sparse as sp
 
 import convexkern as ck
 from convexkern.bench import load_suite
@@ -476,3 +478,66 @@ def test_a_phase_one_is_never_measured_by_a_phase_one_of_its_own():
     r = ck.solve(f, "highs")
     assert r.status is Status.INFEASIBLE  # clarabel's Farkas ray, as a second opinion
     assert "phase-one LP" not in r.message
+
+
+# ---------------------------------------------------------------- the primal box's rounds
+@pytest.mark.parametrize(("name", "solver"), [
+    ("afiro", "clarabel"), ("adlittle", "clarabel"), ("HS21", "clarabel"),
+    ("ZECEVIC2", "clarabel"), ("scagr7", "ecos"), ("kb2", "highs")])
+def test_the_box_stops_once_the_bound_is_enough_and_still_holds_the_optimum(
+        name, solver, monkeypatch):
+    """The primal box's rounds end once the lower bound would still meet the caller's tol
+    at several times the box's price (math/conic/bounds.py ``_box_enough``); run to the
+    old end (no such stop) the rounds are more, and both brackets hold the published
+    optimum within tol.  (Where the box's price stays above what tol allows, as on
+    Netlib SC105 or BLEND, the rounds run as before.)"""
+    from convexkern.math.conic import bounds, boxes
+
+    f = _formulation(name)
+    if solver not in ck.available_solvers(f):
+        pytest.skip(f"{solver} is not installed")
+    _, optimum, slack = OPTIMA[name]
+    rounds = []
+    real = boxes._propagate
+
+    def counted(*args, **kwargs):
+        rounds[-1] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(boxes, "_propagate", counted)
+    reports = []
+    for stop in (True, False):
+        if not stop:
+            monkeypatch.setattr(bounds, "_box_enough",
+                                lambda *a: (lambda lo, hi: False))
+        rounds.append(0)
+        r = ck.solve(f, solver)
+        assert r.status is Status.OPTIMAL, (stop, r.message)
+        assert r.rel_gap <= r.tol
+        assert r.dual_value <= optimum + slack and r.primal_value >= optimum - slack
+        reports.append(r)
+    assert rounds[0] < rounds[1], rounds
+
+
+def test_the_box_rule_waits_for_every_costly_column_to_be_boxed():
+    """``_box_enough`` says no while a column whose dual residual is not zero has an open
+    bound (its price is infinite), and yes on a box tight enough for ``good``."""
+    from convexkern.math.conic.bounds import _box_enough
+    from convexkern.math.conic.data import ConicData
+
+    A = sp.csr_matrix(np.array([[1.0, 1.0]]))  # x1 + x2 = 1 (a zero-cone row)
+    data = ConicData(c=np.array([1.0, 2.0]), A=A, b=np.array([1.0]), zero=1)
+    x = np.array([1.0, 0.0])
+    y = np.array([-1.0 + 1e-9])  # dual residual c + A'y = (1e-9, 1 + 1e-9)
+    seen = []
+
+    def good(v):
+        seen.append(v)
+        return v >= 0.999
+
+    done = _box_enough(data, x, y, good)
+    assert not done(np.array([0.0, -np.inf]), np.array([1.0, np.inf]))
+    assert seen == []  # not even asked: the open column's price is infinite
+    assert done(np.array([0.0, 0.0]), np.array([1.0, 1.0]))  # price 0: -b'y = 1 - 1e-9
+    assert not done(np.array([-1e3, -1e3]), np.array([1e3, 1e3]))  # price 1e3: not enough
+    assert len(seen) == 2

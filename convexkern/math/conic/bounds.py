@@ -629,6 +629,32 @@ def conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
 _POOLS = None
 
 
+#: the primal box's rounds stop once the lower bound would still be enough to its caller
+#: were the box's price this many times larger (more rounds gain at most the price)
+_BOX_MARGIN = 3.0
+
+
+def _box_enough(data: ConicData, x: np.ndarray, y: np.ndarray,
+                good: Callable[[float], bool]) -> Callable[[np.ndarray, np.ndarray], bool]:
+    """When the primal box's rounds may stop (:func:`_primal_box`): the weak-duality bound
+    at ``(y, w = x)`` would still be ``good`` were the box's price (``-sum min r_j x_j``
+    over the box, :func:`_lower`) :data:`_BOX_MARGIN` times larger.  Only when to stop
+    depends on this estimate; the bound itself is computed afterwards, from the box, as
+    always."""
+    n = data.c.size
+    r, err = _dual_residual(data, transposed(data), y, x)
+    base = _weak_duality(data, y, x, np.zeros(0), 0.0)
+
+    def done(lo: np.ndarray, hi: np.ndarray) -> bool:
+        with np.errstate(invalid="ignore", over="ignore"):
+            term = _min_product(r - err, r + err, lo[:n], hi[:n])
+            if not np.all(np.isfinite(term)):
+                return False
+            price = float(-np.sum(np.minimum(term, 0.0)))
+            return bool(good(base + float(np.sum(term)) - (_BOX_MARGIN - 1.0) * price))
+    return done
+
+
 def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
                   rounds: int = 3, interior: bool = True,
                   enough: Callable[[float, float], bool] | None = None) -> ConicBounds:
@@ -722,7 +748,8 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
                 return enough is not None and enough(*_with_offset(v, up, d))
             good.upper = upper  # what a lower bound can reach (without d)
 
-            lo, hi = _primal_box(data, upper, x, yk)
+            lo, hi = _primal_box(data, upper, x, yk, None if enough is None else
+                                 _box_enough(data, x, yk, good))
             val, why, r = _lower_best(data, x, y, lo, hi, shift, fix, dual_inner,
                                       good if enough is not None else None)
             res.update(r)

@@ -5,6 +5,7 @@ outward; used by :mod:`convexkern.math.conic`."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 import scipy.linalg
@@ -193,10 +194,12 @@ def _moved(before: np.ndarray, after: np.ndarray) -> np.ndarray:
             np.abs(after - before) > 1e-3 * (1.0 + np.abs(before)))
 
 
-def _tighten(G, rlo, rhi, lo, hi, cone_rule, extra_rule=None, rounds: int = 20) -> None:
+def _tighten(G, rlo, rhi, lo, hi, cone_rule, extra_rule=None, rounds: int = 20,
+             done: Callable[[np.ndarray, np.ndarray], bool] | None = None) -> None:
     """Rounds of :func:`_propagate` and the cone rules until no bound becomes finite and
     none moves by more than 1e-3 of its size (a box only multiplies residuals of the order
-    of the solver's accuracy: a few per cent of looseness costs nothing, more rounds do).
+    of the solver's accuracy: a few per cent of looseness costs nothing, more rounds do),
+    or until ``done(lo, hi)`` says the box is good enough for its user.
     Past the caller's deadline (:mod:`convexkern.math.budget`) no further round is run
     after the first, and the first only when it fits the deadline's grace
     (:func:`~convexkern.math.budget.fits`): every round's box is valid, later ones only
@@ -233,6 +236,8 @@ def _tighten(G, rlo, rhi, lo, hi, cone_rule, extra_rule=None, rounds: int = 20) 
             rounds - k - 1) < 0.5 * np.count_nonzero(~np.isfinite(after))
         if (newly == 0 or trickle) and np.all(np.abs(after[both] - before[both])
                                               <= 1e-3 * (1.0 + np.abs(before[both]))):
+            break
+        if done is not None and k + 1 < rounds and done(lo, hi):
             break
 
 
@@ -531,10 +536,13 @@ def _diagonal_tails(data: ConicData, socs: list[tuple[int, int]]
 
 
 def _primal_box(data: ConicData, upper: float, x: np.ndarray | None = None,
-                y: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                y: np.ndarray | None = None,
+                done: Callable[[np.ndarray, np.ndarray], bool] | None = None
+                ) -> tuple[np.ndarray, np.ndarray]:
     """A box holding every feasible ``x`` with ``c'x + 1/2 x'Px <= upper`` (the objective
     cut is used only when ``P`` is exactly PSD, so that ``c'x <= upper`` follows; with a
-    point ``x`` and multipliers ``y`` in ``K*``, also the cut of :func:`_lagrangian_cut`)."""
+    point ``x`` and multipliers ``y`` in ``K*``, also the cut of :func:`_lagrangian_cut`).
+    ``done(lo, hi)`` (on the columns' bounds) ends the rounds early (:func:`_tighten`)."""
     m, n = data.A.shape
     rlo, rhi = data.b.copy(), data.b.copy()
     cut = math.isfinite(upper) and _psd_P_exact(data.P)
@@ -637,7 +645,7 @@ def _primal_box(data: ConicData, upper: float, x: np.ndarray | None = None,
             rule(lo_, hi_)
 
     _tighten(G, rlo, rhi, lo, hi, lambda a, b_: _cone_box(a, b_, data, n, dual=False),
-             extra)
+             extra, done=None if done is None else lambda a, b_: done(a[:n], b_[:n]))
     return lo[:n], hi[:n]
 
 
