@@ -541,3 +541,30 @@ def test_the_box_rule_waits_for_every_costly_column_to_be_boxed():
     assert done(np.array([0.0, 0.0]), np.array([1.0, 1.0]))  # price 0: -b'y = 1 - 1e-9
     assert not done(np.array([-1e3, -1e3]), np.array([1e3, 1e3]))  # price 1e3: not enough
     assert len(seen) == 2
+
+
+def test_no_early_box_stop_where_a_psd_shift_is_paid():
+    """A QP whose P = G'G (rank 30 of 60) is PSD but not verified so exactly: the lower
+    bound pays a shift penalty that grows with the box's width, which the early stop does
+    not price, so the rounds run to their end and the pair certifies at tol 3e-3 (the
+    review's reproducer: with the early stop it ended optimal_inaccurate at 6.3e-3)."""
+    import cvxpy as cp
+
+    rng = np.random.default_rng(0)
+    n = 60
+    G = rng.normal(size=(30, n))
+    P = G.T @ G
+    P = 0.5 * (P + P.T)
+    c = rng.normal(size=n)
+    x = cp.Variable(n)
+    cons = [x >= -1e4, x <= 1e4] + [cp.abs(x[i] - 0.9 * x[(i + 1) % n]) <= 1
+                                     for i in range(n)]
+    prob = cp.Problem(cp.Minimize(0.5 * cp.quad_form(x, cp.psd_wrap(P)) + c @ x), cons)
+    f = ck.from_cvxpy(prob, "shifted_qp")
+    ref = ck.solve(f, "clarabel", tol=1e-8)
+    for solver in ("clarabel", "qoco"):
+        if solver not in ck.available_solvers(f):
+            continue
+        r = ck.solve(f, solver, tol=3e-3)
+        assert r.status is Status.OPTIMAL, (solver, r.message)
+        assert r.dual_value <= ref.primal_value and r.primal_value >= ref.dual_value

@@ -188,3 +188,71 @@ def test_smo_with_the_step_certifies_the_same_optimum_in_fewer_steps(usps, monke
         b = dual_bounds(K, y, res.alpha, 10.0)
         assert b.lower <= ref * (1 + 1e-10) and ref <= b.upper * (1 + 1e-10)
         assert (b.upper - b.lower) <= 1e-8 * abs(b.upper)
+
+
+def test_a_large_C_snaps_nothing_but_rounding():
+    """C = 1e10 on a linear kernel scaled by 1e5 (coefficients about 1e-5, 15 orders
+    below C): snapping near a bound is relative to a coefficient and its step, not to
+    C, so no free coefficient is zeroed, y'alpha stays 0 and the dual rises to the
+    optimum (review of the session's first version, which zeroed one and lost half the
+    dual's lower bound)."""
+    from convexkern import solve
+    from convexkern.formulations import svm
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 2))
+    w = np.array([1.0, -0.5])
+    y = np.where(X @ w > 0, 1.0, -1.0)
+    X += 0.3 * y[:, None] * w
+    K = (X @ X.T) * 1e5
+    C = 1e10
+    ref = _dual(K, y, smo(K, y, np.inf, eps=1e-11, check_input=False).alpha)
+    start = smo(K, y, C, eps=1e-3, check_input=False)
+    alpha, v = start.alpha.copy(), y - K @ (y * start.alpha)
+    before = _dual(K, y, alpha)
+    assert face_step(_PrecomputedRows(K), y, alpha, v, C, np.inf) >= 1
+    assert np.array_equal(alpha > 0, start.alpha > 0)  # no support vector lost
+    _check_invariants(K, y, alpha, v, C, before)
+    assert abs(_dual(K, y, alpha) - ref) <= 1e-9 * ref
+    r = solve(svm.dual(K, y, C=C), "smo", tol=1e-9)
+    assert r.status.value == "optimal", r.message
+    # a maximisation: primal_value is the certified lower bound D(alpha), dual_value the
+    # upper; the reference (SMO at 1e-11) is within rounding of the optimum
+    assert r.primal_value <= ref * (1 + 1e-9) and r.dual_value >= ref * (1 - 1e-12)
+
+
+def test_the_reported_violation_is_that_of_the_point_returned():
+    """After a step on the face meets gap_tol, max_violation and the last history entry
+    are those of the new point (not of the point before the step)."""
+    rng = np.random.default_rng(18)
+    X = rng.normal(size=(200, 5))
+    y = np.sign(X[:, 0] + 0.5 * rng.normal(size=200))
+    y[y == 0] = 1.0
+    K = _rbf_gram(X, 0.2)
+    r = smo(K, y, 10.0, eps=0.3, gap_tol=1e-3, check_input=False)
+    assert r.face_steps >= 1
+    v = y - K @ (y * r.alpha)
+    up = np.where(y > 0, r.alpha < 10.0, r.alpha > 0)
+    low = np.where(y > 0, r.alpha > 0, r.alpha < 10.0)
+    true = float(v[up].max() - v[low].min())
+    assert r.max_violation == r.history[-1][3]
+    assert abs(r.max_violation - true) <= 1e-12 and true < 0.3
+
+
+def test_no_step_past_the_deadline_or_beyond_the_row_cache(usps):
+    K, y = usps
+    res = smo(K, y, 10.0, eps=1e-3, check_input=False)
+    f = _free(res.alpha, 10.0).size
+    for rows, deadline in ((_PrecomputedRows(K), 0.0),  # a deadline already past
+                           (_SmallCache(K, f - 1), np.inf)):  # f rows do not fit
+        alpha, v = res.alpha.copy(), y - K @ (y * res.alpha)
+        assert face_step(rows, y, alpha, v, 10.0, np.inf, deadline) == 0
+        assert np.array_equal(alpha, res.alpha)
+
+
+class _SmallCache(_PrecomputedRows):
+    """Precomputed rows behind a row cache of ``capacity`` rows (what the step reads)."""
+
+    def __init__(self, K, capacity):
+        super().__init__(K)
+        self.capacity = capacity

@@ -666,28 +666,33 @@ class _Run:
                 # optimal on the active set: check the whole set with exact gradients
                 self.w = self.unshrink()
                 continue
-            if reason == "optimal" and self.gap_tol is not None and not self.gap_met(viol):
-                continue
+            if reason == "optimal" and self.gap_tol is not None:
+                met, viol = self.gap_met(viol)
+                if not met:
+                    continue
             break
         return self.result(reason, viol)
 
-    def gap_met(self, viol: float) -> bool:
+    def gap_met(self, viol: float) -> tuple[bool, float]:
         """On the full set, optimal for ``eps``: evaluate the gap from ``v``; when it
-        misses ``gap_tol``, lower ``eps``, revise the active set now and say so (False)."""
+        misses ``gap_tol``, try the face step, then lower ``eps``, revise the active set
+        now and say so (False).  Returns that and the violation at the point now held."""
         self.sync()
         self.gap_checks += 1
         self.estimate = gap_estimate(self.v, self.yv, self.alpha, self.C, self.psd_eps)
         rel = relative_gap_of(*self.estimate)
         if rel > self.gap_tol and face_step(  # type: ignore[operator]
-                self.rows, self.yv, self.alpha, self.v, self.C, _FACE_COST * self.it * self.n):
+                self.rows, self.yv, self.alpha, self.v, self.C, _FACE_COST * self.it * self.n,
+                self.deadline):
             self.face_steps += 1  # the face's optimum: SMO goes on from there if need be
-            self.w = _Work(None, self.rows.row, self.yv, self.alpha, self.v, self.rows.diag,
-                           self.C, row_lookup(self.rows, self.n))
+            w = self.w = _Work(None, self.rows.row, self.yv, self.alpha, self.v,
+                               self.rows.diag, self.C, row_lookup(self.rows, self.n))
+            viol = float(w.v_up.max()) - float(w.v_low.min())
             self.dual = 0.5 * float(np.sum(self.alpha) + (self.alpha * self.yv) @ self.v)
             self.estimate = gap_estimate(self.v, self.yv, self.alpha, self.C, self.psd_eps)
             rel = relative_gap_of(*self.estimate)
         if rel <= self.gap_tol or self.eps <= _EPS_MIN:  # type: ignore[operator]
-            return True
+            return True, viol
         shrink = min(0.5, max(1e-3, _GAP_AIM * self.gap_tol / rel))  # type: ignore[operator]
         self.eps = max(_EPS_MIN, self.eps * shrink)
         # the set was just rebuilt with exact gradients: shrink it again at once (the
@@ -695,7 +700,7 @@ class _Run:
         # the full set)
         if self.shrinking:
             self.check(viol)
-        return False
+        return False, viol
 
     def result(self, status: str, viol: float) -> SMOResult:
         alpha, v, yv, C = self.alpha, self.v, self.yv, self.C

@@ -32,6 +32,8 @@ computed from ``K`` by the caller.  A step that would not raise the dual (an ind
 
 from __future__ import annotations
 
+import math
+import time
 import warnings
 from typing import Any
 
@@ -44,27 +46,39 @@ __all__ = ["face_step"]
 #: variables it brought to their bounds).
 _ROUNDS = 3
 
-#: a few units in the last place (a coefficient this close to a bound, relative to the
-#: step and the box, is the bound)
+#: a few units in the last place (a coefficient this close to a bound, relative to its
+#: own value and its step, is the bound)
 _U = 8 * np.finfo(float).eps
+
+#: the most free variables a step is tried on (its bordered matrix: 72 MiB)
+_MAX_FREE = 3000
+
+#: flop/s assumed when checking a step against a deadline (a pessimistic rate for the
+#: dense factorisation and the products: the step is not begun when it might not end)
+_RATE = 1e9
 
 
 def face_step(rows: Any, y: np.ndarray, alpha: np.ndarray, v: np.ndarray,
-              C: float | np.ndarray, budget: float) -> int:
+              C: float | np.ndarray, budget: float, deadline: float = math.inf) -> int:
     """Move ``alpha`` (in place) to the optimum of the dual on its current face, keeping
     ``v = y - K(y * alpha)`` (in place) up to date; return how many rounds moved it (0:
     nothing changed).
 
     ``rows`` is SMO's row access (:mod:`convexkern.math.smo_rows`: ``row(i)`` and
     ``times``); ``budget`` the floating-point operations the caller allows (a face of
-    ``f`` free variables costs about ``f**3 / 3 + 2 f n``; a larger one is not tried).
-    Memory: the ``(f + 1)**2`` bordered matrix, beside the rows SMO's cache holds."""
+    ``f`` free variables costs about ``f**3 / 3 + 2 f n``; a larger one is not tried,
+    nor one that would not end by ``deadline`` (``time.perf_counter``) at
+    :data:`_RATE`, nor one of more free variables than SMO's row cache holds rows or
+    than :data:`_MAX_FREE`).  Memory: the ``(f + 1)**2`` bordered matrix, beside the rows
+    SMO's cache holds."""
     n = y.size
     moved = 0
+    cap = min(_MAX_FREE, int(getattr(rows, "capacity", _MAX_FREE)))
     for _ in range(_ROUNDS):
         F = np.flatnonzero((alpha > 0) & (alpha < C))
         f = F.size
-        if f < 2 or f ** 3 / 3.0 + 2.0 * f * n > budget:
+        work = f ** 3 / 3.0 + 2.0 * f * n
+        if f < 2 or f > cap or work > budget or time.perf_counter() + work / _RATE > deadline:
             return moved
         M = np.ones((f + 1, f + 1))  # the bordered matrix: K_FF, then a row of ones
         for k, i in enumerate(F.tolist()):
@@ -74,29 +88,33 @@ def face_step(rows: Any, y: np.ndarray, alpha: np.ndarray, v: np.ndarray,
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("error", scipy.linalg.LinAlgWarning)
-                sol = scipy.linalg.solve(M, rhs, assume_a="sym", check_finite=False)
+                sol = scipy.linalg.solve(M, rhs, assume_a="sym", overwrite_a=True,
+                                         check_finite=False)
         except (np.linalg.LinAlgError, scipy.linalg.LinAlgWarning, ValueError):
             return moved
         d = sol[:f]
-        rise, curve = float(v[F] @ d), float(d @ (M[:f, :f] @ d))
-        if not (np.all(np.isfinite(d)) and rise > 0.0 and curve >= 0.0):
+        # the system gives K_FF d = v_F - b 1 and 1'd = 0, so the curvature d'K_FF d is
+        # the slope v_F'd itself: along t d the dual rises by (t - t^2 / 2) v_F'd, a rise
+        # for every t in (0, 1] exactly when v_F'd > 0 (an indefinite K_FF included)
+        rise = float(v[F] @ d)
+        if not (np.all(np.isfinite(d)) and rise > 0.0):
             return moved
         # alpha_F moves by t * y_F * d; the largest t <= 1 that keeps it in [0, C]
         a, s = alpha[F], y[F] * d
         CF = C[F] if np.ndim(C) else np.full(f, float(C))
         with np.errstate(divide="ignore", invalid="ignore"):
             room = np.where(s > 0, (CF - a) / s, np.where(s < 0, -a / s, np.inf))
-        k = int(np.argmin(room))
-        t = min(1.0, float(room[k]))
-        if not t > 0.0 or t * rise - 0.5 * t * t * curve <= 0.0:
+        t = min(1.0, float(np.min(room)))
+        if not t > 0.0:
             return moved
         new = np.clip(a + t * s, 0.0, CF)
         # the variables that stop the step sit at their bounds exactly, and so do those
-        # the solve left within rounding of one (a support vector of the optimum's face
-        # whose coefficient there is 0: 4e-17 is no support vector)
-        near = (np.abs(t * s) + np.abs(a) + np.where(np.isfinite(CF), CF, 0.0)) * _U
+        # the solve left within the rounding of their own update of one (a support vector
+        # of the optimum's face whose coefficient there is 0: 4e-17 is no support vector)
+        near = (np.abs(t * s) + np.abs(a)) * _U
         new[new <= near] = 0.0
-        new[new >= CF - near] = CF[new >= CF - near]
+        top = new >= CF - near
+        new[top] = CF[top]
         if t < 1.0:
             hit = room <= t
             new[hit] = np.where(s[hit] > 0, CF[hit], 0.0)

@@ -37,8 +37,10 @@ class SMOResult:
     b : float
         The bias of the decision function ``f(x) = sum_s alpha_s y_s K(x_s, x) + b``.
     status : str
-        ``"optimal"`` (maximal violation ``<= eps``), ``"iteration_limit"``,
-        ``"time_limit"`` or ``"interrupted"`` (the callback asked to stop).
+        ``"optimal"`` (maximal violation ``<= eps``; with ``gap_tol``, the gap estimate
+        met, which a step on the face can reach with a violation above ``eps``),
+        ``"iteration_limit"``, ``"time_limit"`` or ``"interrupted"`` (the callback asked
+        to stop).
     iterations : int
         Number of two-variable steps taken.
     max_violation : float

@@ -630,7 +630,9 @@ _POOLS = None
 
 
 #: the primal box's rounds stop once the lower bound would still be enough to its caller
-#: were the box's price this many times larger (more rounds gain at most the price)
+#: were the box's price this many times larger (a margin for what the estimate leaves
+#: out: the multipliers :func:`_toward_bounds` drops, the exact recomputation of
+#: undecided residuals)
 _BOX_MARGIN = 3.0
 
 
@@ -748,8 +750,10 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
                 return enough is not None and enough(*_with_offset(v, up, d))
             good.upper = upper  # what a lower bound can reach (without d)
 
-            lo, hi = _primal_box(data, upper, x, yk, None if enough is None else
-                                 _box_enough(data, x, yk, good))
+            # the early stop prices the box's residual terms only: not with a PSD shift,
+            # whose penalty (_lower) grows with the box's width too
+            lo, hi = _primal_box(data, upper, x, yk, None if enough is None or shift > 0
+                                 else _box_enough(data, x, yk, good))
             val, why, r = _lower_best(data, x, y, lo, hi, shift, fix, dual_inner,
                                       good if enough is not None else None)
             res.update(r)
