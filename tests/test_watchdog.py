@@ -144,6 +144,33 @@ def test_ecos_without_a_clock_returns_at_the_deadline(slow_socp):
     assert wall <= 1.0 * 1.05 + 0.15, wall
 
 
+def test_scs_after_a_set_up_that_cannot_fit_returns_at_the_deadline(slow_socp):
+    """SCS reads its clock only after its set-up, a sparse LDL of the KKT system with the
+    dense 1500 x 600 block (2 s here; under time_limit=1 it returned after 3.1 s): a
+    set-up that may not fit makes its solve watched, stopped at the deadline."""
+    f = ck.from_cvxpy(slow_socp)
+    t0 = time.perf_counter()
+    r = ck.solve(f, "scs", time_limit=1.0)
+    wall = time.perf_counter() - t0
+    assert r.status is Status.TIME_LIMIT, (r.status, r.message)
+    assert "reads its clock only after a set-up" in r.message
+    assert wall <= 1.0 * 1.05 + 0.15, wall
+
+
+def test_scs_is_watched_only_when_its_set_up_may_not_fit(slow_socp, svm_dual):
+    """The set-up's estimate (``ldl_work``) against the time left: the dense block at 1 s
+    and at 1000 s, a 120-point SVM dual at 1 s."""
+    from convexkern.solvers.backends.base import ldl_work
+
+    scs = CONIC["scs"]
+    dense = slow_socp.get_problem_data("SCS")[0]
+    assert ldl_work(dense) >= 1500 * 600**2  # every row holds the 600 columns
+    assert scs.watch(dense, 1.0) and not scs.watch(dense, 1000.0)
+    small = svm_dual.problem.get_problem_data("SCS")[0]
+    assert not scs.watch(small, 1.0)
+    assert not CONIC["clarabel"].watch(dense, 1.0)  # never: its worker threads
+
+
 def test_a_watched_solve_that_finishes_is_certified_as_usual(svm_dual):
     """Under a time limit it has time to keep, a watched solver's answer (copied out of
     the child) is read and certified as without one."""

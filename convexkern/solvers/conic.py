@@ -167,17 +167,20 @@ class _NoStart(Exception):
         self.need, self.left = need, left
 
 
-def _out_of_time(name: str, exc: Exception, time_limit: float | None) -> str:
+def _out_of_time(spec: ConicSolverSpec, exc: Exception, time_limit: float | None) -> str:
     """Why a solve under ``time_limit`` gave no point: not started, or stopped."""
+    name = spec.name
     if isinstance(exc, _NoStart):
         return (f"{name} was not started: the dense factorisations it does before it "
                 f"first reads its clock take about {exc.need:.2g} s (at {FAST_FLOPS:.0e} "
                 f"flop/s), more than the {max(exc.left, 0.0):.2g} s left of "
                 f"time_limit={time_limit}")
     assert isinstance(exc, Stopped)
-    return (f"{name} had not returned at the deadline (time_limit={time_limit}): it has "
-            f"no clock of its own, so its solve was stopped from outside after "
-            f"{exc.waited:.3g} s; no point to certify")
+    why = ("it has no clock of its own" if spec.watched else
+           "it reads its clock only after a set-up that could not be expected to fit")
+    return (f"{name} had not returned at the deadline (time_limit={time_limit}): {why}, "
+            f"so its solve was stopped from outside after {exc.waited:.3g} s; no point "
+            "to certify")
 
 
 def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
@@ -187,8 +190,9 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
     (:func:`time_left`): a solver whose dense work before its first clock read cannot fit
     is not started (:class:`_NoStart`), one that reads its clock only between long steps
     gets its own limit shortened by a step (``spec.clock_work``), and one that cannot keep
-    a time limit itself (``spec.watched``) solves in a forked child stopped ``grace``
-    seconds past the deadline (:mod:`.watchdog`: :class:`Stopped`)."""
+    a time limit itself (``spec.watch``: no clock, or one read only after a set-up that
+    may not fit) solves in a forked child stopped ``grace`` seconds past the deadline
+    (:mod:`.watchdog`: :class:`Stopped`)."""
     problem = f.problem
     cvx = {k: settings.pop(k) for k in _CVXPY_KEYWORDS if k in settings}
 
@@ -222,7 +226,7 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
         # never 0, which some solvers read as "no limit" (SCS)
         settings = {**settings, spec.time_key: max(
             min(settings[spec.time_key], left) - 1.5 * step / FAST_FLOPS, 1e-3)}
-    if left is not None and spec.watched and can_watch():
+    if left is not None and can_watch() and spec.watch(data, left):
         raw = run_watched(
             lambda: chain.solve_via_data(problem, data, warm, verbose, settings),
             left + grace)
@@ -285,7 +289,7 @@ def _solve_within(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any
         return pointless_report(
             f, solver=spec.name, status=Status.TIME_LIMIT, tol=tol,
             solve_time=time.perf_counter() - t0,
-            message=_out_of_time(spec.name, exc, time_limit))
+            message=_out_of_time(spec, exc, time_limit))
     except (cp.error.SolverError, ValueError, ArithmeticError, ChildLost) as exc:
         # Raised by the solver, or by cvxpy while canonicalising the problem for it (e.g.
         # ECOS needs quad_form(x, P) as a second-order cone and cvxpy refuses a P with
