@@ -110,9 +110,8 @@ exactly, the others at their bounds, when that costs at most ``50`` flops per st
 and example): once the free set is the optimum's, that step closes the gap at once,
 where SMO's own steps would take about as many again as it took to reach ``eps = 1e-3``
 (USPS 3 vs 5, ``C = 10``: 871 steps and a gap of 1e-12, against 1988 steps to 3e-7).
-This gap is an estimate (``v`` carries the round-off
-of the updates); the certificate is computed from ``K`` by the caller
-(:func:`convexkern.algorithms.smo.solve`).
+This gap is an estimate (``v`` carries the round-off of the updates); the certificate
+is computed from ``K`` by the caller (:func:`convexkern.algorithms.smo.solve`).
 
 **Dual objective.**  From :math:`G\alpha = e + g = e - y\circ v`:
 :math:`D(\alpha) = e^\top\alpha - \frac12\alpha^\top(e - y\circ v)

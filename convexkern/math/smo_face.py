@@ -26,8 +26,9 @@ is taken again on the smaller face, at most :data:`_ROUNDS` times).
 Nothing rests on the step being exact: it is a proposal, and SMO goes on from it
 whenever the gap it leaves is still too large (a variable at a bound that should be
 free, or the other way round, shows in the gap and SMO moves it).  The certificate is
-computed from ``K`` by the caller.  A step that would not raise the dual (an indefinite
-:math:`K_{FF}`, a singular system) is not taken.
+computed from ``K`` by the caller.  A step that would not raise the dual
+(:math:`v_F^\top\Delta\beta \le 0`, which an indefinite :math:`K_{FF}` can give) and a
+singular system are not taken.
 """
 
 from __future__ import annotations
