@@ -148,3 +148,18 @@ def test_every_backend_module_imports_no_solver():
                  if isinstance(n, ast.ImportFrom) and n.level == 0 and n.module}
         assert tops <= {"__future__", "collections", "typing", "numpy", "math",
                         "importlib", "dataclasses"}, (name, tops)
+
+
+def test_ldl_work_counts_the_cheaper_side_of_the_cliques():
+    """``ldl_work``: min(sum r_i^2, sum c_j^2) over A, plus sum p_j^2 / 3 over P, by hand:
+    a diagonal A costs n; one dense row of 4 over 4 columns costs min(16, 4); a dense
+    3 x 3 P adds 3 * 9 / 3."""
+    import scipy.sparse as sp
+
+    from convexkern.solvers.backends.base import ldl_work
+
+    assert ldl_work({"A": sp.eye(5, format="csc")}) == 5.0
+    assert ldl_work({"A": sp.csc_matrix(np.ones((1, 4)))}) == 4.0
+    dense_p = {"A": sp.csc_matrix(np.ones((1, 4))), "P": sp.csc_matrix(np.ones((3, 3)))}
+    assert ldl_work(dense_p) == 4.0 + 9.0
+    assert ldl_work({}) == 0.0
