@@ -173,7 +173,22 @@ def test_never_leaves_the_box_nor_lowers_the_dual(seed, n, logC, eps):
     _check_invariants(K, y, alpha, v, C, _dual(K, y, res.alpha))
 
 
-def test_smo_with_the_step_certifies_the_same_optimum_in_fewer_steps(usps, monkeypatch):
+@pytest.fixture
+def untimed(monkeypatch):
+    """The step's allowance by flops only (not by the share of SMO's elapsed time, which
+    a fast machine makes small): the tests that need the step taken are deterministic."""
+    monkeypatch.setattr(smo_module, "_FACE_SHARE", np.inf)
+
+
+def test_the_time_share_is_kept(usps, monkeypatch):
+    """With no share of SMO's time allowed, no step is tried however cheap in flops."""
+    K, y = usps
+    monkeypatch.setattr(smo_module, "_FACE_SHARE", 0.0)
+    assert smo(K, y, 10.0, check_input=False, gap_tol=1e-8).face_steps == 0
+
+
+def test_smo_with_the_step_certifies_the_same_optimum_in_fewer_steps(usps, monkeypatch,
+                                                                     untimed):
     """SMO on the gap (gap_tol 1e-8) with the step and without it (its cost allowance
     set to 0): both certified brackets hold the optimum of SMO at eps = 1e-11, and the
     step saves SMO steps."""
@@ -221,7 +236,7 @@ def test_a_large_C_snaps_nothing_but_rounding():
     assert r.primal_value <= ref * (1 + 1e-9) and r.dual_value >= ref * (1 - 1e-12)
 
 
-def test_the_reported_violation_is_that_of_the_point_returned():
+def test_the_reported_violation_is_that_of_the_point_returned(untimed):
     """After a step on the face meets gap_tol, max_violation and the last history entry
     are those of the new point (not of the point before the step)."""
     rng = np.random.default_rng(18)
