@@ -173,22 +173,25 @@ def test_never_leaves_the_box_nor_lowers_the_dual(seed, n, logC, eps):
     _check_invariants(K, y, alpha, v, C, _dual(K, y, res.alpha))
 
 
-@pytest.fixture
-def untimed(monkeypatch):
-    """The step's allowance by flops only (not by the share of SMO's elapsed time, which
-    a fast machine makes small): the tests that need the step taken are deterministic."""
-    monkeypatch.setattr(smo_module, "_FACE_SHARE", np.inf)
-
-
-def test_the_time_share_is_kept(usps, monkeypatch):
-    """With no share of SMO's time allowed, no step is tried however cheap in flops."""
+def test_the_allowance_counts_the_smallest_active_set(usps, monkeypatch):
+    """The step's flop allowance is _FACE_COST per step taken and example of the smallest
+    active set (shrinking every 50 steps makes it smaller than n)."""
     K, y = usps
-    monkeypatch.setattr(smo_module, "_FACE_SHARE", 0.0)
-    assert smo(K, y, 10.0, check_input=False, gap_tol=1e-8).face_steps == 0
+    monkeypatch.setattr(smo_module, "_SHRINK_EVERY", 50)
+    seen = []
+    real = smo_module.face_step
+
+    def spy(rows, yy, alpha, v, C, budget, deadline):
+        seen.append(budget)
+        return real(rows, yy, alpha, v, C, budget, deadline)
+
+    monkeypatch.setattr(smo_module, "face_step", spy)
+    res = smo(K, y, 10.0, check_input=False, gap_tol=1e-12, eps=1e-2)
+    assert seen and res.active_size_min < y.size
+    assert max(seen) <= smo_module._FACE_COST * res.iterations * res.active_size_min
 
 
-def test_smo_with_the_step_certifies_the_same_optimum_in_fewer_steps(usps, monkeypatch,
-                                                                     untimed):
+def test_smo_with_the_step_certifies_the_same_optimum_in_fewer_steps(usps, monkeypatch):
     """SMO on the gap (gap_tol 1e-8) with the step and without it (its cost allowance
     set to 0): both certified brackets hold the optimum of SMO at eps = 1e-11, and the
     step saves SMO steps."""
@@ -236,7 +239,7 @@ def test_a_large_C_snaps_nothing_but_rounding():
     assert r.primal_value <= ref * (1 + 1e-9) and r.dual_value >= ref * (1 - 1e-12)
 
 
-def test_the_reported_violation_is_that_of_the_point_returned(untimed):
+def test_the_reported_violation_is_that_of_the_point_returned():
     """After a step on the face meets gap_tol, max_violation and the last history entry
     are those of the new point (not of the point before the step)."""
     rng = np.random.default_rng(18)

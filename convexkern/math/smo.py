@@ -106,8 +106,8 @@ factor the gap still has to fall (times 0.6, clipped to ``[1e-3, 1/2]``), revise
 active set at once and goes on, with the shrinking state and ``v`` kept (no restart, no
 recomputation of ``K alpha``).  Before lowering ``eps`` it tries one Newton step on the
 face SMO has found (:mod:`convexkern.math.smo_face`: the free variables solved for
-exactly, the others at their bounds, when that costs at most ``50`` flops per step taken
-and example and a quarter of the time SMO has run): once the free set is the optimum's,
+exactly, the others at their bounds, when that costs at most ``20`` flops per step taken
+and example of the smallest active set so far): once the free set is the optimum's,
 that step closes the gap at once,
 where SMO's own steps would take about as many again as it took to reach ``eps = 1e-3``
 (USPS 3 vs 5, ``C = 10``: 871 steps and a gap of 1e-12, against 1988 steps to 3e-7).
@@ -171,14 +171,12 @@ _EPS_MIN = 1e-13
 _GAP_AIM = 0.6
 
 #: With ``gap_tol``, the Newton step on the free variables' face (:mod:`.smo_face`) is
-#: tried when it costs at most this many flops per SMO step taken and example, and at
-#: most :data:`_FACE_SHARE` of the time SMO has run at :data:`_FACE_RATE` flop/s: SMO's
-#: remaining steps, which the step saves, are about as many as it took and cheaper (the
-#: active set shrinks); USPS 0-4 vs 5-9, n = 5000: 631 free coefficients, 27 ms of step
-#: after 58 ms of SMO, which then took about 25 ms to end on its own: not tried
-_FACE_COST = 50.0
-_FACE_RATE = 4e9
-_FACE_SHARE = 0.25
+#: tried when it costs at most this many flops per SMO step taken and example of the
+#: smallest active set so far: the steps it saves are about as many as SMO took, on a
+#: shrunk active set (USPS 0-4 vs 5-9, n = 5000: 631 free coefficients, 9e7 flops, a
+#: 27 ms step after 58 ms of SMO, which ends on its own in about 25 ms on an active set
+#: of 642: not tried; USPS 3 vs 5: 7.7e6 flops against 871 steps on all 1214: tried)
+_FACE_COST = 20.0
 
 #: A revision that would keep more than this fraction of the active set is not applied
 #: (re-gathering the restricted kernel rows would cost more than it saves).
@@ -687,10 +685,9 @@ class _Run:
         self.gap_checks += 1
         self.estimate = gap_estimate(self.v, self.yv, self.alpha, self.C, self.psd_eps)
         rel = relative_gap_of(*self.estimate)
-        budget = min(_FACE_COST * self.it * self.n,
-                     _FACE_RATE * _FACE_SHARE * (time.perf_counter() - self.t_start))
         if rel > self.gap_tol and face_step(  # type: ignore[operator]
-                self.rows, self.yv, self.alpha, self.v, self.C, budget, self.deadline):
+                self.rows, self.yv, self.alpha, self.v, self.C,
+                _FACE_COST * self.it * self.active_min, self.deadline):
             self.face_steps += 1  # the face's optimum: SMO goes on from there if need be
             w = self.w = _Work(None, self.rows.row, self.yv, self.alpha, self.v,
                                self.rows.diag, self.C, row_lookup(self.rows, self.n))
