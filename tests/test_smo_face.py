@@ -274,3 +274,17 @@ class _SmallCache(_PrecomputedRows):
     def __init__(self, K, capacity):
         super().__init__(K)
         self.capacity = capacity
+
+
+def test_a_warm_start_counts_as_n_steps(usps):
+    """A warm start near the optimum (SMO's own point at eps = 1e-3) has taken no steps
+    of this run: it is credited with n, so its first gap check takes the step on the face
+    rather than redoing SMO's work (a review found 357 steps where a cold start took
+    369)."""
+    K, y = usps
+    start = smo(K, y, 10.0, eps=1e-3, check_input=False)
+    warm = smo(K, y, 10.0, alpha0=start.alpha, gap_tol=1e-10, check_input=False)
+    assert warm.face_steps >= 1
+    assert warm.iterations <= 0.1 * start.iterations, (warm.iterations, start.iterations)
+    b = dual_bounds(K, y, warm.alpha, 10.0)
+    assert (b.upper - b.lower) <= 1e-9 * abs(b.upper)

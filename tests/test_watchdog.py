@@ -139,7 +139,7 @@ def slow_socp() -> cp.Problem:
     # SCS reads its clock only after its set-up, a sparse LDL of the KKT system with the
     # dense 1500 x 600 block (2 s here; under time_limit=1 it returned after 3.1 s): a
     # set-up that may not fit makes its solve watched
-    ("scs", "it reads its clock only after a set-up")])
+    ("scs", "it reads its clock only after its set-up")])
 def test_a_watched_solve_returns_at_the_deadline(slow_socp, solver, why):
     f = ck.from_cvxpy(slow_socp)
     t0 = time.perf_counter()
@@ -162,6 +162,27 @@ def test_scs_is_watched_only_when_its_set_up_may_not_fit(slow_socp, svm_dual):
     small = svm_dual.problem.get_problem_data("SCS")[0]
     assert not scs.watch(small, 1.0)
     assert not CONIC["clarabel"].watch(dense, 1.0)  # never: its worker threads
+
+
+def test_a_watched_scs_stops_on_its_own_limit_with_a_point():
+    """SCS's own limit counts from the end of its set-up: under a deadline it is
+    shortened by the set-up's estimate (``setup_seconds``), so a watched SCS that does not
+    converge in time still hands back its last iterate before the deadline (an 800-point
+    SVM dual, dense P, tol 1e-12: without the shortening it was killed with no point, or,
+    unwatched, returned 24 % late)."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(800, 5))
+    y = np.where(X[:, 0] + 0.5 * rng.normal(size=800) > 0, 1.0, -1.0)
+    f = svm.dual(ck.kernels.RBF(gamma=0.2)(X), y, 1.0)
+    scs = CONIC["scs"]
+    data = f.problem.get_problem_data("SCS")[0]
+    assert scs.setup_seconds(data) > 0.0 and CONIC["clarabel"].setup_seconds(data) == 0.0
+    t0 = time.perf_counter()
+    r = ck.solve(f, "scs", time_limit=1.0, tol=1e-12)
+    wall = time.perf_counter() - t0
+    assert r.status.has_solution, (r.status, r.message)
+    assert np.isfinite(r.primal_value) and np.isfinite(r.dual_value)
+    assert wall <= 1.0 * 1.05 + 0.15, wall
 
 
 def test_a_watched_solve_that_finishes_is_certified_as_usual(svm_dual):

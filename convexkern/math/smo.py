@@ -171,8 +171,9 @@ _EPS_MIN = 1e-13
 _GAP_AIM = 0.6
 
 #: With ``gap_tol``, the Newton step on the free variables' face (:mod:`.smo_face`) is
-#: tried when it costs at most this many flops per SMO step taken and example of the
-#: smallest active set so far: the steps it saves are about as many as SMO took, on a
+#: tried when it costs at most this many flops per SMO step taken (a warm start counts
+#: as ``n`` steps) and example of the smallest active set so far: the steps it saves are
+#: about as many as SMO took, on a
 #: shrunk active set (USPS 0-4 vs 5-9, n = 5000: 631 free coefficients, 9e7 flops, a
 #: 27 ms step after 58 ms of SMO, which ends on its own in about 25 ms on an active set
 #: of 642: not tried; USPS 3 vs 5: 7.7e6 flops against 871 steps on all 1214: tried)
@@ -571,7 +572,11 @@ class _Run:
         self.t_start = time.perf_counter()
         self.deadline = math.inf if time_limit is None else self.t_start + time_limit
         # ---- initial state -------------------------------------------------------------
-        self.v = yv.copy() if not np.any(alpha) else yv - rows.times(yv * alpha)
+        warm = bool(np.any(alpha))
+        self.v = yv - rows.times(yv * alpha) if warm else yv.copy()
+        #: the steps a warm start stands for in the face step's allowance (its free set may
+        #: already be the optimum's: counted as n steps, what SMO takes to get that far)
+        self.it_credit = n if warm else 0
         self.dual = 0.5 * float(np.sum(alpha) + (alpha * yv) @ self.v)
         self.history: list[tuple[int, float, float, float]] = []
         self.w = _Work(None, rows.row, yv, alpha, self.v, rows.diag, C,
@@ -687,7 +692,7 @@ class _Run:
         rel = relative_gap_of(*self.estimate)
         if rel > self.gap_tol and face_step(  # type: ignore[operator]
                 self.rows, self.yv, self.alpha, self.v, self.C,
-                _FACE_COST * self.it * self.active_min, self.deadline):
+                _FACE_COST * (self.it + self.it_credit) * self.active_min, self.deadline):
             self.face_steps += 1  # the face's optimum: SMO goes on from there if need be
             w = self.w = _Work(None, self.rows.row, self.yv, self.alpha, self.v,
                                self.rows.diag, self.C, row_lookup(self.rows, self.n))

@@ -177,7 +177,9 @@ def _out_of_time(spec: ConicSolverSpec, exc: Exception, time_limit: float | None
                 f"time_limit={time_limit}")
     assert isinstance(exc, Stopped)
     why = ("it has no clock of its own" if spec.watched else
-           "it reads its clock only after a set-up that could not be expected to fit")
+           "it reads its clock only after its set-up, estimated at "
+           f"{getattr(exc, 'setup', 0.0):.2g} s, and its own limit, shortened by that, "
+           "did not stop it in time")
     return (f"{name} had not returned at the deadline (time_limit={time_limit}): {why}, "
             f"so its solve was stopped from outside after {exc.waited:.3g} s; no point "
             "to certify")
@@ -225,11 +227,16 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
         # an optimistic one) so that the step it begins last still ends by the deadline;
         # never 0, which some solvers read as "no limit" (SCS)
         settings = {**settings, spec.time_key: max(
-            min(settings[spec.time_key], left) - 1.5 * step / FAST_FLOPS, 1e-3)}
+            min(settings[spec.time_key], left) - spec.setup_seconds(data)
+            - 1.5 * step / FAST_FLOPS, 1e-3)}
     if left is not None and can_watch() and spec.watch(data, left):
-        raw = run_watched(
-            lambda: chain.solve_via_data(problem, data, warm, verbose, settings),
-            left + grace)
+        try:
+            raw = run_watched(
+                lambda: chain.solve_via_data(problem, data, warm, verbose, settings),
+                left + grace)
+        except Stopped as exc:
+            exc.setup = spec.setup_seconds(data)  # for the report's message
+            raise
     else:
         raw = chain.solve_via_data(problem, data, warm, verbose, settings)
     if spec.drop_kept:
