@@ -158,10 +158,11 @@ def test_scs_is_watched_only_when_its_set_up_may_not_fit(slow_socp, svm_dual):
     scs = CONIC["scs"]
     dense = slow_socp.get_problem_data("SCS")[0]
     assert ldl_work(dense) >= 1500 * 600**2  # every row holds the 600 columns
-    assert scs.watch(dense, 1.0) and not scs.watch(dense, 1000.0)
+    setup = scs.setup_seconds(dense)
+    assert scs.watch(setup, 1.0) and not scs.watch(setup, 1000.0)
     small = svm_dual.problem.get_problem_data("SCS")[0]
-    assert not scs.watch(small, 1.0)
-    assert not CONIC["clarabel"].watch(dense, 1.0)  # never: its worker threads
+    assert not scs.watch(scs.setup_seconds(small), 1.0)
+    assert not CONIC["clarabel"].watch(CONIC["clarabel"].setup_seconds(dense), 1.0)  # threads
 
 
 def test_a_watched_scs_stops_on_its_own_limit_with_a_point():

@@ -108,9 +108,9 @@ recomputation of ``K alpha``).  Before lowering ``eps`` it tries one Newton step
 face SMO has found (:mod:`convexkern.math.smo_face`: the free variables solved for
 exactly, the others at their bounds, when that costs at most ``20`` flops per step taken
 and example of the smallest active set so far): once the free set is the optimum's,
-that step closes the gap at once,
-where SMO's own steps would take about as many again as it took to reach ``eps = 1e-3``
-(USPS 3 vs 5, ``C = 10``: 871 steps and a gap of 1e-12, against 1988 steps to 3e-7).
+that step closes the gap at once, where SMO's own steps would take about as many again
+as it took to reach ``eps = 1e-3`` (USPS 3 vs 5, ``C = 10``: 871 steps and a gap of
+1e-12, against 1988 steps to 3e-7).
 This gap is an estimate (``v`` carries the round-off of the updates); the certificate
 is computed from ``K`` by the caller (:func:`convexkern.algorithms.smo.solve`).
 
@@ -173,10 +173,10 @@ _GAP_AIM = 0.6
 #: With ``gap_tol``, the Newton step on the free variables' face (:mod:`.smo_face`) is
 #: tried when it costs at most this many flops per SMO step taken (a warm start counts
 #: as ``n`` steps) and example of the smallest active set so far: the steps it saves are
-#: about as many as SMO took, on a
-#: shrunk active set (USPS 0-4 vs 5-9, n = 5000: 631 free coefficients, 9e7 flops, a
-#: 27 ms step after 58 ms of SMO, which ends on its own in about 25 ms on an active set
-#: of 642: not tried; USPS 3 vs 5: 7.7e6 flops against 871 steps on all 1214: tried)
+#: about as many as SMO took, on a shrunk active set (USPS 0-4 vs 5-9, n = 5000: 631
+#: free coefficients, 9e7 flops, a 27 ms step after 58 ms of SMO, which ends on its own
+#: in about 25 ms on an active set of 642: not tried; USPS 3 vs 5: 7.7e6 flops against
+#: 871 steps on all 1214: tried)
 _FACE_COST = 20.0
 
 #: A revision that would keep more than this fraction of the active set is not applied

@@ -219,6 +219,8 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
         data, chain, inverse = compile_()
     warm = cvx.get("warm_start", True) and spec.reuse
     left = time_left()
+    # the set-up before the solver's clock starts (SCS: a sparse LDL), estimated once
+    setup = 0.0 if left is None else spec.setup_seconds(data)
     first, step = spec.clock_work(data)
     if left is not None and first / FAST_FLOPS > left + grace:
         raise _NoStart(first / FAST_FLOPS, left)
@@ -227,15 +229,14 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
         # an optimistic one) so that the step it begins last still ends by the deadline;
         # never 0, which some solvers read as "no limit" (SCS)
         settings = {**settings, spec.time_key: max(
-            min(settings[spec.time_key], left) - spec.setup_seconds(data)
-            - 1.5 * step / FAST_FLOPS, 1e-3)}
-    if left is not None and can_watch() and spec.watch(data, left):
+            min(settings[spec.time_key], left) - setup - 1.5 * step / FAST_FLOPS, 1e-3)}
+    if left is not None and can_watch() and spec.watch(setup, left):
         try:
             raw = run_watched(
                 lambda: chain.solve_via_data(problem, data, warm, verbose, settings),
                 left + grace)
         except Stopped as exc:
-            exc.setup = spec.setup_seconds(data)  # for the report's message
+            exc.setup = setup  # for the report's message
             raise
     else:
         raw = chain.solve_via_data(problem, data, warm, verbose, settings)

@@ -142,12 +142,12 @@ class ConicSolverSpec:
         del data
         return 0.0
 
-    def watch(self, data: Mapping[str, Any], left: float) -> bool:
+    def watch(self, setup: float, left: float) -> bool:
         """Whether a solve with ``left`` seconds to the deadline runs in a forked child
         stopped at the deadline (:mod:`convexkern.solvers.watchdog`): always for a
-        solver without a clock (``watched``); a solver with one may ask for it when the
-        work before its first clock read may not fit in ``left``."""
-        del data, left
+        solver without a clock (``watched``); a solver with one may ask for it when its
+        set-up (``setup``, from :meth:`setup_seconds`) may not fit in ``left``."""
+        del setup, left
         return self.watched
 
     def clock_work(self, data: Mapping[str, Any]) -> tuple[float, float]:
