@@ -43,7 +43,14 @@ import scipy.sparse as sp
 
 from ..budget import PASS_SECONDS, fits, time_left
 from .boxes import _dual_box, _primal_box, _psd_P_exact
-from .cones import _cone_moves, _into_cone, dual_interior_point, interior_point, psd_shift
+from .cones import (
+    _cone_moves,
+    _into_cone,
+    dual_interior_point,
+    interior_point,
+    psd_shift,
+    sure_unpaid,
+)
 from .data import (
     _TINY,
     _U,
@@ -521,6 +528,9 @@ def _upper_at(data: ConicData, x: np.ndarray,
             return math.inf, reason, {}
         s, es = slack_bound(data, x)
     else:
+        sure = sure_unpaid(data, s, es, box)
+        if sure is not None:
+            return sure
         B, d, reason = equality_fix(data, x, s, es)
     if reason:
         return math.inf, reason, {}
