@@ -78,12 +78,14 @@ def solve_conic(
     accuracy = TOLERANCE.settings(tol, spec.safety, spec.settings_floor)
     t_start = time.perf_counter()  # time_limit bounds the whole call, certificates included
 
+    forms: list = []  # the conic forms certified so far: a re-solve's shares their work
+
     def at(acc: float, limit: float | None, until: float | None = None) -> SolveReport:
         # a re-solve (until given) that returns past the caller's deadline is not
         # certified: the first answer's report stands, and the call ends in time
         return _solve_at(f, spec, tol=tol, accuracy=acc, max_iter=max_iter,
                          time_limit=limit, verbose=verbose, options=options, until=until,
-                         late_ok=until is None)
+                         late_ok=until is None, forms=forms)
 
     first = at(accuracy, time_limit)
     if not (spec.refine and first.status is Status.OPTIMAL_INACCURATE
@@ -263,7 +265,8 @@ def _unpack(f: Formulation, raw: Any, chain: Any, inverse: Any) -> bool:
 def _solve_at(f: Formulation, spec: ConicSolverSpec, *, tol: float, accuracy: float,
               max_iter: int | None, time_limit: float | None, verbose: bool,
               options: Mapping[str, Any], second: bool = True,
-              until: float | None = None, late_ok: bool = True) -> SolveReport:
+              until: float | None = None, late_ok: bool = True,
+              forms: list | None = None) -> SolveReport:
     """One solve at the solver settings ``accuracy``, certified against ``tol``
     (``second``: a "no solution" word this solver cannot prove may ask another).  The
     certificate's deadline is ``until`` (a ``perf_counter`` time; ``inf``: none) where
@@ -279,13 +282,13 @@ def _solve_at(f: Formulation, spec: ConicSolverSpec, *, tol: float, accuracy: fl
     with deadline(None if until == math.inf else until, grace):
         return _solve_within(f, spec, settings, t0=t0, tol=tol, accuracy=accuracy,
                              max_iter=max_iter, time_limit=time_limit, verbose=verbose,
-                             second=second, late_ok=late_ok)
+                             second=second, late_ok=late_ok, forms=forms)
 
 
 def _solve_within(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any], *,
                   t0: float, tol: float, accuracy: float, max_iter: int | None,
                   time_limit: float | None, verbose: bool, second: bool,
-                  late_ok: bool = True) -> SolveReport:
+                  late_ok: bool = True, forms: list | None = None) -> SolveReport:
     """:func:`_solve_at` under the caller's deadline (the certificate's own solves see
     what is left of ``time_limit``: :mod:`convexkern.math.budget`)."""
     try:
@@ -368,7 +371,7 @@ def _solve_within(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any
             message=f"{spec.name} reported '{verdict.word}' but returned no usable point "
                     f"({exc})")
     if f.generic:
-        point[CONIC_KEY] = _conic_point(spec, data, chain, raw, f.problem, inverse)
+        point[CONIC_KEY] = _conic_point(spec, data, chain, raw, f.problem, inverse, forms)
     return certified_report(f, point, status=status, **common)
 
 
@@ -506,15 +509,26 @@ def _no_solution_message(f: Formulation, status: Status) -> str:
 
 
 def _conic_point(spec: ConicSolverSpec, data: Any, chain: Any, raw: Any,
-                 problem: Any = None, inverse: Any = None) -> ConicPoint | None:
+                 problem: Any = None, inverse: Any = None,
+                 forms: list | None = None) -> ConicPoint | None:
     """The solver's raw pair in its conic form, for the generic certificate (``None``
-    when the form cannot be read)."""
+    when the form cannot be read).  ``forms``: the forms already certified in this call
+    (a refining re-solve's is the first one's): one that is this form, bit for bit,
+    lends its certificate's work (``ConicData.cache``: the phase-one points, the exact
+    dependence searches, the correction's basis), each search's work budget renewed."""
     try:
         cd, reason = conic_data(data, getattr(chain, "solver", None))
     except (KeyError, ValueError, TypeError, AttributeError):
         return None  # the certificate then falls back to the point by variable names
     if problem is not None and inverse is not None:
         cd = user_bounds(cd, problem, inverse)  # cvxpy's derived bounds are not the user's
+    if forms is not None:
+        prev = next((p for p in forms if p.same_form(cd)), None)
+        if prev is None:
+            forms.append(cd)
+        else:
+            prev.cache.pop("dual_dependence_work", None)
+            cd.cache = prev.cache
     x, y = spec.pair(raw)
     y = cd.rows_of(y)  # the solver's row order (ECOS's exponential cones) -> the form's
     # x None (a solver whose raw answer is not read): the certificate falls back to the

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -192,6 +193,25 @@ class ConicData:
         if self.c.size != n or self.b.size != m or sizes != m:
             raise ValueError(f"inconsistent conic data: A {self.A.shape}, c {self.c.size}, "
                              f"b {self.b.size}, cones {sizes}")
+
+    def same_form(self, other: ConicData) -> bool:
+        """Whether ``other`` is this very conic program (every array equal, bit for bit):
+        its certificate may then share this one's :attr:`cache` (a refining re-solve of
+        the same problem: the phase-one point and the exact searches are not redone)."""
+        def same(a: Any, b: Any) -> bool:
+            if a is None or b is None:
+                return a is None and b is None
+            if sp.issparse(a):
+                return (sp.issparse(b) and a.shape == b.shape and a.nnz == b.nnz
+                        and all(np.array_equal(getattr(a, k), getattr(b, k))
+                                for k in ("indptr", "indices", "data")))
+            return np.array_equal(a, b)
+        return ((self.zero, self.nonneg, self.soc, self.psd, self.exp, self.p3d,
+                 self.psd_lower, self.offset)
+                == (other.zero, other.nonneg, other.soc, other.psd, other.exp, other.p3d,
+                    other.psd_lower, other.offset)
+                and all(same(getattr(self, k), getattr(other, k))
+                        for k in ("c", "b", "A", "P", "lb", "ub", "solver_rows")))
 
     @property
     def blocks(self) -> list[tuple[str, int, int]]:

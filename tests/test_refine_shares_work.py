@@ -1,0 +1,76 @@
+"""A refining re-solve's certificate shares the first certificate's work on the same conic
+form (``ConicData.same_form``, ``solvers.conic._conic_point``): the phase-one points and
+the exact searches are not redone, and the brackets still hold the published optimum."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import convexkern as ck
+from convexkern.bench import load_suite
+from convexkern.data.mps import build_problem, read_mps
+from convexkern.math.conic import cones
+from convexkern.math.conic.data import ConicData
+
+
+def _form(**over) -> ConicData:
+    kw = dict(c=np.array([1.0, 2.0]), A=sp.csr_matrix([[1.0, 1.0], [-1.0, 0.0]]),
+              b=np.array([1.0, 0.0]), zero=1, nonneg=1)
+    kw.update(over)
+    return ConicData(**kw)
+
+
+def test_same_form_is_equality_of_every_array():
+    a = _form()
+    assert a.same_form(_form())
+    assert not a.same_form(_form(c=np.array([1.0, np.nextafter(2.0, 3.0)])))
+    assert not a.same_form(_form(b=np.array([1.0, -0.0 + 1e-300])))
+    assert not a.same_form(_form(A=sp.csr_matrix([[1.0, 1.0], [-1.0, 1e-300]])))
+    assert not a.same_form(_form(zero=0, nonneg=2))
+    assert not a.same_form(_form(lb=np.zeros(2)))
+    assert not a.same_form(_form(P=sp.eye(2, format="csr")))
+    assert _form(P=sp.eye(2, format="csr")).same_form(_form(P=sp.eye(2, format="csr")))
+
+
+def _recipe():
+    file = next(p.file for p in load_suite("netlib_small").problems if p.name == "recipe")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ck.from_cvxpy(build_problem(read_mps(file))[0], "recipe")
+
+
+@pytest.mark.parametrize("solver", ["clarabel", "ecos"])
+def test_the_refining_certificate_solves_no_second_phase_one(solver, monkeypatch):
+    """RECIPE on an interior-point solver: its first certificate leaves the lower bound
+    open and the call re-solves; the first certificate's phase-one points serve the
+    second (before: one primal and one dual phase one per certificate)."""
+    calls = []
+    real = cones._phase_one
+
+    def counted(*a, **k):
+        calls.append(1)
+        return real(*a, **k)
+
+    monkeypatch.setattr(cones, "_phase_one", counted)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = ck.solve(_recipe(), solver)
+    assert r.solver_stats.get("refined"), r.message
+    first = len(calls)
+    assert first >= 1
+    # the same call with the sharing switched off solves them again
+    calls.clear()
+    monkeypatch.setattr(ConicData, "same_form", lambda self, other: False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r2 = ck.solve(_recipe(), solver)
+    assert len(calls) > first
+    assert r.status is r2.status
+    for rep in (r, r2):  # the published optimum -266.616 (a minimisation)
+        assert rep.dual_value <= -266.616 * (1 - 1e-6) or not math.isfinite(rep.dual_value)
+        assert rep.primal_value >= -266.616 * (1 + 1e-6)
