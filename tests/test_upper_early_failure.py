@@ -68,10 +68,16 @@ def test_a_point_within_rounding_of_its_rows_is_left_to_the_full_bound():
     from convexkern.math.conic.data import ConicData
 
     data = ConicData(c=np.ones(2), A=sp.csr_matrix(-np.eye(2)), b=np.zeros(2), nonneg=2)
-    inf_box = (lambda: (np.full(2, -np.inf), np.full(2, np.inf)))
+
+    def inf_box():
+        return np.full(2, -np.inf), np.full(2, np.inf)
+
     assert cones.sure_unpaid(data, np.array([0.0, 1.0]), np.zeros(2), inf_box) is None
     out = cones.sure_unpaid(data, np.array([-1e-9, 1.0]), np.array([1e-16, 0.0]), inf_box)
     assert out is not None and out[0] == math.inf and out[2]["unpaid_inequality_rows"] == 1
-    finite_box = (lambda: (np.zeros(2), np.ones(2)))  # payable: left to the full bound
+
+    def finite_box():  # payable: left to the full bound
+        return np.zeros(2), np.ones(2)
+
     assert cones.sure_unpaid(data, np.array([-1e-9, 1.0]), np.array([1e-16, 0.0]),
                              finite_box) is None

@@ -255,23 +255,55 @@ def dual_polish(data: ConicData, y: np.ndarray, w: np.ndarray, J: np.ndarray,
     """Up to two least-squares steps in floating point that shrink the dual residual on
     ``J`` (moving multipliers in proportion to their room in ``K*``, and ``w``), so that
     what :func:`dual_fix` must enclose is rounding-sized.  No claim rests on this step:
-    the residual is recomputed, with its error bound, at the point it returns."""
+    the residual is recomputed, with its error bound, at the point it returns.
+
+    Where the dense factorisation would cost more than four times LSQR's iterations on
+    the sparse matrix, LSQR is tried first and kept when it brings the residual to its
+    rounding level (a linear SVM on 2000 points: 14 ms against 270 ms for the dense QR,
+    the same residual, 2.6e-17); on an ill-conditioned system (kernel logistic regression's
+    ``K``) it does not, and the dense steps follow from the same point."""
     if J.size == 0 or J.size > 2000:
         return y, w
     rows, wcols, Ns, room = _dual_candidates(data, y, J)
     # one dense factorisation for both steps, LSQR only past ~10 s (looser on KLR's)
     dense = 2.0 * J.size * Ns.shape[1] * min(J.size, Ns.shape[1])
     big = dense > 10 * _DENSE_FLOPS
+    lsqr = _LSQR_STEPS * 4.0 * (Ns.nnz + J.size + Ns.shape[1])
     work = 1600.0 * (Ns.nnz + J.size + Ns.shape[1]) if big else 2.0 * dense
     if Ns.shape[1] == 0 or (Ns.shape[1] > 20000 and not big) or not affordable(work):
         return y, w  # or two least-squares solves would overrun the deadline
     r = residual(y, w)[0]
-    best = float(np.max(np.abs(r[J])))
+    if not big and dense > 4.0 * lsqr:
+        try:
+            solve = sparse_least_squares(Ns @ sp.diags(room), _LSQR_STEPS)
+        except (ValueError, np.linalg.LinAlgError):
+            solve = None
+        if solve is not None:
+            y2, w2, r2, level = _polish_steps(data, y, w, J, r, rows, wcols, room, solve,
+                                              residual, stop_at_level=True)
+            if level:
+                return y2, w2
     try:
         solve = sparse_least_squares(Ns @ sp.diags(room)) if big else least_squares(
             Ns.toarray() * room)
     except (ValueError, np.linalg.LinAlgError):
         return y, w
+    return _polish_steps(data, y, w, J, r, rows, wcols, room, solve, residual)[:2]
+
+
+#: LSQR's iterations when it is tried before a dense factorisation (:func:`dual_polish`)
+_LSQR_STEPS = 400
+
+
+def _polish_steps(data: ConicData, y: np.ndarray, w: np.ndarray, J: np.ndarray,
+                  r: np.ndarray, rows: np.ndarray, wcols: np.ndarray, room: np.ndarray,
+                  solve, residual, stop_at_level: bool = False
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    """:func:`dual_polish`'s two steps with the least-squares ``solve``: ``(y, w, r,
+    level)``, ``level`` when the residual on ``J`` is within four times its rounding
+    bound (no step can do much better; ``stop_at_level``: no second step then)."""
+    best = float(np.max(np.abs(r[J])))
+    level = False
     for _ in range(2):
         try:
             z = solve(-r[J])
@@ -287,7 +319,7 @@ def dual_polish(data: ConicData, y: np.ndarray, w: np.ndarray, J: np.ndarray,
         y2, why = _into_cone(y2, data, dual=True)
         if why:
             break
-        r2 = residual(y2, w2)[0]
+        r2, e2 = residual(y2, w2)
         now = float(np.max(np.abs(r2[J])))
         # a step that cancels a residual of size `best` moves the point by about as much
         # (times the basis's condition); one that moved it far, the cone projection
@@ -296,7 +328,10 @@ def dual_polish(data: ConicData, y: np.ndarray, w: np.ndarray, J: np.ndarray,
         if not now < best or moved > 1e6 * best:
             break
         y, w, r, best = y2, w2, r2, now
-    return y, w
+        level = now <= 4.0 * float(np.max(e2[J]))
+        if level and stop_at_level:
+            break
+    return y, w, r, level
 
 
 #: the largest block of ``P`` :func:`quadratic_polish` factorises (dense)
