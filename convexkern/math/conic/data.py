@@ -59,7 +59,9 @@ def _exact_rows(M: sp.csr_matrix, v: np.ndarray, rows: np.ndarray,
     ``math.fsum``), with the bound on its error: 0 where the exact value is a float (in
     particular an exact 0, which no rounding can fake), else half an ulp.  A row whose
     terms are near overflow or underflow keeps ``inf`` as its error bound.  The products
-    are split for all rows at once; only the exact sums run row by row."""
+    are split for all rows at once; rows of up to 128 entries are summed in bulk by
+    error-free sweeps (:func:`_short_sums`, the same values and bounds where they
+    decide), the others by ``math.fsum`` row by row."""
     M = M if sp.isspmatrix_csr(M) or isinstance(M, sp.csr_array) else sp.csr_matrix(M)
     rows = np.asarray(rows, dtype=int)
     starts, stops = M.indptr[rows], M.indptr[rows + 1]
@@ -83,12 +85,40 @@ def _exact_rows(M: sp.csr_matrix, v: np.ndarray, rows: np.ndarray,
             nz = np.where(p != 0, np.abs(p), np.inf)
         small[has] = np.minimum.reduceat(nz, first)
     risky = (big > 2.0 ** 500) | (small < 2.0 ** -500)
-    pl, el, cl = p.tolist(), e.tolist(), cvals.tolist()
     vals = np.zeros(rows.size)
     errs = np.zeros(rows.size)
+    todo = np.ones(rows.size, dtype=bool)  # the rows left to the exact sums below
+    owner = None
+    for low, high in _SHORT:  # rows of similar lengths by array operations, in bulk
+        short = ~risky & (counts > low) & (counts <= high)
+        if np.count_nonzero(short) < _SHORT_ROWS:
+            continue
+        if owner is None:
+            owner = np.repeat(np.arange(rows.size), counts)  # each product's row
+            pos = np.arange(idx.size) - offsets[:-1][owner]  # its place in its row
+        at = np.flatnonzero(short)
+        local = np.full(rows.size, -1)
+        local[at] = np.arange(at.size)
+        width = int(counts[at].max(initial=0))
+        T = np.zeros((at.size, 2 * width + 1))
+        T[:, -1] = cvals[at]
+        mine = short[owner]
+        T[local[owner[mine]], pos[mine]] = p[mine]
+        T[local[owner[mine]], width + pos[mine]] = e[mine]
+        sv, se, decided = _short_sums(T)
+        vals[at[decided]], errs[at[decided]] = sv[decided], se[decided]
+        todo[at[decided]] = False
+    left = np.flatnonzero(todo)
+    if not left.size:
+        return vals, errs
+    if left.size < rows.size:  # only the rows left: their products
+        keep = todo[np.repeat(np.arange(rows.size), counts)]
+        p, e = p[keep], e[keep]
+    bounds = np.concatenate([[0], np.cumsum(counts[left])]).tolist()
+    pl, el, cl = p.tolist(), e.tolist(), cvals.tolist()
     fsum, ulp = math.fsum, math.ulp
-    for k in range(rows.size):
-        lo, hi = int(offsets[k]), int(offsets[k + 1])
+    for q, k in enumerate(left.tolist()):
+        lo, hi = bounds[q], bounds[q + 1]
         terms = pl[lo:hi] + el[lo:hi]
         terms.append(cl[k])
         if risky[k]:
@@ -100,6 +130,62 @@ def _exact_rows(M: sp.csr_matrix, v: np.ndarray, rows: np.ndarray,
         terms.append(-total)
         errs[k] = 0.0 if fsum(terms) == 0.0 else 0.5 * ulp(total)
     return vals, errs
+
+
+#: rows with a number of entries in one of these ranges are summed by array operations
+#: (:func:`_short_sums`), a range at a time, when it holds at least ``_SHORT_ROWS`` rows
+#: (a sweep costs four array operations per entry of the longest row in its range)
+_SHORT = ((0, 8), (8, 32), (32, 128))
+_SHORT_ROWS = 64
+
+
+def _short_sums(T: np.ndarray, passes: int = 4) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rows of ``T`` summed exactly where that can be decided by error-free
+    transformations alone, all rows at once: left-to-right sweeps of Knuth's TwoSum
+    (Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed., Alg. 4.4; Ogita,
+    Rump & Oishi 2005, VecSum) keep each row's exact sum, its last entry ``s`` the
+    floating-point sum and the others ``E`` the errors.  A row is decided when ``E`` is
+    all zero (the sum is ``s``, exactly: error 0) or when ``E`` has one entry larger
+    than all the others together (its sum is not 0, so the row's is not ``s``) and their
+    magnitudes add to less than half of ``s``'s smaller neighbour gap (so ``s`` is the
+    correctly rounded sum: error half an ulp).  From the second sweep on, the decided
+    rows are set aside and the others swept again, ``passes`` sweeps at most.  Returns
+    ``(values, errors, decided)``, as :func:`_exact_rows` gives them; the undecided rows
+    are left to ``math.fsum``.  No entry may be near overflow (the caller's ``risky``
+    rows are not passed)."""
+    T = np.array(T, dtype=float, copy=True)
+    n, width = T.shape
+    vals, errs, decided = np.zeros(n), np.zeros(n), np.zeros(n, dtype=bool)
+    live = np.arange(n)
+    for k in range(passes):
+        for j in range(1, width):
+            a, b = T[:, j - 1], T[:, j]
+            s = a + b
+            bb = s - a
+            T[:, j - 1] = (a - (s - bb)) + (b - bb)
+            T[:, j] = s
+        if k == 0 and passes > 1:
+            continue
+        s, err, done = _decide(T)
+        at = live[done]
+        vals[at], errs[at], decided[at] = s[done], err[done], True
+        live, T = live[~done], T[~done]
+        if not live.size:
+            break
+    return vals, errs, decided
+
+
+def _decide(T: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_short_sums`'s decision on rows ``(E, s)`` (the errors, then the sum):
+    ``(s, error, decided)``."""
+    s, E = T[:, -1], np.abs(T[:, :-1])
+    exact = ~np.any(E != 0, axis=1)
+    total = np.sum(E, axis=1) * (1.0 + 4 * T.shape[1] * _U)  # >= the sum of |E|
+    top = np.max(E, axis=1, initial=0.0)
+    with np.errstate(invalid="ignore"):
+        gap = np.minimum(s - np.nextafter(s, -np.inf), np.nextafter(s, np.inf) - s)
+        done = exact | ((2.0 * top > total) & (total < 0.5 * gap) & np.isfinite(s))
+    return s, np.where(exact, 0.0, 0.5 * np.spacing(np.abs(s))), done
 
 
 #: terms summed exactly at most by one call of :func:`_worst_first`'s caller
