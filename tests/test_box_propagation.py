@@ -386,3 +386,34 @@ def test_a_least_absolute_deviation_fit_with_twenty_features_is_certified():
         rep = ck.solve(ck.from_cvxpy(build(), "lad"), solver)
         assert rep.status is Status.OPTIMAL, (solver, rep.message)
         assert rep.dual_value - slack <= ref.value <= rep.primal_value + slack
+
+
+def _box_lp():
+    """``min x1 + x2`` over ``x >= 0``, ``x1 + x2 <= 10`` in cvxpy's conic form."""
+    from convexkern.math.conic.data import ConicData
+
+    A = sp.csr_matrix(np.array([[-1.0, 0.0], [0.0, -1.0], [1.0, 1.0]]))
+    return ConicData(c=np.ones(2), A=A, b=np.array([0.0, 0.0, 10.0]), nonneg=3)
+
+
+def test_a_primal_box_starts_from_one_held_for_a_higher_level_only():
+    """The box of the objective level ``upper`` holds every feasible point with
+    ``c'x <= upper``; one computed for a higher level (a larger set) is a valid start
+    and is reused, one for a lower level (a smaller set) is not."""
+    from convexkern.math.conic.boxes import _primal_box
+
+    data = _box_lp()
+    lo, hi = _primal_box(data, 1.0)
+    assert np.all(hi <= 1.0 + 1e-12) and data.cache["primal_box"][0] == 1.0
+    # a higher level: (5, 5), objective 10, is feasible and must stay in the box
+    lo, hi = _primal_box(data, 10.0)
+    assert np.all(lo <= 5.0) and np.all(hi >= 5.0)
+    assert data.cache["primal_box"][0] == 1.0  # the tighter one is kept
+    # a lower level starts from the kept box: still every point with x1 + x2 <= 0.5
+    data2 = _box_lp()
+    _primal_box(data2, 10.0)
+    lo, hi = _primal_box(data2, 0.5)
+    assert data2.cache["primal_box"][0] == 0.5
+    for x in ([0.0, 0.0], [0.5, 0.0], [0.25, 0.25], [0.0, 0.5]):
+        assert np.all(lo <= x) and np.all(np.array(x) <= hi)
+    assert np.all(hi <= 0.5 + 1e-12)

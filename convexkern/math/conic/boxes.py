@@ -556,6 +556,12 @@ def _primal_box(data: ConicData, upper: float, x: np.ndarray | None = None,
         rlo, rhi = np.append(rlo, pairs[1]), np.append(rhi, pairs[1])
     lo = np.full(n + m, -np.inf)
     hi = np.full(n + m, np.inf)
+    # a box already computed on this form for an objective level at least as high holds
+    # every point this one must (its set is larger): the rounds start from it
+    held = upper if cut else math.inf
+    prev = data.cache.get("primal_box")
+    if prev is not None and prev[0] >= held:
+        lo, hi = prev[1].copy(), prev[2].copy()
     if data.lb is not None:
         lo[:n] = np.maximum(lo[:n], data.lb)
     if data.ub is not None:
@@ -646,6 +652,8 @@ def _primal_box(data: ConicData, upper: float, x: np.ndarray | None = None,
 
     _tighten(G, rlo, rhi, lo, hi, lambda a, b_: _cone_box(a, b_, data, n, dual=False),
              extra, done=None if done is None else lambda a, b_: done(a[:n], b_[:n]))
+    if prev is None or held <= prev[0]:
+        data.cache["primal_box"] = (held, lo.copy(), hi.copy())
     return lo[:n], hi[:n]
 
 
