@@ -100,10 +100,11 @@ def test_certified_bracket_holds_the_published_optimum(name, solver):
 @pytest.mark.parametrize("solver", ["clarabel", "qoco"])
 def test_qsc205_bracket_holds_the_high_accuracy_reference(solver):
     """QSC205's certified bracket holds the reference the suite uses, -0.25/43 =
-    -5.813953488e-03 (Clarabel at 1e-13 and OSQP at 1e-11 agree), and meets tol: the
-    primal box of the refining re-solve's certificate starts from the one the first
-    certificate computed for a higher objective level (before: ``optimal_inaccurate``
-    at a certified 2.1e-5 on Clarabel, 6.8e-5 on QOCO, the lower bound's box too wide)."""
+    -5.813953488e-03 (Clarabel at 1e-13 and OSQP at 1e-11 agree), and meets tol: each
+    primal box starts from the one computed before on the same form for a higher
+    objective level (Clarabel: within its first certificate; QOCO: in its re-solve's,
+    which shares the first one's work).  Before, both ended ``optimal_inaccurate`` at a
+    certified 2.1e-5 and 6.8e-5, their lower bound's box too wide."""
     f = _formulation("QSC205")
     if solver not in ck.available_solvers(f):
         pytest.skip(f"{solver} is not installed")
