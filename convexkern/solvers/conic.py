@@ -35,7 +35,7 @@ from ..math.conic import (
 )
 from ..report import SolveReport, Status
 from .backends.base import FAST_FLOPS, ConicSolverSpec, Verdict
-from .cvxpy_bounds import compile_as_written
+from .cvxpy_bounds import ALTERED_KEY, compile_as_written, quad_form_drops
 from .outcome import TOLERANCE, certified_report, pointless_report
 from .status import cvxpy_status
 from .table import CONIC
@@ -201,11 +201,18 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
     cvx = {k: settings.pop(k) for k in _CVXPY_KEYWORDS if k in settings}
 
     def compile_() -> tuple[Any, Any, Any]:
-        with compile_as_written(spec.cvxpy_name):
-            return problem.get_problem_data(
+        with compile_as_written(spec.cvxpy_name), quad_form_drops() as drops:
+            out = problem.get_problem_data(
                 spec.cvxpy_name, enforce_dpp=cvx.get("enforce_dpp", False),
                 ignore_dpp=cvx.get("ignore_dpp", False), verbose=verbose,
                 canon_backend=cvx.get("canon_backend"), solver_opts=settings)
+        # kept on the problem: a later compile from cvxpy's cache does not canonicalise
+        notes = problem.__dict__.setdefault("_convexkern_altered", {})
+        if drops:
+            notes[spec.cvxpy_name] = "; ".join(drops)
+        if notes.get(spec.cvxpy_name) and isinstance(out[0], dict):
+            out[0][ALTERED_KEY] = notes[spec.cvxpy_name]
+        return out
 
     try:
         data, chain, inverse = compile_()
@@ -219,6 +226,9 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
         for v in problem.variables():
             v.value = None
         data, chain, inverse = compile_()
+    unsafe = spec.unsafe(data)
+    if unsafe and not can_watch():
+        raise cp.error.SolverError(f"{unsafe}: not run without a child process to hold it")
     warm = cvx.get("warm_start", True) and spec.reuse
     left = time_left()
     # the set-up before the solver's clock starts (SCS: a sparse LDL), estimated once
@@ -232,11 +242,11 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
         # never 0, which some solvers read as "no limit" (SCS)
         settings = {**settings, spec.time_key: max(
             min(settings[spec.time_key], left) - setup - 1.5 * step / FAST_FLOPS, 1e-3)}
-    if left is not None and can_watch() and spec.watch(setup, left):
+    if unsafe or (left is not None and can_watch() and spec.watch(setup, left)):
         try:
             raw = run_watched(
                 lambda: chain.solve_via_data(problem, data, warm, verbose, settings),
-                left + grace)
+                math.inf if left is None else left + grace)
         except Stopped as exc:
             exc.setup = setup  # for the report's message
             raise
@@ -301,10 +311,12 @@ def _solve_within(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any
             f, solver=spec.name, status=Status.TIME_LIMIT, tol=tol,
             solve_time=time.perf_counter() - t0,
             message=_out_of_time(spec, exc, time_limit))
-    except (cp.error.SolverError, ValueError, ArithmeticError, ChildLost) as exc:
+    except (cp.error.SolverError, ValueError, ArithmeticError, RuntimeError,
+            ChildLost) as exc:
         # Raised by the solver, or by cvxpy while canonicalising the problem for it (e.g.
         # ECOS needs quad_form(x, P) as a second-order cone and cvxpy refuses a P with
-        # round-off negative eigenvalues).  A status, not a crash.
+        # round-off negative eigenvalues; ECOS's own "Internal problem occurred in ECOS
+        # while setting up" on rank-deficient equality rows).  A status, not a crash.
         return pointless_report(
             f, solver=spec.name, status=Status.ERROR, tol=tol,
             solve_time=time.perf_counter() - t0,
@@ -398,6 +410,7 @@ def _prove_claim(f: Formulation, spec: ConicSolverSpec, claim: Status, verdict: 
     try:  # the user's problem: cvxpy's derived bounds on auxiliary variables left out
         chain, inverse = chain_inverse
         cd, reason = conic_data(data, getattr(chain, "solver", None))
+        reason = reason or _altered(data)
         cd = user_bounds(cd, f.problem, inverse)
     except (KeyError, ValueError, TypeError, AttributeError) as exc:
         cd, reason = None, f"its conic form could not be read ({exc})"
@@ -508,6 +521,19 @@ def _no_solution_message(f: Formulation, status: Status) -> str:
     return f"{message}: {hint}" if hint else message
 
 
+def _altered(data: Any) -> str:
+    """Why cvxpy's conic form is not the user's problem (``""``: it is), as noted by
+    :func:`_run`'s compile (:func:`~convexkern.solvers.cvxpy_bounds.quad_form_drops`)."""
+    what = data.get(ALTERED_KEY) if isinstance(data, dict) else None
+    if not what:
+        return ""
+    return (f"cvxpy's conic form is not the problem written: writing quad_form as a "
+            f"second-order cone it dropped {what} (pivots below 1e6 eps of the largest), "
+            "so no bound on the form is one on the problem; write the quadratic as "
+            "sum_squares(F @ x) with a factor F of P (then the form is exact), or, in the "
+            "objective, use a solver that takes P itself (Clarabel, SCS, OSQP, QOCO)")
+
+
 def _conic_point(spec: ConicSolverSpec, data: Any, chain: Any, raw: Any,
                  problem: Any = None, inverse: Any = None,
                  forms: list | None = None) -> ConicPoint | None:
@@ -520,6 +546,7 @@ def _conic_point(spec: ConicSolverSpec, data: Any, chain: Any, raw: Any,
         cd, reason = conic_data(data, getattr(chain, "solver", None))
     except (KeyError, ValueError, TypeError, AttributeError):
         return None  # the certificate then falls back to the point by variable names
+    reason = reason or _altered(data)
     if problem is not None and inverse is not None:
         cd = user_bounds(cd, problem, inverse)  # cvxpy's derived bounds are not the user's
     if forms is not None:

@@ -22,12 +22,15 @@ and the report says so.
 
 from __future__ import annotations
 
+import importlib
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["compile_as_written"]
+import numpy as np
+
+__all__ = ["ALTERED_KEY", "compile_as_written", "quad_form_drops"]
 
 _LOCK = threading.Lock()
 _UNSET = object()
@@ -73,3 +76,63 @@ def compile_as_written(cvxpy_name: str) -> Iterator[None]:
                     delattr(inst, attr)
                 else:
                     setattr(inst, attr, old)
+
+
+#: the key of cvxpy's problem data under which :func:`_run` notes a form that is not the
+#: user's problem (read by the certificate: no bracket is claimed for it)
+ALTERED_KEY = "__convexkern_altered__"
+
+
+#: cvxpy's quad_form canonicalisation is watched under its own lock (the compile may hold
+#: :data:`_LOCK` at the same time)
+_QUAD_LOCK = threading.Lock()
+
+
+@contextmanager
+def quad_form_drops() -> Iterator[list[str]]:
+    """Within the block, cvxpy's canonicalisation of ``quad_form(x, P)`` as a second-order
+    cone is watched: it factors ``P`` by an LDL decomposition and drops the pivots below
+    ``1e6 eps`` of the largest (``cvxpy.atoms.quad_form.decomp_quad``), so that the
+    conic form holds another matrix than the user's ``P``.  Each drop beyond the
+    factorisation's own rounding (a pivot above ``64 n eps`` of the largest) is described
+    in the yielded list (empty: none, or ``P`` not factored: a solver that takes ``P``
+    itself).  On ECOS, and on every solver for a ``quad_form`` inside a constraint, a
+    ``P`` with a pivot ratio of 1e-12 gave a form whose optimum is not the problem's (an
+    adversarial run found brackets 2 % to 1e16 times ``|p*|`` away from it)."""
+    try:  # the module (the package exports a function of the same name)
+        canon = importlib.import_module(
+            "cvxpy.reductions.dcp2cone.canonicalizers.quad_form_canon")
+        from cvxpy.utilities.linalg import dense_ldl_decomp  # noqa: PLC0415
+        canon.decomp_quad  # noqa: B018 - the name patched below must exist
+    except (ImportError, AttributeError):  # pragma: no cover - a cvxpy without them
+        yield []
+        return
+    found: list[str] = []
+    real = canon.decomp_quad
+
+    def watched(P: Any, *args: Any, **kwargs: Any) -> Any:
+        out = real(P, *args, **kwargs)
+        if args or kwargs or hasattr(P, "tocsc"):  # the sparse path factors without drops
+            return out
+        try:
+            d = np.asarray(dense_ldl_decomp(np.asarray(P, dtype=float))[0], dtype=float)
+        except (ValueError, np.linalg.LinAlgError):  # pragma: no cover - P refused
+            return out
+        top = float(np.max(np.abs(d), initial=0.0))
+        if top > 0:
+            n = d.size
+            rel = np.abs(d) / top
+            eps = float(np.finfo(float).eps)
+            lost = rel[(rel <= 1e6 * eps) & (rel > 64 * n * eps)]
+            if lost.size:
+                found.append(f"{lost.size} of the {n} pivots of a quad_form's P "
+                             f"({n} x {n}), the largest {float(lost.max()):.2g} of its "
+                             "largest")
+        return out
+
+    with _QUAD_LOCK:
+        canon.decomp_quad = watched
+        try:
+            yield found
+        finally:
+            canon.decomp_quad = real

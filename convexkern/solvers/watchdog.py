@@ -91,9 +91,9 @@ def _plain(value: Any) -> Any:
 
 def run_watched(call: Callable[[], Any], wait: float) -> Any:
     """``portable(call())``, computed in a forked child; :class:`Stopped` when it has not
-    come back within ``wait`` seconds (the child is killed).  An exception raised by
-    ``call`` in the child is raised again here (as it was when it pickles, else as a
-    :class:`ChildLost` naming it)."""
+    come back within ``wait`` seconds (the child is killed; ``inf``: no limit).  An
+    exception raised by ``call`` in the child is raised again here (as it was when it
+    pickles, else as a :class:`ChildLost` naming it)."""
     for stream in (sys.stdout, sys.stderr):  # the child must not print the parent's
         try:                                  # unflushed buffer a second time
             stream.flush()
@@ -127,7 +127,9 @@ def run_watched(call: Callable[[], Any], wait: float) -> Any:
             os._exit(code)
     os.close(wfd)
     try:
-        ready = bool(select.select([rfd], [], [], max(wait, 0.0))[0])
+        # no deadline (wait = inf: a solve isolated for safety only): wait for it
+        timeout = max(wait, 0.0) if wait < float("inf") else None
+        ready = bool(select.select([rfd], [], [], timeout)[0])
         data = _read_all(rfd) if ready else b""  # a finished solve is read to the end
     except BaseException:  # interrupted while waiting (Ctrl-C): the child goes too
         _kill(pid)

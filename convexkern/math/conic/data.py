@@ -29,8 +29,13 @@ def _down(v: float) -> float:
 
 
 def _fsum(values: np.ndarray) -> tuple[float, float]:
-    """A correctly rounded sum of ``values`` and the bound on its error (half an ulp)."""
-    s = math.fsum(np.asarray(values, dtype=float).ravel().tolist())
+    """A correctly rounded sum of ``values`` and the bound on its error (half an ulp);
+    ``(nan, inf)`` where the terms hold infinities of both signs or their exact sum
+    overflows (no value is known: a bound built on it is open)."""
+    try:
+        s = math.fsum(np.asarray(values, dtype=float).ravel().tolist())
+    except (ValueError, OverflowError):  # inf - inf, an intermediate overflow
+        return math.nan, math.inf
     return s, 0.5 * math.ulp(s) if math.isfinite(s) else 0.0
 
 

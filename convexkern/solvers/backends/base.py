@@ -150,6 +150,14 @@ class ConicSolverSpec:
         del setup, left
         return self.watched
 
+    def unsafe(self, data: Mapping[str, Any]) -> str:
+        """Why the solver may damage the process it runs in on cvxpy's ``data`` (``""``:
+        it may not): a requirement of its own that it does not check safely.  Such a
+        solve runs in a forked child (:mod:`convexkern.solvers.watchdog`), refused where
+        there is none."""
+        del data
+        return ""
+
     def clock_work(self, data: Mapping[str, Any]) -> tuple[float, float]:
         """Dense work (flops) the solver does on cvxpy's ``data`` before it first reads its
         clock, and between two reads (0: nothing worth counting).  Under ``time_limit``

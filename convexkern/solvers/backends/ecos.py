@@ -41,6 +41,26 @@ class Ecos(ConicSolverSpec):
         status, proven = STATUS[code]
         return Verdict(status, f"{info.get('infostring', '')} (exitFlag {code})", proven)
 
+    def unsafe(self, data: Mapping[str, Any]) -> str:
+        # ECOS requires equality rows of full rank and does not check it safely: on some
+        # rows that are multiples of each other its set-up fails ("Internal problem
+        # occurred in ECOS while setting up the problem") after corrupting its heap, which
+        # can crash the process later ("malloc(): invalid size"); on others it works
+        A = data.get("A")
+        if A is None or not hasattr(A, "shape") or A.shape[0] < 2:
+            return ""
+        m, n = A.shape
+        if m > n:
+            return f"{m} equality rows over {n} columns cannot have full rank"
+        if m * n > 4_000_000:
+            return ""  # too large to check here: left to ECOS
+        dense = A.toarray() if hasattr(A, "toarray") else np.asarray(A, dtype=float)
+        rank = int(np.linalg.matrix_rank(dense))
+        if rank < m:
+            return (f"its {m} equality rows have rank {rank}; ECOS needs them of full rank "
+                    "and can corrupt its memory on such rows")
+        return ""
+
     def iterations(self, raw: Any) -> int | None:
         info = raw.get("info") if isinstance(raw, Mapping) else None
         it = info.get("iter") if isinstance(info, Mapping) else None

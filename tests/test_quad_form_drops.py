@@ -1,0 +1,99 @@
+"""A ``quad_form`` that cvxpy writes as a second-order cone with pivots of ``P`` dropped
+(``decomp_quad`` drops LDL pivots below 1e6 eps of the largest): the conic form is then
+not the problem written, and no bracket is claimed for it.  Found by an adversarial run:
+``min 1/2 x'diag(1, 1e-12)x - 1e-6 x_2`` over ``0 <= x <= 2e6`` (optimum -0.5 exactly, at
+``x = (0, 1e6)``) was certified "optimal" in ``[-2, -1.99999998]`` by Clarabel in its
+epigraph form."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import cvxpy as cp
+import numpy as np
+import pytest
+
+import convexkern as ck
+from convexkern.report import Status
+
+P = np.diag([1.0, 1e-12])
+Q = np.array([0.0, -1e-6])
+OPT = -0.5  # x2: min 0.5e-12 x2^2 - 1e-6 x2 at x2 = 1e6; x1 = 0
+
+
+def _objective() -> cp.Problem:
+    x = cp.Variable(2, name="x")
+    return cp.Problem(cp.Minimize(0.5 * cp.quad_form(x, P) + Q @ x), [x >= 0, x <= 2e6])
+
+
+def _epigraph() -> cp.Problem:
+    x, t = cp.Variable(2, name="x"), cp.Variable(name="t")
+    return cp.Problem(cp.Minimize(t + Q @ x),
+                      [x >= 0, x <= 2e6, 0.5 * cp.quad_form(x, P) <= t])
+
+
+def _sum_squares() -> cp.Problem:
+    x = cp.Variable(2, name="x")
+    return cp.Problem(cp.Minimize(0.5 * cp.sum_squares(cp.multiply(np.sqrt(np.diag(P)), x))
+                                  + Q @ x),
+                      [x >= 0, x <= 2e6])
+
+
+def _solve(problem: cp.Problem, solver: str):
+    f = ck.from_cvxpy(problem)
+    if solver not in ck.available_solvers(f):
+        pytest.skip(f"{solver} is not installed")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ck.solve(f, solver)
+
+
+def _holds(r) -> bool:
+    return r.dual_value <= OPT + 1e-9 and r.primal_value >= OPT - 1e-9
+
+
+@pytest.mark.parametrize(("build", "solver"), [
+    (_epigraph, "clarabel"), (_epigraph, "scs"), (_epigraph, "ecos"),
+    (_objective, "ecos")])
+def test_a_form_with_dropped_pivots_gets_no_bracket(build, solver):
+    r = _solve(build(), solver)
+    assert r.status is not Status.OPTIMAL
+    assert math.isinf(r.dual_value) and math.isinf(r.primal_value), (r.dual_value,
+                                                                     r.primal_value)
+    assert "quad_form" in r.message and "sum_squares" in r.message, r.message
+
+
+@pytest.mark.parametrize(("build", "solver"), [
+    (_objective, "clarabel"), (_objective, "scs"), (_sum_squares, "clarabel"),
+    (_sum_squares, "ecos")])
+def test_the_same_problem_is_certified_where_the_form_is_exact(build, solver):
+    """In the objective, Clarabel and SCS take ``P`` itself; ``sum_squares`` of the
+    exact factor gives every solver the problem as written."""
+    r = _solve(build(), solver)
+    assert r.status is Status.OPTIMAL, r.message
+    assert _holds(r), (r.dual_value, r.primal_value)
+
+
+def test_a_second_solve_from_cvxpys_cached_form_is_refused_too():
+    """cvxpy canonicalises once per problem and solver; the second solve reads its cache,
+    and the note kept on the problem still refuses the bracket."""
+    problem = _epigraph()
+    first = _solve(problem, "clarabel")
+    second = _solve(problem, "clarabel")
+    for r in (first, second):
+        assert math.isinf(r.dual_value) and math.isinf(r.primal_value)
+        assert "quad_form" in r.message
+
+
+def test_a_well_conditioned_quad_form_is_left_alone():
+    """Pivots within 1e6 eps of the largest: nothing dropped, the form is the problem's
+    (ECOS, epigraph form), certified."""
+    Pw = np.array([[2.0, 0.5], [0.5, 1.0]])
+    x, t = cp.Variable(2, name="x"), cp.Variable(name="t")
+    problem = cp.Problem(cp.Minimize(t - np.ones(2) @ x), [cp.quad_form(x, Pw) <= t])
+    r = _solve(problem, "ecos")
+    assert r.status is Status.OPTIMAL, r.message
+    # x* = P^{-1} 1 / 2, optimum -1'P^{-1}1 / 4
+    opt = -float(np.ones(2) @ np.linalg.solve(Pw, np.ones(2))) / 4
+    assert r.dual_value <= opt + 1e-9 and r.primal_value >= opt - 1e-9
