@@ -25,7 +25,7 @@ import scipy.sparse as sp
 
 from .math.conic import ConicBounds, ConicData, conic_bounds
 from .math.conic.cones import cvxpy_solvers
-from .report import Certificate, relative_gap
+from .report import ABSOLUTE_GAP_BELOW, Certificate, relative_gap
 
 __all__ = ["ConicPoint", "generic_certify", "conic_data", "user_bounds", "CONIC_KEY"]
 
@@ -279,10 +279,11 @@ def _pair_bounds(cd: ConicData, x: Any, y: Any, signs: tuple[float, ...],
         signs = (min(signs, key=resid),)
     enough = None
     if tol is not None and tol > 0:
-        scale = _term_scale(cd, x, y)
+        scales = (_term_scale(cd, x), _term_scale(cd, x, y))
 
         def enough(lower: float, upper: float) -> bool:
-            return relative_gap(lower, upper, scale) <= ENOUGH * tol
+            return relative_gap(lower, upper, _gap_scale(*scales, lower, upper)
+                                ) <= ENOUGH * tol
 
     return conic_bounds(cd, x, None if y is None else signs[0] * y, enough=enough)
 
@@ -330,7 +331,8 @@ def generic_certify(f: Any, point: Mapping[str, Any], tol: float | None = None
         notes = [names.rename(n) for n in notes]
     primal, dual = (upper, lower) if sense == "minimize" else (lower, upper)
     return Certificate(
-        primal_value=primal, dual_value=dual, sense=sense, scale=_term_scale(cd, x, y),
+        primal_value=primal, dual_value=dual, sense=sense,
+        scale=_gap_scale(_term_scale(cd, x), _term_scale(cd, x, y), lower, upper),
         point={k: np.asarray(v, dtype=float) for k, v in values.items()},
         residuals=dict(bounds.residuals), note="generic certificate"
         + ("; " + "; ".join(notes) if notes else ""),
@@ -338,6 +340,19 @@ def generic_certify(f: Any, point: Mapping[str, Any], tol: float | None = None
 
 
 generic_certify.generic = True  # type: ignore[attr-defined]
+
+
+def _gap_scale(primal: float | None, both: float | None, lower: float, upper: float
+               ) -> float | None:
+    """The scale the relative gap of ``[lower, upper]`` is judged against
+    (:func:`convexkern.report.relative_gap`): the primal objective's terms ``primal``,
+    and the dual objective's too (``both``) only where the bracket is within 1e-9 of 0,
+    an optimum at 0 (Maros-Meszaros TAME on ECOS: an epigraph variable near 0, the
+    cone's multipliers of size 1).  Elsewhere dual terms far larger than the bounds say
+    only that the multipliers are large: SCS's on redundant or badly scaled rows (to
+    4e10) made brackets twice as wide as the optimum, and wider, read as within tol."""
+    size = max((abs(v) for v in (lower, upper) if math.isfinite(v)), default=math.inf)
+    return both if size < ABSOLUTE_GAP_BELOW else primal
 
 
 def _term_scale(cd: Any, x: Any, y: Any = None) -> float | None:
