@@ -187,8 +187,11 @@ def _offset(pp: Any) -> float:
     (``apply_parameters`` would build the whole problem data again for it)."""
     q = getattr(pp, "q", None)
     if not pp.parameters and q is not None and q.ndim == 2 and q.shape[1] == 1:
-        return float(np.asarray(q[[q.shape[0] - 1]].toarray() if sp.issparse(q)
-                                else q[-1]).item())
+        if sp.issparse(q):  # its stored entries in the last row (no sparse indexing)
+            qc = sp.csc_matrix(q)
+            qc.sum_duplicates()
+            return float(np.sum(qc.data[qc.indices == q.shape[0] - 1]))
+        return float(np.asarray(q[-1]).item())
     return float(np.asarray(pp.apply_parameters()[1]).item())
 
 

@@ -273,9 +273,15 @@ class ConicData:
         self.A = sp.csr_matrix(self.A, dtype=float)
         self.A.eliminate_zeros()
         if self.P is not None:
-            # the solvers read the upper triangle: the quadratic form is that one's
-            up = sp.triu(sp.csr_matrix(self.P, dtype=float))
-            P = sp.csr_matrix(up + sp.triu(up, 1).T)
+            # the solvers read the upper triangle: the quadratic form is that one's,
+            # mirrored (one conversion of its entries, no sparse sums)
+            Pc = sp.coo_matrix(sp.csr_matrix(self.P, dtype=float))  # duplicates summed
+            keep = Pc.row <= Pc.col
+            r, c, d = Pc.row[keep], Pc.col[keep], Pc.data[keep]
+            off = r < c
+            P = sp.csr_matrix((np.concatenate([d, d[off]]),
+                               (np.concatenate([r, c[off]]), np.concatenate([c, r[off]]))),
+                              shape=Pc.shape)
             P.eliminate_zeros()
             self.P = P if P.nnz else None
         m, n = self.A.shape
