@@ -253,7 +253,8 @@ def sure_unpaid(data: ConicData, s: np.ndarray, es: np.ndarray,
     before its equality correction, of an LP or QP point with an inequality row off by
     more than its rounding (``s_i < es_i``) whose multiplier has no finite bound: any
     correction only widens the radius, so that row moves and cannot be paid for (Netlib
-    BLEND, Clarabel: 5.8 ms of a 13.8 ms certificate were spent on that correction).
+    ADLITTLE, Clarabel: the failing first attempt 3.3 ms before, 1.1 ms now; it fires on
+    70 of the 198 Netlib and Maros-Meszaros pairs, ten times a certificate on BOEING2's).
     ``None`` when no such row is certain."""
     if data.soc or data.psd or data.exp or data.p3d or not data.nonneg:
         return None
