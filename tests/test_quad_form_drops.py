@@ -97,3 +97,24 @@ def test_a_well_conditioned_quad_form_is_left_alone():
     # x* = P^{-1} 1 / 2, optimum -1'P^{-1}1 / 4
     opt = -float(np.ones(2) @ np.linalg.solve(Pw, np.ones(2))) / 4
     assert r.dual_value <= opt + 1e-9 and r.primal_value >= opt - 1e-9
+
+
+def test_a_tiny_dropped_pivot_with_large_multipliers_is_caught():
+    """``P = G'G`` of an integer ``G`` (3 x 5, rank 3): cvxpy's Bunch-Kaufman LDL of this
+    singular ``P`` has multipliers of 2.6e15, and the pivot of 1.7e-32 it drops carries 12 %
+    of ``P``.  Four solvers called the epigraph form ``optimal`` around -7310.42; the
+    optimum is -7442 exactly (a designed KKT point of the adversarial run, qp_epi seed
+    564).  The factor's reconstruction error flags it."""
+    G = np.array([[-32.0, -32.0, 64.0, 16.0, 0.0], [16.0, 32.0, -32.0, 0.0, -32.0],
+                  [0.0, -48.0, 0.0, 32.0, -16.0]])
+    q = np.array([4276.0, 5452.0, -8622.0, -2026.0, -1576.0])
+    A = np.array([[5.0, -4.0, -5.0, 1.0, -3.0], [-0.1875, -0.0625, 0.0625, -0.25, -0.0625],
+                  [0.5, 1.0, 1.25, 0.25, 0.5]])
+    b = np.array([-11.0, -0.46875, 3.875])
+    x, t = cp.Variable(5, name="x"), cp.Variable(name="t")
+    problem = cp.Problem(cp.Minimize(t + q @ x), [
+        x[[0, 1, 2]] >= [-0.75, 0.0, 0.25], x[[0, 2]] <= [0.25, 1.75], A @ x == b,
+        0.5 * cp.quad_form(x, cp.psd_wrap(G.T @ G)) <= t])
+    r = _solve(problem, "clarabel")
+    assert r.dual_value <= -7442.0 <= r.primal_value, (r.dual_value, r.primal_value)
+    assert "quad_form" in r.message, r.message

@@ -91,18 +91,21 @@ _QUAD_LOCK = threading.Lock()
 @contextmanager
 def quad_form_drops() -> Iterator[list[str]]:
     """Within the block, cvxpy's canonicalisation of ``quad_form(x, P)`` as a second-order
-    cone is watched: it factors ``P`` by an LDL decomposition and drops the pivots below
-    ``1e6 eps`` of the largest (``cvxpy.atoms.quad_form.decomp_quad``), so that the
-    conic form holds another matrix than the user's ``P``.  Each drop beyond the
-    factorisation's own rounding (a pivot above ``64 n eps`` of the largest) is described
-    in the yielded list (empty: none, or ``P`` not factored: a solver that takes ``P``
-    itself).  On ECOS, and on every solver for a ``quad_form`` inside a constraint, a
-    ``P`` with a pivot ratio of 1e-12 gave a form whose optimum is not the problem's (an
-    adversarial run found brackets 2 % to 1e16 times ``|p*|`` away from it)."""
+    cone is watched: it factors ``P`` by an LDL decomposition into ``scale (M1 M1' - M2
+    M2')`` and drops the pivots below ``1e6 eps`` of the largest
+    (``cvxpy.atoms.quad_form.decomp_quad``); with Bunch-Kaufman's pivoting a dropped
+    pivot, however small, can carry a large part of ``P`` through its multipliers.  The
+    conic form then holds another matrix than the user's.  Each factor whose
+    reconstruction misses ``P`` by more than its rounding (an entry beyond ``64 n eps``
+    of ``P``'s largest) is described in the yielded list (empty: none, or ``P`` not
+    factored: a solver that takes ``P`` itself).  An adversarial run found brackets 2 %
+    to 1e16 times ``|p*|`` away from the optimum on such forms (ECOS; every solver for a
+    ``quad_form`` inside a constraint).  A factor within its rounding can still move the
+    optimum of a problem that reaches far along ``P``'s near-null directions: that is
+    not detected (docs/certificates.md, "An adversarial run")."""
     try:  # the module (the package exports a function of the same name)
         canon = importlib.import_module(
             "cvxpy.reductions.dcp2cone.canonicalizers.quad_form_canon")
-        from cvxpy.utilities.linalg import dense_ldl_decomp  # noqa: PLC0415
         canon.decomp_quad  # noqa: B018 - the name patched below must exist
     except (ImportError, AttributeError):  # pragma: no cover - a cvxpy without them
         yield []
@@ -112,22 +115,11 @@ def quad_form_drops() -> Iterator[list[str]]:
 
     def watched(P: Any, *args: Any, **kwargs: Any) -> Any:
         out = real(P, *args, **kwargs)
-        if args or kwargs or hasattr(P, "tocsc"):  # the sparse path factors without drops
+        if args or kwargs:
             return out
-        try:
-            d = np.asarray(dense_ldl_decomp(np.asarray(P, dtype=float))[0], dtype=float)
-        except (ValueError, np.linalg.LinAlgError):  # pragma: no cover - P refused
-            return out
-        top = float(np.max(np.abs(d), initial=0.0))
-        if top > 0:
-            n = d.size
-            rel = np.abs(d) / top
-            eps = float(np.finfo(float).eps)
-            lost = rel[(rel <= 1e6 * eps) & (rel > 64 * n * eps)]
-            if lost.size:
-                found.append(f"{lost.size} of the {n} pivots of a quad_form's P "
-                             f"({n} x {n}), the largest {float(lost.max()):.2g} of its "
-                             "largest")
+        why = _factor_miss(P, *out)
+        if why:
+            found.append(why)
         return out
 
     with _QUAD_LOCK:
@@ -136,3 +128,30 @@ def quad_form_drops() -> Iterator[list[str]]:
             yield found
         finally:
             canon.decomp_quad = real
+
+
+def _factor_miss(P: Any, scale: float, M1: np.ndarray, M2: np.ndarray) -> str:
+    """How far ``scale (M1 M1' - M2 M2')`` is from ``P`` when that is beyond rounding
+    (``""``: within it): the largest entry of the difference against ``64 n eps`` of
+    ``P``'s largest; past 3000 columns, the difference applied to four random vectors
+    (a lower estimate: a miss it shows is a miss)."""
+    Pd = P.toarray() if hasattr(P, "toarray") else np.asarray(P, dtype=float)
+    n = Pd.shape[0]
+    top = float(np.max(np.abs(Pd), initial=0.0))
+    if n == 0 or top == 0.0 or not np.isfinite(top):
+        return ""
+    def dense(M: Any) -> np.ndarray:  # a factor: dense, or sparse (cvxpy's Cholesky path)
+        M = M.toarray() if hasattr(M, "toarray") else np.asarray(M, dtype=float)
+        return M.reshape(n, -1) if M.size else np.zeros((n, 0))
+
+    M1, M2 = dense(M1), dense(M2)
+    if n <= 3000:
+        miss = float(np.max(np.abs(Pd - scale * (M1 @ M1.T - M2 @ M2.T))))
+    else:
+        V = np.random.default_rng(0).standard_normal((n, 4))
+        D = Pd @ V - scale * (M1 @ (M1.T @ V) - M2 @ (M2.T @ V))
+        miss = float(np.max(np.abs(D)) / np.max(np.sum(np.abs(V), axis=0)))
+    if not miss > 64 * n * float(np.finfo(float).eps) * top:
+        return ""
+    return (f"its factor of a quad_form's P ({n} x {n}) misses P by {miss / top:.2g} of its "
+            "largest entry")
