@@ -257,23 +257,26 @@ def dual_polish(data: ConicData, y: np.ndarray, w: np.ndarray, J: np.ndarray,
     what :func:`dual_fix` must enclose is rounding-sized.  No claim rests on this step:
     the residual is recomputed, with its error bound, at the point it returns.
 
-    Where the dense factorisation would cost more than four times LSQR's iterations on
-    the sparse matrix, LSQR is tried first and kept when it brings the residual to its
-    rounding level (a linear SVM on 2000 points: 14 ms against 270 ms for the dense QR,
-    the same residual, 2.6e-17); on an ill-conditioned system (kernel logistic regression's
-    ``K``) it does not, and the dense steps follow from the same point."""
+    Where the dense factorisation would take more than four times as long as LSQR's
+    iterations on the sparse matrix, LSQR is tried first and kept when it brings the
+    residual to its rounding level (a linear SVM on 2000 points: 14 ms against 270 ms
+    for the dense QR, the same residual, 2.6e-17); on an ill-conditioned system (kernel
+    logistic regression's ``K``) it does not, and the dense steps follow from the same
+    point."""
     if J.size == 0 or J.size > 2000:
         return y, w
     rows, wcols, Ns, room = _dual_candidates(data, y, J)
     # one dense factorisation for both steps, LSQR only past ~10 s (looser on KLR's)
     dense = 2.0 * J.size * Ns.shape[1] * min(J.size, Ns.shape[1])
     big = dense > 10 * _DENSE_FLOPS
-    lsqr = _LSQR_STEPS * 4.0 * (Ns.nnz + J.size + Ns.shape[1])
+    # seconds: the dense QR at 1e10 flop/s; LSQR's steps, each two products at 1e9 and
+    # about 50 us of its own (scipy's loop), which small systems are all about
+    lsqr = _LSQR_STEPS * (5e-5 + 4.0 * (Ns.nnz + J.size + Ns.shape[1]) / 1e9)
     work = 1600.0 * (Ns.nnz + J.size + Ns.shape[1]) if big else 2.0 * dense
     if Ns.shape[1] == 0 or (Ns.shape[1] > 20000 and not big) or not affordable(work):
         return y, w  # or two least-squares solves would overrun the deadline
     r = residual(y, w)[0]
-    if not big and dense > 4.0 * lsqr:
+    if not big and dense / 1e10 > 4.0 * lsqr:
         try:
             solve = sparse_least_squares(Ns @ sp.diags(room), _LSQR_STEPS)
         except (ValueError, np.linalg.LinAlgError):
@@ -291,8 +294,9 @@ def dual_polish(data: ConicData, y: np.ndarray, w: np.ndarray, J: np.ndarray,
     return _polish_steps(data, y, w, J, r, rows, wcols, room, solve, residual)[:2]
 
 
-#: LSQR's iterations when it is tried before a dense factorisation (:func:`dual_polish`)
-_LSQR_STEPS = 400
+#: LSQR's iterations when it is tried before a dense factorisation (:func:`dual_polish`;
+#: the linear SVM's system reaches its rounding level in about 60)
+_LSQR_STEPS = 100
 
 
 def _polish_steps(data: ConicData, y: np.ndarray, w: np.ndarray, J: np.ndarray,
