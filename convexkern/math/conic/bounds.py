@@ -597,13 +597,15 @@ def _with_offset(lower: float, upper: float, d: float) -> tuple[float, float]:
 
 def _once(make: Callable[[], tuple[np.ndarray, np.ndarray]]
           ) -> Callable[[], tuple[np.ndarray, np.ndarray]]:
-    """``make``, called at the first use only (a box is costly and often not needed)."""
+    """``make``, called at the first use only (a box is costly and often not needed);
+    ``get.ready()`` says whether it has been made."""
     memo: list = []
 
     def get() -> tuple[np.ndarray, np.ndarray]:
         if not memo:
             memo.append(make())
         return memo[0]
+    get.ready = lambda: bool(memo)  # type: ignore[attr-defined]
     return get
 
 
