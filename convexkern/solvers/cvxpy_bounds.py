@@ -133,7 +133,7 @@ def quad_form_drops() -> Iterator[list[str]]:
 def _factor_miss(P: Any, scale: float, M1: np.ndarray, M2: np.ndarray) -> str:
     """How far ``scale (M1 M1' - M2 M2')`` is from ``P`` when that is beyond rounding
     (``""``: within it): the largest entry of the difference against ``64 n eps`` of
-    ``P``'s largest; past 3000 columns, the difference applied to four random vectors
+    ``P``'s largest; past 1000 columns, the difference applied to four random vectors
     (a lower estimate: a miss it shows is a miss)."""
     Pd = P.toarray() if hasattr(P, "toarray") else np.asarray(P, dtype=float)
     n = Pd.shape[0]
@@ -145,7 +145,7 @@ def _factor_miss(P: Any, scale: float, M1: np.ndarray, M2: np.ndarray) -> str:
         return M.reshape(n, -1) if M.size else np.zeros((n, 0))
 
     M1, M2 = dense(M1), dense(M2)
-    if n <= 3000:
+    if n <= 1000:  # at most ~1e9 flops, a third of cvxpy's own LDL of P
         miss = float(np.max(np.abs(Pd - scale * (M1 @ M1.T - M2 @ M2.T))))
     else:
         V = np.random.default_rng(0).standard_normal((n, 4))
