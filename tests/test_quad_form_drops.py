@@ -118,3 +118,18 @@ def test_a_tiny_dropped_pivot_with_large_multipliers_is_caught():
     r = _solve(problem, "clarabel")
     assert r.dual_value <= -7442.0 <= r.primal_value, (r.dual_value, r.primal_value)
     assert "quad_form" in r.message, r.message
+
+
+def test_the_factor_check_past_a_thousand_columns_uses_probes():
+    """Past 1000 columns the reconstruction is checked on random vectors (a lower
+    estimate): a factor missing one column of a diagonal P is caught, an exact one is
+    not flagged."""
+    from convexkern.solvers.cvxpy_bounds import _factor_miss
+
+    n = 1100
+    d = np.linspace(1.0, 2.0, n)
+    P = np.diag(d)
+    exact = np.diag(np.sqrt(d))
+    assert _factor_miss(P, 1.0, exact, np.zeros((0, 0))) == ""
+    assert "misses P" in _factor_miss(P, 1.0, exact[:, 1:], np.zeros((0, 0)))
+    assert "misses P" in _factor_miss(P[:50, :50], 1.0, exact[:50, 1:50], np.zeros((0, 0)))
