@@ -133,3 +133,11 @@ def test_the_factor_check_past_a_thousand_columns_uses_probes():
     assert _factor_miss(P, 1.0, exact, np.zeros((0, 0))) == ""
     assert "misses P" in _factor_miss(P, 1.0, exact[:, 1:], np.zeros((0, 0)))
     assert "misses P" in _factor_miss(P[:50, :50], 1.0, exact[:50, 1:50], np.zeros((0, 0)))
+
+
+def test_an_altered_form_is_not_solved_again():
+    """A refining re-solve cannot give an altered form a bound on the problem: none is
+    made (before, Clarabel solved and certified the epigraph form twice)."""
+    r = _solve(_epigraph(), "clarabel")
+    assert not r.solver_stats.get("refined"), r.message
+    assert r.message.count("cvxpy's conic form is not the problem written") == 2

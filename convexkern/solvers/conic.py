@@ -92,6 +92,8 @@ def solve_conic(
             and first.solver_stats.get("status") == "optimal"
             and not (spec.setting_names & set(options))):
         return first
+    if f.problem.__dict__.get("_convexkern_altered", {}).get(spec.cvxpy_name):
+        return first  # the solver's form is not the problem: no point of it closes a bound
     hopeless = _no_interior(first) if f.cone_class == "SDP" else ""
     if hopeless:  # a more accurate point cannot close a bound no interior point exists for
         return replace(first, message="; ".join(m for m in (first.message, hopeless) if m))
@@ -528,10 +530,11 @@ def _altered(data: Any) -> str:
     if not what:
         return ""
     return (f"cvxpy's conic form is not the problem written: writing quad_form as a "
-            f"second-order cone it dropped {what} (pivots below 1e6 eps of the largest), "
-            "so no bound on the form is one on the problem; write the quadratic as "
-            "sum_squares(F @ x) with a factor F of P (then the form is exact), or, in the "
-            "objective, use a solver that takes P itself (Clarabel, SCS, OSQP, QOCO)")
+            f"second-order cone (an LDL factor of P, pivots below 1e6 eps of the largest "
+            f"dropped), {what}, so no bound on the form is one on the problem; write the "
+            "quadratic as sum_squares(F @ x) with a factor F of P (then the form is "
+            "exact), or, in the objective, use a solver that takes P itself (Clarabel, "
+            "SCS, OSQP, QOCO)")
 
 
 def _conic_point(spec: ConicSolverSpec, data: Any, chain: Any, raw: Any,

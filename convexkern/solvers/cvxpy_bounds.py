@@ -140,6 +140,7 @@ def _factor_miss(P: Any, scale: float, M1: np.ndarray, M2: np.ndarray) -> str:
     top = float(np.max(np.abs(Pd), initial=0.0))
     if n == 0 or top == 0.0 or not np.isfinite(top):
         return ""
+
     def dense(M: Any) -> np.ndarray:  # a factor: dense, or sparse (cvxpy's Cholesky path)
         M = M.toarray() if hasattr(M, "toarray") else np.asarray(M, dtype=float)
         return M.reshape(n, -1) if M.size else np.zeros((n, 0))
