@@ -29,7 +29,7 @@ import scipy.linalg
 import scipy.sparse as sp
 
 from ..budget import affordable
-from .data import _TINY, _U, ConicData, _gamma, _up
+from .data import _TINY, _U, ConicData, _gamma, _up, entries, take
 
 __all__ = ["bordered_fix"]
 
@@ -76,18 +76,16 @@ class _Split:
 
     def __init__(self, A: sp.csr_matrix, eq: np.ndarray, act: np.ndarray,
                  mov: np.ndarray, local: np.ndarray, room: np.ndarray) -> None:
-        z = eq.size
-        AEm = A[eq][:, mov].tocsr()
         self.BE = mov[local]
-        self.D = np.asarray(AEm[np.arange(z), local]).ravel()
+        self.D = entries(A, eq, self.BE)
         self.N = np.setdiff1d(mov, self.BE)
-        self.AE = A[eq].tocsc()
-        AF = A[act].tocsr()
-        self.G = (AF[:, self.BE] @ sp.diags(1.0 / self.D)).tocsr()
-        self.S = (AF[:, self.N] - self.G @ self.AE[:, self.N]).toarray()
+        self.AE = take(A, eq).tocsc()
+        AF = take(A, act)
+        self.G = (take(A, act, self.BE) @ sp.diags(1.0 / self.D)).tocsr()
+        self.S = (take(A, act, self.N) - self.G @ take(A, eq, self.N)).toarray()
         self.AF = AF
         self.room_N = room[self.N]
-        self.idle = np.diff(AF[:, mov].tocsr().indptr) == 0
+        self.idle = np.diff(take(A, act, mov).indptr) == 0
 
 
 def bordered_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray,
@@ -103,7 +101,7 @@ def bordered_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray,
     mov = np.flatnonzero(room > 0)
     if eq.size == 0 or mov.size == 0:
         return None
-    local = _diagonal_basis(data.A[eq][:, mov].tocsc(), room[mov])
+    local = _diagonal_basis(take(data.A, eq, mov).tocsc(), room[mov])
     if local is None:
         return None
     k, n_free = act.size, mov.size - eq.size

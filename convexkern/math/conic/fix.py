@@ -36,6 +36,7 @@ from .data import (
     _worst_first,
     cached,
     nonneg_rows,
+    take,
     transposed,
 )
 from .redundant import WORK, exact_dependence, independent_equalities
@@ -219,7 +220,7 @@ def _dual_candidates(data: ConicData, y: np.ndarray, J: np.ndarray
     wcols = np.zeros(0, dtype=int)
     if data.P is not None:
         wcols = np.flatnonzero(np.diff(data.P.tocsc().indptr) > 0)
-    Ns = sp.hstack([data.A[rows][:, J].T] + ([data.P[J][:, wcols]] if wcols.size else []),
+    Ns = sp.hstack([take(data.A, rows, J).T] + ([take(data.P, J, wcols)] if wcols.size else []),
                    format="csc")
     room = np.concatenate([room_y[rows], np.ones(wcols.size)])
     return rows, wcols, Ns, room
@@ -481,7 +482,7 @@ def _equality_fix_on(data: ConicData, eq: np.ndarray, x: np.ndarray, s: np.ndarr
     """:func:`equality_fix` on the equality rows ``eq``."""
     z = eq.size
     none = np.zeros(0, dtype=int), np.zeros(0)
-    AE = data.A[eq]
+    AE = take(data.A, eq)
     n = data.c.size
     # room of each column: free columns 1, columns in a nonneg row s_i / |a_ij| (capped)
     room = np.ones(n)
@@ -618,7 +619,7 @@ def active_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
             return *fail, "no time was left for the exact correction (time_limit)"
         # the columns that may move (a pinned one has room 0: no column of W is zero)
         mov = np.flatnonzero(room > 0)
-        Am = data.A[rows][:, mov]
+        Am = take(data.A, rows, mov)
         W = Am.toarray() * room[mov]
         if _ == 2:
             break
@@ -674,7 +675,7 @@ def active_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
         return *fail, ("the equality and active rows are not spanned by the columns off "
                        "their bounds (a degenerate point)")
     met = rows[keep]
-    dv, why = _enclose_solve(data.A[met][:, B].toarray(), np.abs(s[met]) + es[met])
+    dv, why = _enclose_solve(take(data.A, met, B).toarray(), np.abs(s[met]) + es[met])
     if why:
         return *fail, f"the equality and active rows {why}"
     met = np.concatenate([met, done])
@@ -699,8 +700,9 @@ def _tight_rows(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
     single = z + np.flatnonzero(tight & (nnz == 1))
     if single.size == 0:
         return act, np.zeros(0, dtype=int), np.zeros(0)
-    Sg = A[single]
-    pinned, at = np.asarray(Sg.indices, dtype=int), data.b[single] / Sg.data
+    at_entry = A.indptr[single]  # each bound row's one stored entry
+    pinned = np.asarray(A.indices[at_entry], dtype=int)
+    at = data.b[single] / A.data[at_entry]
     pinned, first = np.unique(pinned, return_index=True)  # a column with two: the first
     return act, pinned, at[first]
 

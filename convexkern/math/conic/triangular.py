@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .data import _TINY, _U, _gamma
+from .data import _TINY, _U, _gamma, entries, row_positions, rows_dot
 
 __all__ = ["Peeled", "forward_peel", "triangular_basis", "triangular_radius"]
 
@@ -48,7 +48,7 @@ class Peeled:
         self.core = empty if core is None else core  # rows no singleton took
         self.A = AE
         self.M = abs(AE[:, self.B]).tocsr()
-        self.pivot = np.asarray(abs(AE[self.rows, self.B])).ravel()
+        self.pivot = np.abs(entries(AE, self.rows, self.B))
         self.length = np.diff(AE.indptr)
 
 
@@ -94,7 +94,7 @@ def triangular_basis(AE: sp.csr_matrix, room: np.ndarray, max_rounds: int = 10_0
         free_col[take_cols] = False
         left -= take_rows.size
         # the rows that left no longer count in their columns
-        count -= np.bincount(A[take_rows].indices, minlength=n)
+        count -= np.bincount(A.indices[row_positions(A, take_rows)[0]], minlength=n)
     return Peeled(A, rounds, np.flatnonzero(alive_row))
 
 
@@ -116,7 +116,7 @@ def triangular_radius(peeled: Peeled, rhs_abs: np.ndarray,
     for rows, a, b in reversed(spans):
         # a row's other basis columns are of later rounds (d already set) or its own
         # (d still 0): the sum is over the later ones
-        total = np.abs(rhs_abs[rows]) + peeled.M[rows] @ d
+        total = np.abs(rhs_abs[rows]) + rows_dot(peeled.M, rows, d)
         if core is not None and core[0].size:
             total = total + extra[rows]
         k = peeled.length[rows] + 2
@@ -190,20 +190,20 @@ def forward_peel(S: sp.csr_matrix, room: np.ndarray, rhs_abs: np.ndarray,
             kept = rows[-spare:]
             short[kept] = False  # left to the rest, with their columns
             rows, cols = rows[:-spare], cols[:-spare]
-        total = np.abs(rhs_abs[rows]) + absS[rows] @ d
-        piv = np.abs(np.asarray(S[rows, cols]).ravel())
+        total = np.abs(rhs_abs[rows]) + rows_dot(absS, rows, d)
+        piv = np.abs(entries(S, rows, cols))
         bound = total * (1 + _gamma(length[rows] + 2)) / piv * (1 + 4 * _U)
         d[cols] = np.nextafter(bound, np.inf) + _TINY
         untaken[rows] = False
         usable[cols] = False
         if freeze:  # the rows' other columns stay where they are
-            usable[S[rows].indices] = False
+            usable[S.indices[row_positions(S, rows)[0]]] = False
         taken_rows.append(rows)
         taken_cols.append(cols)
     none = np.zeros(0, dtype=np.intp)
     taken = np.concatenate(taken_rows) if taken_rows else none
     cols = np.concatenate(taken_cols) if taken_cols else none
     rest = np.flatnonzero(untaken)
-    rhs_rest = (np.abs(rhs_abs[rest]) + absS[rest] @ d) * (1 + _gamma(length[rest] + 2))
+    rhs_rest = (np.abs(rhs_abs[rest]) + rows_dot(absS, rest, d)) * (1 + _gamma(length[rest] + 2))
     return (taken, cols, d[cols], rest, np.nextafter(rhs_rest * (1 + 4 * _U), np.inf),
             np.flatnonzero(usable))
