@@ -156,3 +156,55 @@ def test_exact_dependence_solves_for_multipliers_that_are_doubles():
     # the right-hand side counts too
     kept, unproved, _ = exact_dependence(M, np.array([1.0, 0.0, 0.13]))
     assert unproved.size == 1
+
+
+def _rational_identity(AE: sp.csr_matrix, b: np.ndarray, lam: np.ndarray, d: int) -> bool:
+    """The identity ``row_d = sum l_i row_i`` (``b`` included) in ``Fraction`` arithmetic,
+    with each ``l_i`` the nearest fraction of denominator at most 10^6: the reference the
+    integer check must agree with."""
+    from fractions import Fraction
+
+    from convexkern.math.conic.redundant import DENOMINATOR
+
+    acc: dict[int, Fraction] = {}
+    rhs = -Fraction(float(b[d]))
+    for j, v in zip(AE.indices[AE.indptr[d]: AE.indptr[d + 1]],
+                    AE.data[AE.indptr[d]: AE.indptr[d + 1]], strict=True):
+        acc[int(j)] = acc.get(int(j), Fraction(0)) - Fraction(float(v))
+    for i, v in enumerate(lam.tolist()):
+        f = Fraction(v).limit_denominator(DENOMINATOR)
+        for j, a in zip(AE.indices[AE.indptr[i]: AE.indptr[i + 1]],
+                        AE.data[AE.indptr[i]: AE.indptr[i + 1]], strict=True):
+            acc[int(j)] = acc.get(int(j), Fraction(0)) + f * Fraction(float(a))
+        rhs += f * Fraction(float(b[i]))
+    return rhs == 0 and all(v == 0 for v in acc.values())
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_integer_check_is_the_rational_identity(seed, monkeypatch):
+    """The identity check in integers (``_exact_combination``) says exactly what rational
+    arithmetic says, on rows of integers times powers of ten from 1e-300 to 1e300,
+    subnormal entries, thirds and tenths, multipliers with denominators up to 10^6 + 1,
+    and rows nudged by 1e-12 (the search for other multipliers switched off)."""
+    from convexkern.math.conic import redundant as R
+
+    monkeypatch.setattr(R, "_consistent", lambda *a: False)
+    rng = np.random.default_rng(seed)
+    exact = 0
+    for _ in range(300):
+        k, n = int(rng.integers(1, 6)), int(rng.integers(1, 8))
+        scale = 10.0 ** int(rng.integers(-300, 300)) if rng.random() < 0.3 else 1.0
+        base = rng.integers(-5, 6, (k, n)).astype(float) * scale
+        if rng.random() < 0.5:
+            base = base * rng.choice([0.1, 1 / 3, 2.0**-1070, 0.7], (k, n))
+        bb = rng.integers(-5, 6, k).astype(float) * scale
+        lam = rng.integers(-3, 4, k) / rng.choice([1, 2, 3, 7, 10**6 + 1], k)
+        row, rb = lam @ base, float(lam @ bb)
+        if rng.random() < 0.3:
+            row = row + rng.normal(size=n) * 1e-12 * scale
+        AE = sp.csr_matrix(np.vstack([base, row]))
+        b = np.append(bb, rb)
+        want = _rational_identity(AE, b, lam, k)
+        exact += want
+        assert R._exact_combination(AE, b, np.arange(k), lam, k, [10**9]) == want
+    assert exact > 10  # both answers are met

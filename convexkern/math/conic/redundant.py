@@ -9,7 +9,7 @@ every point that meets the rows ``i``: the correction may drop it.
 
 Exactness cannot be read off floating point, so it is proved: the multipliers ``l`` of a
 rank-revealing QR are rounded to nearby fractions (denominators up to 10^6) and the two
-identities are checked in rational arithmetic over the rows' nonzeros.  A row that is
+identities are checked in exact arithmetic (integers) over the rows' nonzeros.  A row that is
 dependent only to rounding (cvxpy's ``lp_5``: rows formed as ``R' A`` in floating point,
 smallest singular value 1e-16 of 7) fails the check: the stored problem is then within
 rounding of one with no feasible point (ill-posed in the sense of Renegar and of VSDP's
@@ -126,26 +126,43 @@ def exact_dependence(M: sp.csr_matrix, rhs: np.ndarray, cols: np.ndarray | None 
 def _exact_combination(AE, b: np.ndarray, kept: np.ndarray, lam: np.ndarray, d: int,
                        budget: list[int]) -> bool:
     """Whether row ``d`` is ``sum l_i row_i`` over ``kept`` exactly, ``b`` included, for
-    the multipliers ``lam`` rounded to fractions (rational arithmetic on the stored
-    doubles, which are rationals)."""
-    fracs = [(int(i), Fraction(float(v)).limit_denominator(DENOMINATOR))
-             for i, v in zip(kept, lam)]
+    the multipliers ``lam`` rounded to fractions (exact arithmetic on the stored doubles,
+    which are rationals).
+
+    Done in integers: with ``Q`` the multipliers' common denominator and ``2^-E`` the
+    smallest power of two among the doubles involved, the identity times ``Q 2^E`` is
+    one between integers (each double ``m 2^e`` is ``m << (e + E)``), checked with no
+    fraction normalised per operation."""
+    # a multiplier below 1/(2 DENOMINATOR) rounds to the fraction 0: not converted
+    big = np.flatnonzero(np.abs(lam) >= 0.49 / DENOMINATOR)
+    fracs = [(int(kept[k]), Fraction(float(lam[k])).limit_denominator(DENOMINATOR))
+             for k in big.tolist()]
     fracs = [(i, f) for i, f in fracs if f != 0]
     cost = sum(AE.indptr[i + 1] - AE.indptr[i] for i, _ in fracs) + len(fracs)
     if cost > budget[0]:
         return False
     budget[0] -= cost
-    acc: dict[int, Fraction] = {}
-    for j, v in zip(AE.indices[AE.indptr[d]: AE.indptr[d + 1]],
-                    AE.data[AE.indptr[d]: AE.indptr[d + 1]]):
-        acc[int(j)] = -Fraction(float(v))
-    rhs = -Fraction(float(b[d]))
-    for i, f in fracs:
-        lo, hi = AE.indptr[i], AE.indptr[i + 1]
-        for j, v in zip(AE.indices[lo:hi], AE.data[lo:hi]):
-            acc[int(j)] = acc.get(int(j), Fraction(0)) + f * Fraction(float(v))
-        rhs += f * Fraction(float(b[i]))
-    if rhs == 0 and all(v == 0 for v in acc.values()):
+    Q = math.lcm(*(f.denominator for _, f in fracs)) if fracs else 1
+    # every row involved, row d first with multiplier -Q: the sum must vanish
+    rows = [d] + [i for i, _ in fracs]
+    coef = [-Q] + [f.numerator * (Q // f.denominator) for _, f in fracs]
+    spans = [(AE.indptr[i], AE.indptr[i + 1]) for i in rows]
+    vals = np.concatenate([AE.data[lo:hi] for lo, hi in spans] + [b[rows]]).astype(float)
+    mant, expo = np.frexp(vals)  # v = mant 2^expo, 1/2 <= |mant| < 1 (0: mant 0)
+    ints = (mant * 2.0**53).astype(np.int64)  # exact: 53-bit integers
+    shift = expo - 53
+    nz = ints != 0
+    low = int(np.min(shift[nz])) if nz.any() else 0
+    scaled = [0 if v == 0 else v << (t - low) if v > 0 else -((-v) << (t - low))
+              for v, t in zip(ints.tolist(), shift.tolist(), strict=True)]
+    acc: dict[int, int] = {}
+    at = 0
+    for c, (lo, hi) in zip(coef, spans, strict=True):
+        for j, v in zip(AE.indices[lo:hi].tolist(), scaled[at: at + hi - lo], strict=True):
+            acc[j] = acc.get(j, 0) + c * v
+        at += hi - lo
+    rhs = sum(c * v for c, v in zip(coef, scaled[at:], strict=True))
+    if rhs == 0 and not any(acc.values()):
         return True
     support = [int(i) for i, v in zip(kept, lam) if abs(v) > 1e-12 * float(np.max(np.abs(lam)))]
     return _consistent(AE, b, support, d, budget)
