@@ -73,6 +73,7 @@ from .fix import (
     dual_fix,
     dual_polish,
     equality_fix,
+    fix_cost,
     quadratic_polish,
     slack_bound,
 )
@@ -215,14 +216,14 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
                 why = "the correction's reach makes other columns' residual signs open"
                 continue
             term, bad = term2, still
-            fix_b = float(np.abs(data.b[By]) @ dy) * (1 + 4 * _U * (By.size + 2))
-            if Bw.size:  # 1/2 w*'Pw* <= 1/2 w'Pw + |Pw|_Bw'dw + 1/2 dw'|P_BwBw|dw
-                Pw = data.P @ w
-                fix_q = (float(np.abs(Pw[Bw]) @ dw)
-                         + 0.5 * float(dw @ (abs(data.P[Bw][:, Bw]) @ dw))) * (
-                             1 + 8 * _U * (Bw.size + 2))
+            fix_b, fix_q = fix_cost(data, w, By, dy, Bw, dw)
             res_fix = {"dual_correction": float(np.max(dv)) if dv.size else 0.0}
             why = ""
+            if done is not None and _weak_duality(data, yk, w, term, fix_b + fix_q) <= \
+                    _weak_duality(data, done[0], done[1], done[2], done[4] + done[5]):
+                # it paid more than it cancelled: the one before stands, none larger tried
+                yk, w, term, bad, fix_b, fix_q, res_fix = done
+                break
             # columns left out whose residual, moved by the correction, is now costly on
             # their box join a larger correction (kept only if it succeeds)
             costly = ~inJ & (-term > 1e-12 * scale)

@@ -117,6 +117,20 @@ def dual_fix(data: ConicData, y: np.ndarray, r: np.ndarray, err: np.ndarray,
     return By, Bw, dv, ""
 
 
+def fix_cost(data: ConicData, w: np.ndarray, By: np.ndarray, dy: np.ndarray,
+             Bw: np.ndarray, dw: np.ndarray) -> tuple[float, float]:
+    """What a dual correction within ``dy`` on the multipliers ``By`` and ``dw`` on the
+    columns ``Bw`` of ``w`` can cost the weak-duality bound: ``|b_By|'dy``, and
+    ``|Pw|_Bw'dw + 1/2 dw'|P_BwBw|dw`` (``1/2 w*'Pw* <= 1/2 w'Pw +`` that), rounded up."""
+    fix_b = float(np.abs(data.b[By]) @ dy) * (1 + 4 * _U * (By.size + 2))
+    if not Bw.size:
+        return fix_b, 0.0
+    Pw = data.P @ w
+    fix_q = (float(np.abs(Pw[Bw]) @ dw)
+             + 0.5 * float(dw @ (abs(data.P[Bw][:, Bw]) @ dw))) * (1 + 8 * _U * (Bw.size + 2))
+    return fix_b, fix_q
+
+
 _UNFACTORED = "could not be factorised"
 _DENSE_FLOPS = 2e9  # a dual correction's core above this is first reduced (forward_peel)
 
