@@ -47,3 +47,26 @@ def test_a_larger_correction_never_lowers_the_bound(monkeypatch):
     assert grown.rel_gap <= first.rel_gap
     # and it stops at the first growth that does not pay: at most one round past it
     assert len(sizes) <= len(first_sizes) + 1, sizes
+
+
+def test_the_correction_cost_pays_for_the_rounding_of_pw():
+    """``fix_cost`` bounds the rise of ``1/2 w'Pw`` over ``|delta_w| <= dw`` from above,
+    exactly, when the computed ``Pw`` is 0 and the exact one 1e-17 (``P`` all ones,
+    ``w = (1, 1e-17, -1)``): the worst case ``|Pw_0| dw + dw^2 / 2`` in rational
+    arithmetic."""
+    from fractions import Fraction
+    from types import SimpleNamespace
+
+    import numpy as np
+    import scipy.sparse as sp
+
+    from convexkern.math.conic.fix import fix_cost
+
+    P = sp.csr_matrix(np.ones((3, 3)))
+    w, dw, Bw = np.array([1.0, 1e-17, -1.0]), np.array([1e-10]), np.array([0])
+    assert (P @ w)[0] == 0.0  # the rounding the bound must pay for
+    _, fix_q = fix_cost(SimpleNamespace(P=P, b=np.zeros(1)), w, np.zeros(0, int),
+                        np.zeros(0), Bw, dw)
+    exact = (Fraction(dw[0]) * abs(sum(Fraction(v) for v in w))
+             + Fraction(1, 2) * Fraction(dw[0]) ** 2)
+    assert Fraction(fix_q) >= exact

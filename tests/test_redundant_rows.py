@@ -208,3 +208,27 @@ def test_the_integer_check_is_the_rational_identity(seed, monkeypatch):
         exact += want
         assert R._exact_combination(AE, b, np.arange(k), lam, k, [10**9]) == want
     assert exact > 10  # both answers are met
+
+
+@pytest.mark.parametrize("b", [(np.inf, -np.inf), (-1024.0, np.nan)])
+def test_rows_holding_inf_or_nan_are_never_proved_combinations(b):
+    """Two equal rows whose right-hand sides are not finite: no exact identity holds (the
+    integer check once read inf and NaN as the integer -2^63 and said it did)."""
+    from convexkern.math.conic.redundant import _exact_combination, exact_dependence
+
+    AE = sp.csr_matrix(np.array([[1.0, 2.0], [1.0, 2.0]]))
+    rhs = np.array(b)
+    assert not _exact_combination(AE, rhs, np.array([0]), np.array([1.0]), 1, [10**9])
+    kept, unproved, _ = exact_dependence(AE, rhs)
+    assert kept.size + unproved.size == 2  # the dependent row is not dropped
+
+
+def test_a_duplicate_stored_entry_counts_as_the_matrix_does():
+    """``x0 = 1`` and ``2 x0 = 1`` with the 2 stored as two entries of 1 (a CSR matrix not
+    in canonical form): the second row is no combination of the first, and is kept (the
+    rational elimination once kept only the last duplicate and dropped the row)."""
+    A = sp.csr_matrix((np.array([1.0, 1.0, 1.0]), np.array([0, 0, 0]), np.array([0, 1, 3])),
+                      shape=(2, 1))
+    data = ConicData(c=np.array([1.0]), A=A, b=np.array([1.0, 1.0]), zero=2)
+    rows, reason = independent_equalities(data)
+    assert rows.tolist() == [0, 1] and "only to rounding" in reason

@@ -121,13 +121,17 @@ def fix_cost(data: ConicData, w: np.ndarray, By: np.ndarray, dy: np.ndarray,
              Bw: np.ndarray, dw: np.ndarray) -> tuple[float, float]:
     """What a dual correction within ``dy`` on the multipliers ``By`` and ``dw`` on the
     columns ``Bw`` of ``w`` can cost the weak-duality bound: ``|b_By|'dy``, and
-    ``|Pw|_Bw'dw + 1/2 dw'|P_BwBw|dw`` (``1/2 w*'Pw* <= 1/2 w'Pw +`` that), rounded up."""
+    ``|Pw|_Bw'dw + 1/2 dw'|P_BwBw|dw`` (``1/2 w*'Pw* <= 1/2 w'Pw +`` that), rounded up;
+    ``|Pw|`` is the computed one plus its rounding bound ``gamma_{k+2} |P||w|`` (a row
+    of ``k`` entries: a computed 0 may stand for 1e-17)."""
     fix_b = float(np.abs(data.b[By]) @ dy) * (1 + 4 * _U * (By.size + 2))
     if not Bw.size:
         return fix_b, 0.0
-    Pw = data.P @ w
-    fix_q = (float(np.abs(Pw[Bw]) @ dw)
-             + 0.5 * float(dw @ (abs(data.P[Bw][:, Bw]) @ dw))) * (1 + 8 * _U * (Bw.size + 2))
+    P = data.P
+    Pw = np.abs((P @ w)[Bw]) + _gamma(np.diff(P.indptr)[Bw] + 2) * abs_mv(P, w)[Bw] * (
+        1 + 4 * _U)
+    fix_q = (float(Pw @ dw)
+             + 0.5 * float(dw @ (abs(P[Bw][:, Bw]) @ dw))) * (1 + 8 * _U * (Bw.size + 2))
     return fix_b, fix_q
 
 

@@ -148,6 +148,8 @@ def _exact_combination(AE, b: np.ndarray, kept: np.ndarray, lam: np.ndarray, d: 
     coef = [-Q] + [f.numerator * (Q // f.denominator) for _, f in fracs]
     spans = [(AE.indptr[i], AE.indptr[i + 1]) for i in rows]
     vals = np.concatenate([AE.data[lo:hi] for lo, hi in spans] + [b[rows]]).astype(float)
+    if not np.all(np.isfinite(vals)):
+        return False  # no exact identity holds between rows holding inf or NaN
     mant, expo = np.frexp(vals)  # v = mant 2^expo, 1/2 <= |mant| < 1 (0: mant 0)
     ints = (mant * 2.0**53).astype(np.int64)  # exact: 53-bit integers
     shift = expo - 53
@@ -190,7 +192,7 @@ def _consistent(AE, b: np.ndarray, support: list[int], d: int, budget: list[int]
         slot = min(t, k)
         for j, v in zip(AE.indices[AE.indptr[i]: AE.indptr[i + 1]],
                         AE.data[AE.indptr[i]: AE.indptr[i + 1]]):
-            eqs[where[int(j)]][slot] = Fraction(float(v))
+            eqs[where[int(j)]][slot] += Fraction(float(v))  # a duplicate entry adds
         eqs[-1][slot] = Fraction(float(b[i]))
     row = 0
     for col in range(k):
