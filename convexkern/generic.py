@@ -174,6 +174,10 @@ class ConicPoint:
     #: the signs ``y`` may carry against the convention ``c + A'y = 0`` (the solver's
     #: class says: :attr:`convexkern.solvers.backends.base.ConicSolverSpec.dual_signs`)
     dual_signs: tuple[float, ...] = (1.0,)
+    #: a first answer that a more accurate re-solve follows should it miss ``tol``: its
+    #: certificate spends no phase one (a point too inaccurate to certify is not worth
+    #: an interior point; the re-solve's certificate is computed in full)
+    quick: bool = False
 
 
 def _exp_order_ok(solver: Any) -> bool:
@@ -266,7 +270,7 @@ ENOUGH = 0.1
 
 
 def _pair_bounds(cd: ConicData, x: Any, y: Any, signs: tuple[float, ...],
-                 tol: float | None = None) -> ConicBounds:
+                 tol: float | None = None, interior: bool = True) -> ConicBounds:
     """Bounds with the dual point taken as ``s * y`` for the sign ``s`` (among those the
     solver's convention leaves open) whose dual residual ``c + A'(s y)`` is smaller:
     either sign gives valid bounds, the right one tight ones."""
@@ -288,7 +292,8 @@ def _pair_bounds(cd: ConicData, x: Any, y: Any, signs: tuple[float, ...],
             return relative_gap(lower, upper, _gap_scale(*scales, lower, upper)
                                 ) <= ENOUGH * tol
 
-    return conic_bounds(cd, x, None if y is None else signs[0] * y, enough=enough)
+    return conic_bounds(cd, x, None if y is None else signs[0] * y, interior=interior,
+                        enough=enough)
 
 
 def generic_certify(f: Any, point: Mapping[str, Any], tol: float | None = None
@@ -317,7 +322,8 @@ def generic_certify(f: Any, point: Mapping[str, Any], tol: float | None = None
     if reason:
         bounds = ConicBounds(-math.inf, math.inf, reason, reason)
     else:
-        bounds = _pair_bounds(cd, x, y, signs, tol)
+        bounds = _pair_bounds(cd, x, y, signs, tol,
+                              interior=not (isinstance(cp_point, ConicPoint) and cp_point.quick))
     if sense == "maximize":  # cvxpy minimises the negated objective
         lower, upper = -bounds.upper, -bounds.lower
         why_lower, why_upper = bounds.upper_reason, bounds.lower_reason

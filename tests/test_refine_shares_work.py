@@ -16,6 +16,7 @@ from convexkern.bench import load_suite
 from convexkern.data.mps import build_problem, read_mps
 from convexkern.math.conic import cones
 from convexkern.math.conic.data import ConicData
+from convexkern.solvers import conic
 
 
 def _form(**over) -> ConicData:
@@ -57,6 +58,8 @@ def test_the_refining_certificate_solves_no_second_phase_one(solver, monkeypatch
         return real(*a, **k)
 
     monkeypatch.setattr(cones, "_phase_one", counted)
+    # the first certificate in full (by default it spends no phase one: the test below)
+    monkeypatch.setattr(conic, "_quick_first", lambda *a: False)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         r = ck.solve(_recipe(), solver)
@@ -74,3 +77,55 @@ def test_the_refining_certificate_solves_no_second_phase_one(solver, monkeypatch
     for rep in (r, r2):  # the published optimum -266.616 (a minimisation)
         assert rep.dual_value <= -266.616 * (1 - 1e-6) or not math.isfinite(rep.dual_value)
         assert rep.primal_value >= -266.616 * (1 + 1e-6)
+
+
+def test_a_first_answer_that_a_resolve_follows_solves_no_phase_one(monkeypatch):
+    """RECIPE on SCS, a first-order solver (``ConicSolverSpec.quick_first``): its first answer
+    misses tol, so its certificate is a quick one (no phase one, ``ConicPoint.quick``);
+    the phase ones of the call, if any, are the re-solve's certificate's, and the bracket
+    has a finite upper bound and holds the published optimum."""
+    calls: list[int] = []
+    solves: list[int] = []
+    real_p1, real_at = cones._phase_one, conic._solve_at
+
+    def counted(*a, **k):
+        calls.append(len(solves))  # which solve's certificate asked for it
+        return real_p1(*a, **k)
+
+    def at(*a, **k):
+        solves.append(1)
+        return real_at(*a, **k)
+
+    monkeypatch.setattr(cones, "_phase_one", counted)
+    monkeypatch.setattr(conic, "_solve_at", at)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = ck.solve(_recipe(), "scs")
+    assert r.solver_stats.get("refined") and len(solves) >= 2, r.message
+    assert all(c >= 2 for c in calls)  # none during the first solve's certificate
+    assert math.isfinite(r.primal_value) and r.primal_value >= -266.616 * (1 + 1e-6)
+    assert r.dual_value <= -266.616 * (1 - 1e-6) or not math.isfinite(r.dual_value)
+
+
+def test_a_quick_first_certificate_is_completed_when_no_resolve_answers(monkeypatch):
+    """When the re-solve returns no point (here: an error), the first answer is certified
+    in full after all: RECIPE's upper bound, which needs a step toward a phase-one point,
+    is finite, as without the quick certificate."""
+    from convexkern.solvers.outcome import pointless_report
+
+    real_at = conic._solve_at
+    solves: list[int] = []
+
+    def at(f, spec, **k):
+        solves.append(1)
+        if len(solves) == 1:
+            return real_at(f, spec, **k)
+        return pointless_report(f, solver=spec.name, status=ck.Status.ERROR, tol=k["tol"],
+                                solve_time=0.0, message="a re-solve that failed (test)")
+
+    monkeypatch.setattr(conic, "_solve_at", at)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = ck.solve(_recipe(), "scs")
+    assert len(solves) >= 2
+    assert math.isfinite(r.primal_value) and r.primal_value >= -266.616 * (1 + 1e-6)

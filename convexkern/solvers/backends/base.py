@@ -112,6 +112,12 @@ class ConicSolverSpec:
     #: iterations, a first-order method more, within the caller's time_limit); without
     #: it, a solver's "optimal" at its own residual criteria stays optimal_inaccurate
     refine: bool = False
+    #: a first-order method (SCS, OSQP): its first answer, at ``safety * tol``, often
+    #: misses ``tol`` by far, and a refining re-solve costs less than a phase one and
+    #: the steps toward it on that answer; the first certificate then spends none
+    #: (:func:`convexkern.solvers.conic.solve_conic`).  Off for an interior-point method,
+    #: whose accurate first answer a phase one often certifies where a re-solve would not
+    quick_first: bool = False
     #: the largest PSD cone side it is tried on by default in :func:`convexkern.compare`
     #: (``None``: any): an interior-point solver factorises a dense block of the cone's
     #: svec size m(m+1)/2 each iteration, so the work grows as m^6

@@ -57,4 +57,5 @@ class Osqp(ConicSolverSpec):
 
 
 SOLVER = Osqp(name="osqp", cvxpy_name="OSQP", module="osqp", cones=CLASSES_QP,
-              default_tol=1e-3, install="pip install osqp", refine=True)
+              default_tol=1e-3, install="pip install osqp", refine=True,
+              quick_first=True)

@@ -105,7 +105,7 @@ class Scs(ConicSolverSpec):
 
 
 SOLVER = Scs(name="scs", cvxpy_name="SCS", module="scs", cones=CLASSES_ALL,
-             default_tol=1e-4, install="pip install scs", refine=True,
+             default_tol=1e-4, install="pip install scs", refine=True, quick_first=True,
              # its limit counts from the end of its set-up: given what is left after
              # cvxpy's compilation, not the caller's whole time_limit
              time_key="time_limit_secs")
