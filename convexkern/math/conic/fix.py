@@ -235,13 +235,18 @@ def _dual_candidates(data: ConicData, y: np.ndarray, J: np.ndarray
     ``[A_rows' P_w]`` restricted to ``J`` and their room."""
     room_y = _dual_room(data, y)
     rows = np.flatnonzero(room_y > 0)
-    wcols = np.zeros(0, dtype=int)
-    if data.P is not None:
-        wcols = np.flatnonzero(np.diff(data.P.tocsc().indptr) > 0)
-    Ns = sp.hstack([take(data.A, rows, J).T] + ([take(data.P, J, wcols)] if wcols.size else []),
-                   format="csc")
+    m = data.b.size
+    if data.P is None:
+        wcols = np.zeros(0, dtype=int)
+        Ns = take(transposed(data), J, rows)
+    else:  # the rows J of [A' P] (built once per form) over the multipliers and w's
+        wcols = cached(data, "w_columns",
+                       lambda: np.flatnonzero(np.diff(data.P.tocsc().indptr) > 0))
+        M = cached(data, "dual_rows", lambda: sp.hstack([transposed(data), data.P],
+                                                          format="csr"))
+        Ns = take(M, J, np.concatenate([rows, m + wcols]))
     room = np.concatenate([room_y[rows], np.ones(wcols.size)])
-    return rows, wcols, Ns, room
+    return rows, wcols, Ns.tocsc(), room
 
 
 def _enclose_solve(M: np.ndarray, v_abs: np.ndarray) -> tuple[np.ndarray, str]:
