@@ -76,6 +76,25 @@ def test_a_child_that_dies_is_a_lost_answer():
         wd.run_watched(lambda: os.kill(os.getpid(), signal.SIGKILL), 5.0)
 
 
+def test_a_child_that_crashes_prints_no_fatal_error_dump():
+    """A solver that segfaults in the child is a lost answer the parent reports; with
+    ``faulthandler`` on (as under pytest), the child's dump of that handled crash would
+    read as the process's own "Fatal Python error": the child turns it off."""
+    import subprocess
+    import sys
+
+    code = ("import ctypes, faulthandler; faulthandler.enable()\n"
+            "from convexkern.solvers import watchdog as wd\n"
+            "try:\n"
+            "    wd.run_watched(lambda: ctypes.string_at(0), 10.0)\n"
+            "except wd.ChildLost as exc:\n"
+            "    print('lost:', exc)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60)
+    assert "lost:" in out.stdout, (out.stdout, out.stderr)
+    assert "Fatal Python error" not in out.stderr, out.stderr
+
+
 def test_a_child_past_its_time_is_stopped_and_killed():
     marker = []
 

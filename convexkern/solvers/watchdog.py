@@ -23,6 +23,7 @@ as without a time limit.
 
 from __future__ import annotations
 
+import faulthandler
 import os
 import pickle
 import select
@@ -110,6 +111,9 @@ def run_watched(call: Callable[[], Any], wait: float) -> Any:
     if pid == 0:  # the child: solve, send, and leave without the parent's exit handlers
         code = 0
         try:
+            # a solver that crashes the child is what the child is for: the parent reports
+            # it (ChildLost), so no "Fatal Python error" dump of a handled crash
+            faulthandler.disable()
             os.close(rfd)
             try:
                 payload = pickle.dumps((True, portable(call())))
