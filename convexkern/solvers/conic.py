@@ -74,11 +74,12 @@ def solve_conic(
     if those still miss ``tol``, at the policy's full factor, both within one budget.
     The best-certified report is kept; ``solver_stats["refined"]`` says it happened.
 
-    Where such a re-solve may follow (not for SDPs, whose phase one also says when no
-    re-solve can help), the first answer's certificate spends no phase one: a point too
-    inaccurate for ``tol`` is not worth an interior point (Netlib BANDM on SCS: 0.47 s of
-    interior steps before a 0.07 s re-solve).  It is certified in full after all when no
-    re-solve returns a point.
+    For a first-order solver (``ConicSolverSpec.quick_first``: SCS, OSQP), where such a
+    re-solve may follow (not for SDPs, whose phase one also says when no re-solve can
+    help), the first answer's certificate spends no phase one: a point too inaccurate for
+    ``tol`` is not worth an interior point (Netlib BANDM on SCS: 0.47 s of interior steps
+    before a 0.07 s re-solve).  It is certified in full after all when no re-solve
+    returns a point.
     """
     options = dict(options or {})
     accuracy = TOLERANCE.settings(tol, spec.safety, spec.settings_floor)
