@@ -175,8 +175,9 @@ class ConicPoint:
     #: class says: :attr:`convexkern.solvers.backends.base.ConicSolverSpec.dual_signs`)
     dual_signs: tuple[float, ...] = (1.0,)
     #: a first answer that a more accurate re-solve follows should it miss ``tol``: its
-    #: certificate spends no phase one (a point too inaccurate to certify is not worth
-    #: an interior point; the re-solve's certificate is computed in full)
+    #: certificate spends no phase one, nor the rounds that would follow one (a point too
+    #: inaccurate to certify is not worth an interior point; the re-solve's certificate
+    #: is computed in full)
     quick: bool = False
 
 

@@ -129,3 +129,57 @@ def test_a_quick_first_certificate_is_completed_when_no_resolve_answers(monkeypa
         r = ck.solve(_recipe(), "scs")
     assert len(solves) >= 2
     assert math.isfinite(r.primal_value) and r.primal_value >= -266.616 * (1 + 1e-6)
+
+
+def _patched_resolve(monkeypatch, make_second):
+    """RECIPE on SCS with every re-solve replaced by ``make_second(f, spec, k, real)``."""
+    real_at = conic._solve_at
+    solves: list[int] = []
+
+    def at(f, spec, **k):
+        solves.append(1)
+        return real_at(f, spec, **k) if len(solves) == 1 else make_second(f, spec, k, real_at)
+
+    monkeypatch.setattr(conic, "_solve_at", at)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ck.solve(_recipe(), "scs"), solves
+
+
+def test_a_resolve_stopped_by_its_own_budget_with_no_point_completes_the_first(monkeypatch):
+    """A re-solve that its own budget stops before it has a point (relabelled from
+    ``time_limit`` as a judged answer) is no answer: the first point is certified in full,
+    and RECIPE's first SCS answer is then certified to tol."""
+    from convexkern.solvers.outcome import pointless_report
+
+    r, solves = _patched_resolve(monkeypatch, lambda f, spec, k, real: pointless_report(
+        f, solver=spec.name, status=ck.Status.TIME_LIMIT, tol=k["tol"], solve_time=0.0,
+        message="stopped at its budget (test)"))
+    assert len(solves) >= 2
+    assert r.status is ck.Status.OPTIMAL and r.rel_gap <= r.tol, r.message
+
+
+def test_a_worse_resolve_does_not_hide_the_first_answers_full_certificate(monkeypatch):
+    """A re-solve whose point is worse (five iterations, no warm start: one a budget cut
+    short) beside a first answer whose quick certificate left a side open: the first
+    answer's full certificate is the better report, and it is kept."""
+    r, solves = _patched_resolve(monkeypatch, lambda f, spec, k, real: real(
+        f, spec, **{**k, "max_iter": 5, "options": {"warm_start": False}}))
+    assert len(solves) >= 2
+    assert r.status is ck.Status.OPTIMAL and r.rel_gap <= r.tol, r.message
+
+
+def test_closer_prefers_a_smaller_gap_then_more_finite_sides():
+    from convexkern.report import SolveReport, relative_gap
+
+    def rep(lo: float, up: float) -> SolveReport:
+        return SolveReport(status=ck.Status.OPTIMAL_INACCURATE, solver="scs",
+                           formulation="f", primal_value=up, dual_value=lo,
+                           rel_gap=relative_gap(up, lo), solve_time=0.0, tol=1e-4)
+
+    tight, loose = rep(1.0, 1.0 + 1e-6), rep(1.0, 2.0)
+    one_side, none = rep(-math.inf, 1.0), rep(-math.inf, math.inf)
+    assert conic._closer(tight, loose) and not conic._closer(loose, tight)
+    assert conic._closer(loose, one_side) and not conic._closer(one_side, loose)
+    assert conic._closer(one_side, none) and not conic._closer(none, one_side)
+    assert not conic._closer(none, none) and not conic._closer(one_side, one_side)

@@ -76,10 +76,10 @@ def solve_conic(
 
     For a first-order solver (``ConicSolverSpec.quick_first``: SCS, OSQP), where such a
     re-solve may follow (not for SDPs, whose phase one also says when no re-solve can
-    help), the first answer's certificate spends no phase one: a point too inaccurate for
-    ``tol`` is not worth an interior point (Netlib BANDM on SCS: 0.47 s of interior steps
-    before a 0.07 s re-solve).  It is certified in full after all when no re-solve
-    returns a point.
+    help), the first answer's certificate spends no phase one (nor the rounds that would
+    follow one): a point too inaccurate for ``tol`` is not worth an interior point
+    (Netlib BANDM on SCS: 0.47 s of interior steps before a 0.07 s re-solve).  It is
+    certified in full after all where the call would otherwise end short of ``tol``.
     """
     options = dict(options or {})
     accuracy = TOLERANCE.settings(tol, spec.safety, spec.settings_floor)
@@ -110,7 +110,7 @@ def solve_conic(
         with deadline(until, 0.03 * time_limit if time_limit else 0.0):
             full = certified_report(f, {**point, CONIC_KEY: replace(conic, quick=False)},
                                     status=status, **common)
-        return report if full.rel_gap > report.rel_gap else full
+        return report if _closer(report, full) else full  # past the deadline, both open
 
     first = at(accuracy, time_limit, quick=quick)
     if not (spec.refine and first.status is Status.OPTIMAL_INACCURATE
@@ -133,7 +133,7 @@ def solve_conic(
         rungs.append(TOLERANCE.refined(accuracy))
     budget = max(TOLERANCE.refine_min_s, TOLERANCE.refine_time * first.solve_time)
     t_refine = time.perf_counter()
-    best, solve_time, notes, answered = first, first.solve_time, [], False
+    best, solve_time, notes = first, first.solve_time, []
     for finer in rungs:
         own_left = budget - (time.perf_counter() - t_refine)
         left = None if time_limit is None else time_limit - (time.perf_counter() - t_start)
@@ -155,13 +155,14 @@ def solve_conic(
                              else Status.OPTIMAL_INACCURATE)
             note += f" (the re-solve stopped at its budget of {budget:.2g} s)"
         notes.append(note)
-        answered = answered or second.status.has_solution
         if second.status.has_solution and _closer(second, best):
             best = second
         if best.rel_gap <= tol:
             break
-    if best is first and not answered:  # no re-solve returned a point
-        best = in_full(first)
+    if best.rel_gap > tol:  # the first answer's full certificate may be the better one
+        full = in_full(first)
+        if full is not first and _closer(full, best):
+            best = full
     return replace(
         best, solve_time=solve_time,
         solver_stats={**best.solver_stats, "refined": True,
