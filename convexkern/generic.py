@@ -23,7 +23,7 @@ import cvxpy as cp
 import numpy as np
 import scipy.sparse as sp
 
-from .math.conic import ConicBounds, ConicData, conic_bounds
+from .math.conic import ConicBounds, ConicData, conic_bounds, factored_bounds
 from .math.conic.cones import cvxpy_solvers
 from .report import ABSOLUTE_GAP_BELOW, Certificate, relative_gap
 
@@ -293,8 +293,11 @@ def _pair_bounds(cd: ConicData, x: Any, y: Any, signs: tuple[float, ...],
             return relative_gap(lower, upper, _gap_scale(*scales, lower, upper)
                                 ) <= ENOUGH * tol
 
-    return conic_bounds(cd, x, None if y is None else signs[0] * y, interior=interior,
-                        enough=enough)
+    dual = None if y is None else signs[0] * y
+    if cd.factors:  # the written problem's bracket, not the factored form's
+        return factored_bounds(cd, x, dual, lambda d, xd, yd: conic_bounds(
+            d, xd, yd, interior=interior, enough=enough), enough)
+    return conic_bounds(cd, x, dual, interior=interior, enough=enough)
 
 
 def generic_certify(f: Any, point: Mapping[str, Any], tol: float | None = None
@@ -395,11 +398,18 @@ def _primal_only(problem: cp.Problem, values: Mapping[str, Any]
     solver = next((s for s in ("CLARABEL", "SCS") if s in cvxpy_solvers()), None)
     if solver is None:
         return None, None, "no conic solver is installed to build the conic form"
+    from .solvers.cvxpy_bounds import quad_form_drops, with_factors  # noqa: PLC0415
+
     try:
-        data, chain, inverse = problem.get_problem_data(solver)
+        with quad_form_drops() as drops:
+            data, chain, inverse = problem.get_problem_data(solver)
     except (cp.error.SolverError, cp.error.DCPError, ValueError) as exc:
         return None, None, f"cvxpy cannot build the conic form ({exc})"
     cd, reason = conic_data(data, chain.reductions[-1])
+    if not reason and drops:
+        reason = "; ".join(drops)
+    if not reason and drops.forms:  # the written problem's bound, not the factored one's
+        cd, reason = with_factors(cd, drops.forms, inverse)
     if reason:
         return None, None, reason
     stuffing = [inv for inv in inverse if hasattr(inv, "var_offsets")]

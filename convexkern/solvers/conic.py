@@ -27,6 +27,7 @@ from ..generic import CONIC_KEY, ConicPoint, conic_data, conic_names, user_bound
 from ..math.budget import deadline, time_left
 from ..math.conic import (
     ConicData,
+    claim_forms,
     farkas_proof,
     feasible_point_proof,
     improving_ray_proof,
@@ -35,7 +36,13 @@ from ..math.conic import (
 )
 from ..report import SolveReport, Status
 from .backends.base import FAST_FLOPS, ConicSolverSpec, Verdict
-from .cvxpy_bounds import ALTERED_KEY, compile_as_written, quad_form_drops
+from .cvxpy_bounds import (
+    ALTERED_KEY,
+    FACTORS_KEY,
+    compile_as_written,
+    quad_form_drops,
+    with_factors,
+)
 from .outcome import TOLERANCE, certified_report, pointless_report
 from .status import cvxpy_status
 from .table import CONIC
@@ -256,10 +263,15 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
                 canon_backend=cvx.get("canon_backend"), solver_opts=settings)
         # kept on the problem: a later compile from cvxpy's cache does not canonicalise
         notes = problem.__dict__.setdefault("_convexkern_altered", {})
+        kept = problem.__dict__.setdefault("_convexkern_factors", {})
         if drops:
             notes[spec.cvxpy_name] = "; ".join(drops)
+        if drops.forms:
+            kept[spec.cvxpy_name] = list(drops.forms)
         if notes.get(spec.cvxpy_name) and isinstance(out[0], dict):
             out[0][ALTERED_KEY] = notes[spec.cvxpy_name]
+        if kept.get(spec.cvxpy_name) and isinstance(out[0], dict):
+            out[0][FACTORS_KEY] = kept[spec.cvxpy_name]
         return out
 
     try:
@@ -470,6 +482,7 @@ def _prove_claim(f: Formulation, spec: ConicSolverSpec, claim: Status, verdict: 
         cd, reason = conic_data(data, getattr(chain, "solver", None))
         reason = reason or _altered(data)
         cd = user_bounds(cd, f.problem, inverse)
+        cd, reason = _claim_form(cd, reason, data, inverse, claim)
     except (KeyError, ValueError, TypeError, AttributeError) as exc:
         cd, reason = None, f"its conic form could not be read ({exc})"
     proof = _ray_proof(spec, claim, raw, cd, reason)
@@ -536,6 +549,31 @@ def _phase_one_proof(spec: ConicSolverSpec, cd: ConicData | None, reason: str, *
                    f"(lower bound {lo:.3g})")
 
 
+def _claim_form(cd: ConicData, reason: str, data: Any, inverse: Any, claim: Status
+                ) -> tuple[ConicData, str]:
+    """``cd`` as a "no solution" word about the written problem is checked on: where a
+    ``quad_form`` reached the solver through cvxpy's factor of ``P``
+    (:func:`~convexkern.math.conic.factored.claim_forms`), a form that holds every
+    written point (for ``infeasible``) or whose points and rays are the written
+    problem's (for ``unbounded``), the rays' restriction noted on it; or the reason no
+    such form exists."""
+    if reason or not isinstance(data, dict) or not data.get(FACTORS_KEY):
+        return cd, reason
+    full, reason = with_factors(cd, data[FACTORS_KEY], inverse)
+    if reason:
+        return cd, reason
+    relaxed, restricted, cols, rows = claim_forms(full)
+    form = relaxed if claim is Status.INFEASIBLE else restricted
+    if form is None:
+        return cd, (
+            "a quad_form reached the solver through cvxpy's factor of P, which is exact "
+            "only to rounding, and neither P is verified positive definite nor (for an "
+            "infeasible word) does a constraint bound its argument, so no form proves a "
+            "claim about the problem as written")
+    form.cache["claim_of"] = (cd, rows, cols)
+    return form, ""
+
+
 def _ray_proof(spec: ConicSolverSpec, claim: Status, raw: Any, cd: ConicData | None,
                reason: str) -> tuple[Status | None, str]:
     """The status the solver's own ray proves in the user's conic form ``cd`` (``None``:
@@ -547,8 +585,15 @@ def _ray_proof(spec: ConicSolverSpec, claim: Status, raw: Any, cd: ConicData | N
     ray = spec.certificate(raw, claim)
     if ray is None:
         return None, "the solver gives no ray"
+    of, rows, cols = cd.cache.get("claim_of", (cd, None, None))
     if claim is Status.INFEASIBLE:
-        ray = cd.rows_of(ray)
+        ray = of.rows_of(ray)
+    keep = rows if claim is Status.INFEASIBLE else cols
+    if keep is not None:
+        ray = np.asarray(ray, dtype=float).ravel()
+        if ray.size != (of.b.size if claim is Status.INFEASIBLE else of.c.size):
+            return None, "the solver's ray has the wrong size"
+        ray = ray[keep]
     if claim is Status.INFEASIBLE:
         val, why = farkas_proof(cd, ray)
         if val > 0:
@@ -608,6 +653,8 @@ def _conic_point(spec: ConicSolverSpec, data: Any, chain: Any, raw: Any,
     reason = reason or _altered(data)
     if problem is not None and inverse is not None:
         cd = user_bounds(cd, problem, inverse)  # cvxpy's derived bounds are not the user's
+    if not reason and isinstance(data, dict) and data.get(FACTORS_KEY):
+        cd, reason = with_factors(cd, data[FACTORS_KEY], inverse)
     if forms is not None:
         prev = next((p for p in forms if p.same_form(cd)), None)
         if prev is None:

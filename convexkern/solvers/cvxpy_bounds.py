@@ -26,11 +26,12 @@ import importlib
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-__all__ = ["ALTERED_KEY", "compile_as_written", "quad_form_drops"]
+__all__ = ["ALTERED_KEY", "FACTORS_KEY", "FactorForm", "compile_as_written", "with_factors",
+           "quad_form_drops"]
 
 _LOCK = threading.Lock()
 _UNSET = object()
@@ -82,6 +83,10 @@ def compile_as_written(cvxpy_name: str) -> Iterator[None]:
 #: user's problem (read by the certificate: no bracket is claimed for it)
 ALTERED_KEY = "__convexkern_altered__"
 
+#: the key under which :func:`_run` keeps the forms cvxpy wrote through a factor
+#: (:class:`FactorForm`), for the certificate to bound the written problem
+FACTORS_KEY = "__convexkern_factors__"
+
 
 #: cvxpy's quad_form canonicalisation is watched under its own lock (the compile may hold
 #: :data:`_LOCK` at the same time)
@@ -89,7 +94,7 @@ _QUAD_LOCK = threading.Lock()
 
 
 @contextmanager
-def quad_form_drops() -> Iterator[list[str]]:
+def quad_form_drops() -> Iterator[Drops]:
     """Within the block, cvxpy's canonicalisation of ``quad_form(x, P)`` as a second-order
     cone is watched: it factors ``P`` by an LDL decomposition into ``scale (M1 M1' - M2
     M2')`` and drops the pivots below ``1e6 eps`` of the largest
@@ -101,33 +106,74 @@ def quad_form_drops() -> Iterator[list[str]]:
     factored: a solver that takes ``P`` itself).  An adversarial run found brackets 2 %
     to 1e16 times ``|p*|`` away from the optimum on such forms (ECOS; every solver for a
     ``quad_form`` inside a constraint).  A factor within its rounding can still move the
-    optimum of a problem that reaches far along ``P``'s near-null directions: that is
-    not detected (docs/certificates.md, "An adversarial run")."""
+    optimum of a problem that reaches far along ``P``'s near-null directions: every
+    factored form is kept in ``forms`` (with its argument and epigraph variable), and
+    the certificate bounds the written problem from it
+    (:mod:`convexkern.math.conic.factored`)."""
     try:  # the module (the package exports a function of the same name)
         canon = importlib.import_module(
             "cvxpy.reductions.dcp2cone.canonicalizers.quad_form_canon")
-        canon.decomp_quad  # noqa: B018 - the name patched below must exist
+        canon.decomp_quad  # noqa: B018 - the names patched below must exist
+        canon.quad_over_lin_canon  # noqa: B018
     except (ImportError, AttributeError):  # pragma: no cover - a cvxpy without them
-        yield []
+        yield Drops()
         return
-    found: list[str] = []
-    real = canon.decomp_quad
+    found = Drops()
+    real, real_qol = canon.decomp_quad, canon.quad_over_lin_canon
+    last: list[Any] = []
 
     def watched(P: Any, *args: Any, **kwargs: Any) -> Any:
         out = real(P, *args, **kwargs)
+        last[:] = []
         if args or kwargs:
             return out
         why = _factor_miss(P, *out)
         if why:
             found.append(why)
+        last[:] = [P, *out]
         return out
 
+    def epigraph(expr: Any, args: Any, *rest: Any, **kwargs: Any) -> Any:
+        # called by quad_form's canonicalisation right after the factor: sum_squares(F'u)
+        t, cons = real_qol(expr, args, *rest, **kwargs)
+        if last:
+            P, scale, M1, M2 = last
+            F = M1 if np.size(M1) else M2
+            mul = args[0]  # Constant(F') @ u
+            u = mul.args[1] if len(getattr(mul, "args", ())) == 2 else None
+            found.forms.append(FactorForm(P=P, sigma=scale if np.size(M1) else -scale,
+                                          F=F, arg=u, t=t, cone=cons[0] if cons else None))
+            last[:] = []
+        return t, cons
+
     with _QUAD_LOCK:
-        canon.decomp_quad = watched
+        canon.decomp_quad, canon.quad_over_lin_canon = watched, epigraph
         try:
             yield found
         finally:
-            canon.decomp_quad = real
+            canon.decomp_quad, canon.quad_over_lin_canon = real, real_qol
+
+
+class FactorForm(NamedTuple):
+    """A ``quad_form(u, P)`` cvxpy wrote as ``sigma t``, ``t >= |F'u|^2`` (``P ~ sigma F
+    F'``): ``arg`` the expression ``u`` (``None``: not read), ``t`` the epigraph
+    variable, ``cone`` its second-order cone constraint."""
+
+    P: Any
+    sigma: float
+    F: Any
+    arg: Any
+    t: Any
+    cone: Any
+
+
+class Drops(list):
+    """The factors that miss ``P`` beyond rounding (their descriptions, as a list), and
+    every factored form (``forms``: :class:`FactorForm`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.forms: list[FactorForm] = []
 
 
 def _factor_miss(P: Any, scale: float, M1: np.ndarray, M2: np.ndarray) -> str:
@@ -156,3 +202,60 @@ def _factor_miss(P: Any, scale: float, M1: np.ndarray, M2: np.ndarray) -> str:
         return ""
     return (f"its factor of a quad_form's P ({n} x {n}) misses P by {miss / top:.2g} of its "
             "largest entry")
+
+
+def with_factors(cd: Any, forms: list[FactorForm], inverse: Any) -> tuple[Any, str]:
+    """``cd`` carrying its factored quadratic forms
+    (:class:`~convexkern.math.conic.factored.QuadFactor`: the argument's affine map over
+    the form's columns, read with cvxpy's own coefficient extractor, and the cone of each
+    epigraph variable), and ``""``; or ``cd`` and the reason no bracket of the written
+    problem can be claimed (a form not read)."""
+    from dataclasses import replace  # noqa: PLC0415
+
+    import scipy.sparse as sp  # noqa: PLC0415
+
+    from ..math.conic import QuadFactor  # noqa: PLC0415
+    from ..math.conic.factored import MAX_FLOPS  # noqa: PLC0415
+
+    def dense(M: Any) -> np.ndarray:
+        return np.asarray(M.toarray() if hasattr(M, "toarray") else M, dtype=float)
+
+    out = []
+    try:
+        from cvxpy.utilities.coeff_extractor import CoeffExtractor  # noqa: PLC0415
+
+        stuffing = next(d for d in reversed(list(inverse)) if hasattr(d, "var_offsets"))
+        extract = CoeffExtractor(stuffing, None)
+        socs = [(i, k) for kind, i, k in cd.blocks if kind == "soc"]
+        for form in forms:
+            u = form.arg
+            n = int(np.shape(form.P)[0])
+            k = int(np.shape(form.F)[1]) if np.ndim(form.F) == 2 else 0
+            what = f"quad_form({str(u)[:40]}, P)" if u is not None else "a quad_form"
+            if n * n * max(k, 1) > MAX_FLOPS:
+                return cd, (f"{what} ({n} x {n}) reached the solver through cvxpy's factor "
+                            "of P, exact only to rounding, and checking that factor would "
+                            f"cost more than {MAX_FLOPS:.0e} flops; write sum_squares(F @ x) "
+                            "with a factor F of your own (exact)")
+            if u is None or u.parameters() or form.t.id not in stuffing.var_offsets:
+                return cd, f"{what}: its factored form could not be read"
+            T = sp.csc_matrix(extract.affine(u))
+            width = stuffing.x_length + 1
+            # one column per parameter entry, the constant's last: u has no parameter
+            if T.shape[0] != u.size * width or T[:, :-1].count_nonzero():
+                return cd, f"{what}: its factored form could not be read"
+            T = sp.coo_matrix(T[:, -1])
+            A = sp.csr_matrix((T.data, (T.row % u.size, T.row // u.size)),
+                              shape=(u.size, width))
+            tcol = int(stuffing.var_offsets[form.t.id])
+            head = next((i for i, size in socs if size == k + 2
+                         and cd.A[i, tcol] == -1.0 and cd.A[i + 1, tcol] == 1.0
+                         and cd.b[i] == 1.0 and cd.b[i + 1] == 1.0), None)
+            if head is None or A.shape[0] != n:
+                return cd, f"{what}: its second-order cone was not found in the form"
+            out.append(QuadFactor(head=head, tcol=tcol, P=dense(form.P), sigma=float(form.sigma),
+                                  F=dense(form.F).reshape(n, k), A=sp.csr_matrix(A[:, :-1]),
+                                  b=A[:, -1].toarray().ravel(), what=what))
+    except (StopIteration, AttributeError, TypeError, ValueError, IndexError) as exc:
+        return cd, f"a quad_form's factored form could not be read ({type(exc).__name__})"
+    return replace(cd, factors=tuple(out)), ""

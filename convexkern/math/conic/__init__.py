@@ -15,7 +15,9 @@ computed:
   residuals) enclosed by Rump's bound;
 * :mod:`.bounds`: the bracket itself (:func:`conic_bounds`, weak duality with the box,
   after Neumaier & Shcherbina 2004 and Jansson's VSDP);
-* :mod:`.rays`: Farkas and improving rays checked as rigorously as a bracket.
+* :mod:`.rays`: Farkas and improving rays checked as rigorously as a bracket;
+* :mod:`.factored`: the written problem's bracket where a quadratic form reached the
+  solver through a factor exact only to rounding.
 
 Other packages import from here only (the names below); the modules share their private
 helpers among themselves.
@@ -26,8 +28,10 @@ from __future__ import annotations
 from .bounds import conic_bounds
 from .cones import dual_interior_point, interior_point, psd_shift
 from .data import ConicBounds, ConicData
+from .factored import QuadFactor, claim_forms, factored_bounds
 from .rays import farkas_proof, feasible_point_proof, improving_ray_proof, phase_one_problem
 
 __all__ = ["ConicData", "ConicBounds", "conic_bounds", "interior_point",
            "dual_interior_point", "psd_shift", "farkas_proof", "improving_ray_proof",
-           "feasible_point_proof", "phase_one_problem"]
+           "feasible_point_proof", "phase_one_problem", "QuadFactor", "factored_bounds",
+           "claim_forms"]

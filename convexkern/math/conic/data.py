@@ -255,6 +255,10 @@ class ConicData:
     #: where each row here sits in the solver's own row order (``None``: the same); a
     #: solver's row vector ``v`` reads here as ``v[solver_rows]`` (:meth:`rows_of`)
     solver_rows: np.ndarray | None = None
+    #: the quadratic forms given to the solver through a factor
+    #: (:class:`~convexkern.math.conic.factored.QuadFactor`): the bracket is then the
+    #: written problem's (:func:`~convexkern.math.conic.factored.factored_bounds`)
+    factors: tuple = ()
     #: work the certificate keeps for this form across points (``"equality"``: the basis
     #: of the equality correction; ``"interior"``: the phase-one point); a copy made with
     #: :func:`dataclasses.replace` starts empty
