@@ -398,9 +398,14 @@ def _primal_only(problem: cp.Problem, values: Mapping[str, Any]
     solver = next((s for s in ("CLARABEL", "SCS") if s in cvxpy_solvers()), None)
     if solver is None:
         return None, None, "no conic solver is installed to build the conic form"
-    from .solvers.cvxpy_bounds import quad_form_drops, with_factors  # noqa: PLC0415
+    from .solvers.cvxpy_bounds import (  # noqa: PLC0415
+        forget_unwatched,
+        quad_form_drops,
+        with_factors,
+    )
 
     try:
+        forget_unwatched(problem, solver)  # a compile cvxpy kept from outside the watch
         with quad_form_drops() as drops:
             data, chain, inverse = problem.get_problem_data(solver)
     except (cp.error.SolverError, cp.error.DCPError, ValueError) as exc:

@@ -157,14 +157,19 @@ def test_an_objective_quad_form_on_ecos_is_certified_with_free_variables():
     assert r.dual_value <= opt + 1e-9 and r.primal_value >= opt - 1e-9
 
 
-@pytest.mark.parametrize("eta", [0.0, 1e-300, 3e-17, 1.1e-16, 0.3, 0.9999999, 1.0, 7.5, 1e6])
+@pytest.mark.parametrize("eta", [0.0, 1e-300, 3e-17, 1.1e-16, 0.3, 0.9999999, 1.0, 7.5, 1e6,
+                                 2.0 ** 51 + 3, 2.0 ** 53, 1.8e16, 1e300])
 def test_the_cone_shift_is_exact(eta):
+    """``1 + e`` and ``1 - e`` exact with ``e >= eta``; none exists from 2^52 on (then
+    both round and the "relaxed" cone would force its tail to 0): ``inf``, no bracket."""
     from convexkern.math.conic.factored import _exact_step
 
     e = _exact_step(eta)
+    if eta >= 2.0 ** 52:
+        assert e == math.inf
+        return
     assert e >= eta
-    assert (1.0 + e) - 1.0 == e and 1.0 - (1.0 - e) == e
-    assert Fraction(1.0 + e) - Fraction(1.0 - e) == 2 * Fraction(e)
+    assert Fraction(1.0 + e) == 1 + Fraction(e) and Fraction(1.0 - e) == 1 - Fraction(e)
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -282,3 +287,72 @@ def test_ecos_own_unbounded_ray_is_proven_on_the_written_objective():
     assert r.status is Status.UNBOUNDED, r.message
     assert r.solver_stats.get("claim_proven"), r.message
     assert "its improving ray proves it" in r.message
+
+
+@pytest.mark.parametrize("before", ["CLARABEL", "ECOS", "data"])
+def test_a_problem_cvxpy_compiled_before_is_watched_again(before):
+    """cvxpy reuses its last compile for the same solver without canonicalising: a
+    problem the user solved (or compiled) with cvxpy first used to reach the certificate
+    with no record of its factor, and the factored form's bracket, missing the written
+    optimum, was reported ``optimal`` (a review found 20 such misses over this file's
+    seeds).  The unwatched compile is dropped and done again."""
+    P, g, B = _instance(5)
+    opt = exact_box_qp(P, g, B)
+    n = len(g)
+    x, t = cp.Variable(n), cp.Variable()
+    problem = cp.Problem(cp.Minimize(0.5 * t + g @ x),
+                         [cp.quad_form(x, P) <= t, x >= -B, x <= B])
+    solver = "CLARABEL" if before == "data" else before
+    if before == "data":
+        problem.get_problem_data(solver)
+    else:
+        problem.solve(solver=solver)
+    r = ck.solve(ck.from_cvxpy(problem), solver.lower())
+    lo, up = sorted((r.primal_value, r.dual_value))
+    assert (lo == -math.inf or Fraction(lo) <= opt) and (
+        up == math.inf or opt <= Fraction(up)), (lo, float(opt), up)
+
+
+@pytest.mark.parametrize("attrs", [{"nonneg": True}, {"bounds": [-10, 10]}])
+def test_an_argument_with_attributes_is_read_through_cvxpys_replacement(attrs):
+    """cvxpy canonicalises ``quad_form`` before it replaces a variable with attributes by
+    a plain one; the argument is read through that replacement (before this, cvxpy's
+    extractor aborted the process on the unknown variable).  Certified, holding the
+    optimum -1/6 of ``min x'Px - 1'x``, ``0 <= x <= 10``."""
+    P = np.array([[2.0, 1.0], [1.0, 2.0]])
+    x, t = cp.Variable(2, name="x", **attrs), cp.Variable(name="t")
+    cons = [cp.quad_form(x, P) <= t, x <= 10, x >= 0]
+    problem = cp.Problem(cp.Minimize(t - cp.sum(x)), cons)
+    r = ck.solve(ck.from_cvxpy(problem), "clarabel")
+    assert r.status is Status.OPTIMAL, r.message
+    assert r.dual_value <= -1 / 6 + 1e-9 and r.primal_value >= -1 / 6 - 1e-9
+
+
+def test_a_symmetric_variable_in_the_argument_is_not_misread():
+    """A ``symmetric`` variable becomes its upper triangle in the form (another shape,
+    the same id): its entries are not read as the form's columns; the bracket still
+    holds the optimum (or is refused, with the reason)."""
+    X, t = cp.Variable((2, 2), symmetric=True, name="X"), cp.Variable(name="t")
+    P = np.diag([1.0, 2.0, 2.0, 3.0])
+    problem = cp.Problem(cp.Minimize(t - cp.trace(X)),
+                         [cp.quad_form(cp.vec(X, order="F"), P) <= t, X >= -5, X <= 5])
+    r = ck.solve(ck.from_cvxpy(problem), "clarabel")
+    # min t - X00 - X11 with X00^2 + 3 X11^2 + 4 X01^2 <= t: X00 = 1/2, X11 = 1/6
+    opt = -(1 / 4 + 1 / 12)
+    lo, up = sorted((r.primal_value, r.dual_value))
+    assert lo <= opt + 1e-9 and opt - 1e-9 <= up, (lo, opt, up, r.message)
+
+
+def test_a_concave_quad_form_in_a_maximize_is_certified_on_ecos():
+    """``P`` negative definite, ``maximize g'x + x'Px`` with a free ``x``: ECOS's factor
+    carries ``sigma < 0``; the objective route takes ``(2 c_t / sigma) P``, PSD for
+    ``c_t > 0`` whatever ``sigma``'s sign."""
+    P = -np.array([[2.0, 0.5], [0.5, 1.0]])
+    g = np.array([1.0, -2.0])
+    x = cp.Variable(2, name="x")
+    problem = cp.Problem(cp.Maximize(g @ x + cp.quad_form(x, P)))
+    r = ck.solve(ck.from_cvxpy(problem), "ecos")
+    assert r.status is Status.OPTIMAL, r.message
+    opt = -0.25 * float(g @ np.linalg.solve(P, g))
+    lo, up = sorted((r.primal_value, r.dual_value))
+    assert lo <= opt + 1e-9 and opt - 1e-9 <= up, (lo, opt, up)

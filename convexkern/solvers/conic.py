@@ -40,6 +40,8 @@ from .cvxpy_bounds import (
     ALTERED_KEY,
     FACTORS_KEY,
     compile_as_written,
+    forget_unwatched,
+    note_watched,
     quad_form_drops,
     with_factors,
 )
@@ -256,11 +258,13 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
     cvx = {k: settings.pop(k) for k in _CVXPY_KEYWORDS if k in settings}
 
     def compile_() -> tuple[Any, Any, Any]:
+        forget_unwatched(problem, spec.cvxpy_name)  # a compile of the user's, unwatched
         with compile_as_written(spec.cvxpy_name), quad_form_drops() as drops:
             out = problem.get_problem_data(
                 spec.cvxpy_name, enforce_dpp=cvx.get("enforce_dpp", False),
                 ignore_dpp=cvx.get("ignore_dpp", False), verbose=verbose,
                 canon_backend=cvx.get("canon_backend"), solver_opts=settings)
+        note_watched(problem, spec.cvxpy_name)
         # kept on the problem: a later compile from cvxpy's cache does not canonicalise
         notes = problem.__dict__.setdefault("_convexkern_altered", {})
         kept = problem.__dict__.setdefault("_convexkern_factors", {})

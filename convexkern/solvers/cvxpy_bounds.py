@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 __all__ = ["ALTERED_KEY", "FACTORS_KEY", "FactorForm", "compile_as_written", "with_factors",
-           "quad_form_drops"]
+           "quad_form_drops", "forget_unwatched", "note_watched"]
 
 _LOCK = threading.Lock()
 _UNSET = object()
@@ -121,9 +121,12 @@ def quad_form_drops() -> Iterator[Drops]:
     found = Drops()
     real, real_qol = canon.decomp_quad, canon.quad_over_lin_canon
     last: list[Any] = []
+    owner = threading.get_ident()  # a compile in another thread is not this block's
 
     def watched(P: Any, *args: Any, **kwargs: Any) -> Any:
         out = real(P, *args, **kwargs)
+        if threading.get_ident() != owner:
+            return out
         last[:] = []
         if args or kwargs:
             return out
@@ -136,7 +139,7 @@ def quad_form_drops() -> Iterator[Drops]:
     def epigraph(expr: Any, args: Any, *rest: Any, **kwargs: Any) -> Any:
         # called by quad_form's canonicalisation right after the factor: sum_squares(F'u)
         t, cons = real_qol(expr, args, *rest, **kwargs)
-        if last:
+        if last and threading.get_ident() == owner:
             P, scale, M1, M2 = last
             F = M1 if np.size(M1) else M2
             mul = args[0]  # Constant(F') @ u
@@ -239,6 +242,9 @@ def with_factors(cd: Any, forms: list[FactorForm], inverse: Any) -> tuple[Any, s
                             "with a factor F of your own (exact)")
             if u is None or u.parameters() or form.t.id not in stuffing.var_offsets:
                 return cd, f"{what}: its factored form could not be read"
+            u = _in_form(u, stuffing, inverse)
+            if u is None:
+                return cd, f"{what}: its argument's variables could not be read in the form"
             T = sp.csc_matrix(extract.affine(u))
             width = stuffing.x_length + 1
             # one column per parameter entry, the constant's last: u has no parameter
@@ -259,3 +265,55 @@ def with_factors(cd: Any, forms: list[FactorForm], inverse: Any) -> tuple[Any, s
     except (StopIteration, AttributeError, TypeError, ValueError, IndexError) as exc:
         return cd, f"a quad_form's factored form could not be read ({type(exc).__name__})"
     return replace(cd, factors=tuple(out)), ""
+
+
+def _in_form(u: Any, stuffing: Any, inverse: Any) -> Any:
+    """``u`` over the variables of the conic form (``None``: not possible).  cvxpy
+    canonicalises ``quad_form`` before it replaces a variable with attributes
+    (``nonneg``, ``bounds``, ...) by a plain one of the same shape, so ``u`` may name a
+    variable the form does not have: it is then read through that replacement (cvxpy's
+    attribute reduction keeps the map in its inverse data); a replacement of another shape
+    (``symmetric``, ``diag``) is not read.  Every variable is checked against the form's
+    offsets and shapes before cvxpy's extractor sees it (it aborts the process on an
+    unknown one)."""
+    shapes = getattr(stuffing, "var_shapes", {})
+
+    def known(v: Any) -> bool:
+        return v.id in stuffing.var_offsets and tuple(shapes.get(v.id, ())) == tuple(v.shape)
+
+    swap: dict[int, Any] = {}
+    replaced: dict[int, Any] = {}
+    for entry in inverse:  # cvxpy's attribute reduction: (id -> new var, id -> old var, ...)
+        if (isinstance(entry, tuple) and len(entry) >= 2 and isinstance(entry[0], dict)
+                and isinstance(entry[1], dict)):
+            replaced.update(entry[0])
+    for v in u.variables():
+        if known(v):
+            continue
+        new = replaced.get(v.id)
+        if new is None or new is v or tuple(new.shape) != tuple(v.shape) or not known(new):
+            return None
+        swap[id(v)] = new
+    return u.tree_copy(swap) if swap else u
+
+
+def forget_unwatched(problem: Any, cvxpy_name: str) -> None:
+    """Before a compile under :func:`quad_form_drops`: cvxpy reuses its last compile of a
+    problem for the same solver without canonicalising again, and a compile made outside
+    the watch (the user's own ``problem.solve(solver=...)``) has no record of its
+    factors; it is dropped, so that this one is watched.  A compile made here stays
+    (:func:`note_watched`)."""
+    cache = getattr(problem, "_cache", None)
+    prog = getattr(cache, "param_prog", None)
+    seen = problem.__dict__.get("_convexkern_watched", {})
+    if prog is not None and seen.get(cvxpy_name) is not prog:
+        try:
+            cache.invalidate()
+        except AttributeError:  # pragma: no cover - a cvxpy without it
+            problem._cache = type(cache)()
+
+
+def note_watched(problem: Any, cvxpy_name: str) -> None:
+    """After a compile under :func:`quad_form_drops`: cvxpy's cached compile was watched."""
+    prog = getattr(getattr(problem, "_cache", None), "param_prog", None)
+    problem.__dict__.setdefault("_convexkern_watched", {})[cvxpy_name] = prog

@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from fractions import Fraction
 
 import numpy as np
 import scipy.sparse as sp
@@ -192,6 +193,11 @@ def _relaxed_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
                        "with a factor F of your own (exact)")
             return ConicBounds(-math.inf, math.inf, why, why)
         e = _exact_step(eta)
+        if not math.isfinite(e):
+            why = (f"{q.what} ({n} x {n}) reached the solver through cvxpy's factor of P, "
+                   f"and the bound on that factor's rounding over the box ({eta:.3g}) is "
+                   "too large to express in the cone")
+            return ConicBounds(-math.inf, math.inf, why, why)
         b_up[q.head], b_up[q.head + 1] = 1.0 + e, 1.0 - e  # |F'u + delta|^2 <= t + e
         b_dn[q.head], b_dn[q.head + 1] = 1.0 - e, 1.0 + e  # |F'u + delta|^2 <= t - e
         worst = max(worst, e)
@@ -243,14 +249,18 @@ def factor_ratio(data: ConicData, q: QuadFactor) -> float | None:
 def _exact_step(eta: float) -> float:
     """The least ``e >= eta`` with ``1 + e`` and ``1 - e`` exact: a multiple of the
     spacing of the doubles at ``1 + eta`` (then ``(1 + e) - (1 - e) = 2 e``, and the cone
-    ``(1 + t + e, 1 - t - e, v)`` says ``|v / 2|^2 <= t + e`` exactly)."""
+    ``(1 + t + e, 1 - t - e, v)`` says ``|v / 2|^2 <= t + e`` exactly); ``inf`` from
+    ``2^52`` on, where ``1 + e`` cannot be exact."""
     e = float(eta)
+    if not e < 2.0 ** 52:  # 1 + e is no longer exact for any such e
+        return math.inf
     while True:
         ulp = float(np.spacing(1.0 + e))
         e = math.ceil(e / ulp) * ulp
-        if (1.0 + e) - 1.0 == e and 1.0 - (1.0 - e) == e:
+        if (Fraction(1.0 + e) == 1 + Fraction(e)
+                and Fraction(1.0 - e) == 1 - Fraction(e)):
             return e
-        e = np.nextafter(e, math.inf)
+        e = float(np.nextafter(e, math.inf))
 
 
 def _objective_form(data: ConicData, x: np.ndarray | None, y: np.ndarray | None
@@ -268,7 +278,8 @@ def _direct(data: ConicData) -> tuple[ConicData, np.ndarray, np.ndarray] | None:
     """The written problem itself, with ``P`` in the objective, when every factored form
     is an objective term ``c_t t`` on a variable's entries (``t`` in no row but its cone's
     ``1 + t`` and ``1 - t``, ``u`` distinct columns with coefficient 1 and no constant,
-    ``c_t / sigma > 0``): the cones and the ``t`` columns removed, with the columns and
+    ``c_t > 0``, so that ``(2 c_t / sigma) P`` is PSD for either sign of ``sigma``): the
+    cones and the ``t`` columns removed, with the columns and
     rows kept (``None``: not that case).  ``P``'s entries are scaled by ``2 c_t / sigma`` in
     floating point, as cvxpy scales them for a solver that takes ``P``."""
     n = data.c.size
@@ -282,8 +293,9 @@ def _direct(data: ConicData) -> tuple[ConicData, np.ndarray, np.ndarray] | None:
         hit = At.indices[At.indptr[j]: At.indptr[j + 1]]
         ct = float(data.c[j])
         A = q.A
-        if (sorted(hit.tolist()) != [q.head, q.head + 1] or not ct / q.sigma > 0
+        if (sorted(hit.tolist()) != [q.head, q.head + 1] or not ct > 0
                 or q.head not in sizes or np.any(q.b != 0) or drop_cols[j]
+                or not np.array_equal(q.P, q.P.T)  # the form reads one triangle
                 or not np.array_equal(np.diff(A.indptr), np.ones(A.shape[0], dtype=int))
                 or np.any(A.data != 1.0) or np.unique(A.indices).size != A.shape[0]):
             return None
@@ -354,6 +366,9 @@ def claim_forms(data: ConicData) -> tuple[ConicData | None, ConicData | None,
             relaxed_ok = False
             continue
         e = _exact_step(eta)
+        if not math.isfinite(e):
+            relaxed_ok = False
+            continue
         b_up[q.head], b_up[q.head + 1] = 1.0 + e, 1.0 - e
     return (replace(data, b=b_up, factors=()) if relaxed_ok else None,
             replace(data, b=b_dn, factors=()) if restricted_ok else None, None, None)
