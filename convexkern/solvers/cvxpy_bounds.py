@@ -218,7 +218,7 @@ def with_factors(cd: Any, forms: list[FactorForm], inverse: Any) -> tuple[Any, s
     import scipy.sparse as sp  # noqa: PLC0415
 
     from ..math.conic import QuadFactor  # noqa: PLC0415
-    from ..math.conic.factored import MAX_FLOPS  # noqa: PLC0415
+    from ..math.conic.factored import MAX_FLOPS, too_large  # noqa: PLC0415
 
     def dense(M: Any) -> np.ndarray:
         return np.asarray(M.toarray() if hasattr(M, "toarray") else M, dtype=float)
@@ -236,10 +236,7 @@ def with_factors(cd: Any, forms: list[FactorForm], inverse: Any) -> tuple[Any, s
             k = int(np.shape(form.F)[1]) if np.ndim(form.F) == 2 else 0
             what = f"quad_form({str(u)[:40]}, P)" if u is not None else "a quad_form"
             if n * n * max(k, 1) > MAX_FLOPS:
-                return cd, (f"{what} ({n} x {n}) reached the solver through cvxpy's factor "
-                            "of P, exact only to rounding, and checking that factor would "
-                            f"cost more than {MAX_FLOPS:.0e} flops; write sum_squares(F @ x) "
-                            "with a factor F of your own (exact)")
+                return cd, too_large(what, n)
             if u is None or u.parameters() or form.t.id not in stuffing.var_offsets:
                 return cd, f"{what}: its factored form could not be read"
             u = _in_form(u, stuffing, inverse)

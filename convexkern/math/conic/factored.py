@@ -187,10 +187,7 @@ def _relaxed_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
                    "your own (exact), or, in the objective, use a solver that takes P "
                    "(Clarabel, SCS, OSQP, QOCO)")
             if n * n * max(q.F.shape[1], 1) > MAX_FLOPS:
-                why = (f"{q.what} ({n} x {n}) reached the solver through cvxpy's factor "
-                       "of P, exact only to rounding, and checking that factor would "
-                       f"cost more than {MAX_FLOPS:.0e} flops; write sum_squares(F @ x) "
-                       "with a factor F of your own (exact)")
+                why = too_large(q.what, n)
             return ConicBounds(-math.inf, math.inf, why, why)
         e = _exact_step(eta)
         if not math.isfinite(e):
@@ -218,15 +215,12 @@ def factor_ratio(data: ConicData, q: QuadFactor) -> float | None:
     mu I`` (Weyl), so ``rho = e / (mu - e)``.  No box is needed (a free ``x`` in
     ``quad_form(x, P) <= t``).  ``None``: not that case."""
     n, k = q.F.shape
-    A = q.A
-    if (q.sigma <= 0 or n > _DENSE_P_LIMIT or np.any(q.b != 0)
-            or not np.array_equal(np.diff(A.indptr), np.ones(n, dtype=int))
-            or np.any(A.data != 1.0) or np.unique(A.indices).size != n):
+    if q.sigma <= 0 or n > _DENSE_P_LIMIT or not _plain(q):
         return None
     T = np.arange(q.head + 2, q.head + 2 + k)
     AT = data.A[T].toarray()
     G = 0.5 * AT
-    G[:, A.indices] += q.F.T  # exact: one product by 1 each; 0 only where they cancel
+    G[:, q.A.indices] += q.F.T  # exact: one product by 1 each; 0 only where they cancel
     if np.any(G != 0) or np.any(data.b[T] != 0):
         return None
     mu = psd_margin(sp.csr_matrix(q.P))
@@ -244,6 +238,23 @@ def factor_ratio(data: ConicData, q: QuadFactor) -> float | None:
         return None
     rho = e / (mu - e) * (1.0 + 16 * _U)
     return rho if rho < 0.5 else None
+
+
+def _plain(q: QuadFactor) -> bool:
+    """Whether the argument is distinct columns of the form with coefficient 1 and no
+    constant (a variable's entries)."""
+    A = q.A
+    return bool(not np.any(q.b != 0)
+                and np.array_equal(np.diff(A.indptr), np.ones(A.shape[0], dtype=int))
+                and not np.any(A.data != 1.0) and np.unique(A.indices).size == A.shape[0])
+
+
+def too_large(what: str, n: int) -> str:
+    """Why a factor too large to check gets no bracket."""
+    return (f"{what} ({n} x {n}) reached the solver through cvxpy's factor of P, exact "
+            f"only to rounding, and checking that factor would cost more than "
+            f"{MAX_FLOPS:.0e} flops; write sum_squares(F @ x) with a factor F of your own "
+            "(exact)")
 
 
 def _exact_step(eta: float) -> float:
@@ -279,9 +290,9 @@ def _direct(data: ConicData) -> tuple[ConicData, np.ndarray, np.ndarray] | None:
     is an objective term ``c_t t`` on a variable's entries (``t`` in no row but its cone's
     ``1 + t`` and ``1 - t``, ``u`` distinct columns with coefficient 1 and no constant,
     ``c_t > 0``, so that ``(2 c_t / sigma) P`` is PSD for either sign of ``sigma``): the
-    cones and the ``t`` columns removed, with the columns and
-    rows kept (``None``: not that case).  ``P``'s entries are scaled by ``2 c_t / sigma`` in
-    floating point, as cvxpy scales them for a solver that takes ``P``."""
+    cones and the ``t`` columns removed, with the columns and rows kept (``None``: not
+    that case).  ``P``'s entries are scaled by ``2 c_t / sigma`` in floating point, as
+    cvxpy scales them for a solver that takes ``P``."""
     n = data.c.size
     At = data.A.tocsc()
     drop_rows = np.zeros(data.b.size, dtype=bool)
@@ -294,10 +305,8 @@ def _direct(data: ConicData) -> tuple[ConicData, np.ndarray, np.ndarray] | None:
         ct = float(data.c[j])
         A = q.A
         if (sorted(hit.tolist()) != [q.head, q.head + 1] or not ct > 0
-                or q.head not in sizes or np.any(q.b != 0) or drop_cols[j]
-                or not np.array_equal(q.P, q.P.T)  # the form reads one triangle
-                or not np.array_equal(np.diff(A.indptr), np.ones(A.shape[0], dtype=int))
-                or np.any(A.data != 1.0) or np.unique(A.indices).size != A.shape[0]):
+                or q.head not in sizes or drop_cols[j] or not _plain(q)
+                or not np.array_equal(q.P, q.P.T)):  # the form reads one triangle
             return None
         drop_rows[q.head: q.head + sizes[q.head]] = True
         drop_cols[j] = True
