@@ -290,7 +290,9 @@ def _cone_moves(s: np.ndarray, rad: np.ndarray, data: ConicData) -> tuple[np.nda
     alphas = _pow_alphas(data)
     for k, heads, tails in soc_groups(data):
         need = norms_up(np.abs(s[tails]) + rad[tails], k)
-        short = np.nextafter(need - (s[heads] - rad[heads]), np.inf)
+        gap = need - (s[heads] - rad[heads])
+        # rounded up, but a 0 from an exact head (no radius) is exact: need == head
+        short = np.where((gap == 0.0) & (rad[heads] == 0.0), 0.0, np.nextafter(gap, np.inf))
         move[heads] = np.where(short > 0.0, short, 0.0)
     for kind, i, k in _exp_split(data)[1]:
         if kind == "psd":

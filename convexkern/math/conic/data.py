@@ -429,8 +429,8 @@ def norms_up(T: np.ndarray, k: int) -> np.ndarray:
     """An upper bound on the 2-norm of each row of ``T`` (a second-order block of size
     ``k``'s tails): scaled by the row's largest magnitude, so that no square underflows or
     overflows, then ``gamma_{k+4}`` for the divisions, squares, sum, square root and
-    product, rounded up.  A row holding NaN gives NaN, one holding inf gives inf or NaN
-    (never a finite bound)."""
+    product, rounded up; an all-zero row gives 0 exactly.  A row holding NaN gives NaN,
+    one holding inf gives inf or NaN (never a finite bound)."""
     if T.shape[1] == 0:
         nrm = np.zeros(T.shape[0])
     else:
@@ -440,7 +440,9 @@ def norms_up(T: np.ndarray, k: int) -> np.ndarray:
         S = A / safe[:, None]
         nrm = np.sqrt(np.einsum("ij,ij->i", S, S)) * safe
         nrm = np.where(np.isfinite(m), nrm, m)  # inf stays inf (NaN stays NaN)
-    return np.nextafter(nrm * (1.0 + float(_gamma(k + 4))), np.inf)
+    # a 0 is exact (every entry 0: scaled as above, a nonzero row has nrm >= its largest
+    # entry); rounded up it would put the cone's apex outside the cone by 5e-324
+    return np.where(nrm == 0.0, 0.0, np.nextafter(nrm * (1.0 + float(_gamma(k + 4))), np.inf))
 
 
 @dataclass
