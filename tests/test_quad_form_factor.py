@@ -356,3 +356,30 @@ def test_a_concave_quad_form_in_a_maximize_is_certified_on_ecos():
     opt = -0.25 * float(g @ np.linalg.solve(P, g))
     lo, up = sorted((r.primal_value, r.dual_value))
     assert lo <= opt + 1e-9 and opt - 1e-9 <= up, (lo, opt, up)
+
+
+@pytest.mark.parametrize("solver", ["ecos", "clarabel"])
+def test_a_labelled_argument_takes_the_exact_routes(solver):
+    """``quad_form(multiply(y, a), K)`` (an SVM dual as users write it, labels +-1): the
+    argument's coefficients are +-1, so the written objective (ECOS) and the ratio
+    (a definite ``K`` in a constraint, no box on ``a``) stay exact."""
+    rng = np.random.default_rng(4)
+    X = rng.standard_normal((6, 2))
+    K = np.exp(-0.5 * np.sum((X[:, None] - X[None]) ** 2, axis=2)) + 0.1 * np.eye(6)
+    y = np.array([1.0, -1, 1, -1, 1, -1])
+    a = cp.Variable(6, name="a")
+    if solver == "ecos":
+        problem = cp.Problem(cp.Maximize(cp.sum(a) - 0.5 * cp.quad_form(cp.multiply(y, a), K)),
+                             [y @ a == 0])
+    else:
+        t = cp.Variable(name="t")
+        problem = cp.Problem(cp.Maximize(cp.sum(a) - 0.5 * t),
+                             [cp.quad_form(cp.multiply(y, a), K) <= t, y @ a == 0])
+    r = ck.solve(ck.from_cvxpy(problem), solver)
+    assert r.status is Status.OPTIMAL, r.message
+    # the same problem with P itself (Clarabel's objective path) as the reference
+    ref = cp.Problem(cp.Maximize(cp.sum(a) - 0.5 * cp.quad_form(a, K * np.outer(y, y))),
+                     [y @ a == 0])
+    ref.solve(solver="CLARABEL", tol_gap_abs=1e-12, tol_gap_rel=1e-12, tol_feas=1e-12)
+    lo, up = sorted((r.primal_value, r.dual_value))
+    assert lo - 1e-9 * abs(ref.value) <= ref.value <= up + 1e-9 * abs(ref.value)

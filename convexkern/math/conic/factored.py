@@ -220,7 +220,7 @@ def factor_ratio(data: ConicData, q: QuadFactor) -> float | None:
     T = np.arange(q.head + 2, q.head + 2 + k)
     AT = data.A[T].toarray()
     G = 0.5 * AT
-    G[:, q.A.indices] += q.F.T  # exact: one product by 1 each; 0 only where they cancel
+    G[:, q.A.indices] += q.F.T * q.A.data  # exact (+-1); 0 only where they cancel
     if np.any(G != 0) or np.any(data.b[T] != 0):
         return None
     mu = psd_margin(sp.csr_matrix(q.P))
@@ -241,12 +241,13 @@ def factor_ratio(data: ConicData, q: QuadFactor) -> float | None:
 
 
 def _plain(q: QuadFactor) -> bool:
-    """Whether the argument is distinct columns of the form with coefficient 1 and no
-    constant (a variable's entries)."""
+    """Whether the argument is distinct columns of the form with coefficients +-1 and no
+    constant (a variable's entries, or ``multiply(y, alpha)`` with labels ``y``): every
+    product with it is exact."""
     A = q.A
     return bool(not np.any(q.b != 0)
                 and np.array_equal(np.diff(A.indptr), np.ones(A.shape[0], dtype=int))
-                and not np.any(A.data != 1.0) and np.unique(A.indices).size == A.shape[0])
+                and np.all(np.abs(A.data) == 1.0) and np.unique(A.indices).size == A.shape[0])
 
 
 def too_large(what: str, n: int) -> str:
@@ -288,7 +289,7 @@ def _objective_form(data: ConicData, x: np.ndarray | None, y: np.ndarray | None
 def _direct(data: ConicData) -> tuple[ConicData, np.ndarray, np.ndarray] | None:
     """The written problem itself, with ``P`` in the objective, when every factored form
     is an objective term ``c_t t`` on a variable's entries (``t`` in no row but its cone's
-    ``1 + t`` and ``1 - t``, ``u`` distinct columns with coefficient 1 and no constant,
+    ``1 + t`` and ``1 - t``, ``u`` distinct columns with coefficients +-1, no constant,
     ``c_t > 0``, so that ``(2 c_t / sigma) P`` is PSD for either sign of ``sigma``): the
     cones and the ``t`` columns removed, with the columns and rows kept (``None``: not
     that case).  ``P``'s entries are scaled by ``2 c_t / sigma`` in floating point, as
@@ -314,7 +315,7 @@ def _direct(data: ConicData) -> tuple[ConicData, np.ndarray, np.ndarray] | None:
         Pc = sp.coo_matrix(alpha * q.P)
         rows.append(A.indices[Pc.row])
         cols.append(A.indices[Pc.col])
-        vals.append(Pc.data)
+        vals.append(Pc.data * A.data[Pc.row] * A.data[Pc.col])  # signs: exact
     if data.P is not None:
         Pd = sp.coo_matrix(data.P)
         rows.append(Pd.row)
