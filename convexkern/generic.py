@@ -399,6 +399,7 @@ def _primal_only(problem: cp.Problem, values: Mapping[str, Any]
     if solver is None:
         return None, None, "no conic solver is installed to build the conic form"
     from .solvers.cvxpy_bounds import (  # noqa: PLC0415
+        approximated,
         forget_unwatched,
         quad_form_drops,
         with_factors,
@@ -413,6 +414,8 @@ def _primal_only(problem: cp.Problem, values: Mapping[str, Any]
     cd, reason = conic_data(data, chain.reductions[-1])
     if not reason and drops:
         reason = "; ".join(drops)
+    if not reason:
+        reason = approximated(problem)
     if not reason and drops.forms:  # the written problem's bound, not the factored one's
         cd, reason = with_factors(cd, drops.forms, inverse)
     if reason:

@@ -39,6 +39,7 @@ from .backends.base import FAST_FLOPS, ConicSolverSpec, Verdict
 from .cvxpy_bounds import (
     ALTERED_KEY,
     FACTORS_KEY,
+    approximated,
     compile_as_written,
     forget_unwatched,
     note_watched,
@@ -268,8 +269,12 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
         # kept on the problem: a later compile from cvxpy's cache does not canonicalise
         notes = problem.__dict__.setdefault("_convexkern_altered", {})
         kept = problem.__dict__.setdefault("_convexkern_factors", {})
-        if drops:
-            notes[spec.cvxpy_name] = "; ".join(drops)
+        approx = approximated(problem)
+        if drops or approx:
+            notes[spec.cvxpy_name] = "; ".join(
+                ([_dropped(drops)] if drops else []) + ([
+                    f"cvxpy's conic form is not the problem written: {approx}, so no "
+                    "bound on the form is one on the problem"] if approx else []))
         if drops.forms:
             kept[spec.cvxpy_name] = list(drops.forms)
         if notes.get(spec.cvxpy_name) and isinstance(out[0], dict):
@@ -630,15 +635,19 @@ def _no_solution_message(f: Formulation, status: Status) -> str:
 
 def _altered(data: Any) -> str:
     """Why cvxpy's conic form is not the user's problem (``""``: it is), as noted by
-    :func:`_run`'s compile (:func:`~convexkern.solvers.cvxpy_bounds.quad_form_drops`)."""
+    :func:`_run`'s compile (:func:`~convexkern.solvers.cvxpy_bounds.quad_form_drops`,
+    :func:`~convexkern.solvers.cvxpy_bounds.approximated`)."""
     what = data.get(ALTERED_KEY) if isinstance(data, dict) else None
-    if not what:
-        return ""
+    return what or ""
+
+
+def _dropped(drops: list[str]) -> str:
+    """Why a form whose ``quad_form`` factors drop pivots of ``P`` is not certified."""
     return (f"cvxpy's conic form is not the problem written: writing quad_form as a "
             f"second-order cone (an LDL factor of P, pivots below 1e6 eps of the largest "
-            f"dropped), {what}, so no bound on the form is one on the problem; write the "
-            "quadratic as sum_squares(F @ x) with a factor F of P (then the form is "
-            "exact), or, in the objective, use a solver that takes P itself (Clarabel, "
+            f"dropped), {'; '.join(drops)}, so no bound on the form is one on the problem; "
+            "write the quadratic as sum_squares(F @ x) with a factor F of P (then the form "
+            "is exact), or, in the objective, use a solver that takes P itself (Clarabel, "
             "SCS, OSQP, QOCO)")
 
 

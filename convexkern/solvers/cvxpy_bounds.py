@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 __all__ = ["ALTERED_KEY", "FACTORS_KEY", "FactorForm", "compile_as_written", "with_factors",
-           "quad_form_drops", "forget_unwatched", "note_watched"]
+           "quad_form_drops", "forget_unwatched", "note_watched", "approximated"]
 
 _LOCK = threading.Lock()
 _UNSET = object()
@@ -314,3 +314,40 @@ def note_watched(problem: Any, cvxpy_name: str) -> None:
     """After a compile under :func:`quad_form_drops`: cvxpy's cached compile was watched."""
     prog = getattr(getattr(problem, "_cache", None), "param_prog", None)
     problem.__dict__.setdefault("_convexkern_watched", {})[cvxpy_name] = prog
+
+
+def approximated(problem: Any) -> str:
+    """The atoms cvxpy gives the solver with another exponent than the one written
+    (``""``: none).  ``power``, ``pnorm`` and ``geo_mean`` write a non-dyadic exponent or
+    weight by a rational with a denominator up to ``max_denom`` (``approx=True``, cvxpy's
+    default): ``power(x, 0.1234567)`` is solved as ``x^(10/81)``, and a bracket of that
+    form missed the written optimum of ``max x^p - x/10`` by 2.2e-8 relative, certified
+    ``optimal``.  An exponent whose approximation is the written double
+    (``approx_error == 0``: 0.3 as 3/10) is the problem written."""
+    found: list[str] = []
+    seen: set[int] = set()
+    stack = [problem.objective, *problem.constraints]
+    while stack and len(found) < 3:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        err = getattr(node, "approx_error", 0.0)
+        try:
+            err = float(err)
+        except (TypeError, ValueError):
+            err = 0.0
+        if err > 0.0 or err != err:
+            name = type(node).__name__.removesuffix("Approx")
+            if name == "GeoMean":
+                used = "the weights " + ", ".join(str(w) for w in getattr(node, "w", ()))
+            else:
+                used = f"the exponent {getattr(node, 'p_used', None) or getattr(node, 'p', '?')}"
+            found.append(f"{ {'GeoMean': 'geo_mean'}.get(name, name.lower())} "
+                         f"'{str(node)[:50]}' is solved with {used}, cvxpy's rational "
+                         f"approximation (off by {err:.2g})")
+        stack.extend(getattr(node, "args", ()))
+    if not found:
+        return ""
+    return ("; ".join(found) + ": write the exponent as a Fraction with a small denominator, "
+            "or pass approx=False (power cones, exact for the solvers that take them)")
