@@ -50,8 +50,10 @@ def test_norms_up_never_gives_a_finite_bound_for_inf_or_nan():
     assert up[0] == np.inf
     assert np.isnan(up[1]) and not np.isfinite(up[2])
     assert 5.0 <= up[3] <= 5.0 * (1 + 1e-14)
-    # an empty tail (a block of size 1): a bound just above 0
-    assert norms_up(np.zeros((2, 0)), 1)[0] > 0.0
+    # an empty tail (a block of size 1) and an all-zero one: exactly 0, the exact norm
+    # (rounded up to 5e-324 it put the cone's apex outside the cone: test_cone_apex.py)
+    assert norms_up(np.zeros((2, 0)), 1)[0] == 0.0
+    assert norms_up(np.zeros((1, 3)), 4)[0] == 0.0
 
 
 def _data_with_socs(sizes: list[int]) -> ConicData:
