@@ -40,7 +40,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .boxes import _DENSE_P_LIMIT, _primal_box, psd_margin
-from .data import _TINY, _U, ConicBounds, ConicData, _gamma
+from .data import _TINY, _U, ConicBounds, ConicData, _gamma, _two_product
 
 __all__ = ["QuadFactor", "factored_bounds", "claim_forms"]
 
@@ -85,11 +85,6 @@ def _without_blocks(data: ConicData, heads: set[int]) -> ConicData:
                      psd_lower=data.psd_lower, lb=data.lb, ub=data.ub)
 
 
-def _abs_quad(P: np.ndarray, m: np.ndarray) -> float:
-    """``m'|P|m`` for ``m >= 0`` (unrounded)."""
-    return float(m @ (np.abs(P) @ m))
-
-
 def factor_eta(data: ConicData, q: QuadFactor, lo: np.ndarray, hi: np.ndarray) -> float:
     """A rigorous bound on ``|u'Pu / sigma - |s_T / 2|^2|`` over the box ``[lo, hi]``
     of the form's columns, ``s_T = b_T - A_T x`` the cone's tail after ``1 - t``
@@ -105,22 +100,23 @@ def factor_eta(data: ConicData, q: QuadFactor, lo: np.ndarray, hi: np.ndarray) -
     Aa = abs(q.A)
     mu = np.asarray(Aa @ mx).ravel() + np.abs(q.b)
     mu = mu * (1.0 + float(_gamma(int(np.max(np.diff(q.A.indptr), initial=0)) + 2)))
-    # u'(P - sigma F F')u, the difference formed in floating point, plus its rounding
+    # u'(P - sigma F F')u over the box: mu'|E|mu with |E| bounded entry by entry
     Fa = np.abs(q.F)
     Fm = Fa.T @ mu
     diff = 0.0
-    for s in range(0, n, 512):  # rows of P - sigma F F' in blocks (a dense n x n at most)
-        E = q.P[s: s + 512] - q.sigma * (q.F[s: s + 512] @ q.F.T)
-        diff += float(mu[s: s + 512] @ (np.abs(E) @ mu))
-    diff += float(_gamma(k + 3)) * (_abs_quad(q.P, mu) + abs(q.sigma) * float(Fm @ Fm))
-    diff /= abs(q.sigma)
+    for s, bound in _difference_blocks(q):
+        diff += float(mu[s: s + bound.shape[0]] @ (bound @ mu))
+    diff = diff * (1.0 + float(_gamma(n + 2))) / abs(q.sigma)
     # delta = s_T / 2 - F'u = (b_T / 2 - F'b) - (A_T / 2 + F'A) x
     AT = data.A[T]
     G = 0.5 * AT.toarray() + (q.A.T @ q.F).T
     g0 = 0.5 * data.b[T] - q.F.T @ q.b
-    err = float(_gamma(n + 3)) * (0.5 * np.abs(data.b[T]) + Fa.T @ np.abs(q.b)
-                                  + 0.5 * np.asarray(abs(AT) @ mx).ravel()
-                                  + Fa.T @ np.asarray(Aa @ mx).ravel())
+    if _plain(q):  # F'A is one product by +-1 per entry, F'b is 0: one rounding at most
+        err = _U * (np.abs(G) @ mx)
+    else:
+        err = float(_gamma(n + 3)) * (0.5 * np.abs(data.b[T]) + Fa.T @ np.abs(q.b)
+                                      + 0.5 * np.asarray(abs(AT) @ mx).ravel()
+                                      + Fa.T @ np.asarray(Aa @ mx).ravel())
     d = np.abs(g0) + np.abs(G) @ mx + err
     eta = diff + 2.0 * float(Fm @ d) + float(d @ d)
     eta = eta * (1.0 + 64.0 * (n + k + data.c.size + 8) * _U) + _TINY
@@ -226,18 +222,71 @@ def factor_ratio(data: ConicData, q: QuadFactor) -> float | None:
     mu = psd_margin(sp.csr_matrix(q.P))
     if mu is None or not mu > 0 or np.count_nonzero(np.any(q.P != 0, axis=1)) != n:
         return None
-    Fa = np.abs(q.F)
-    gam = float(_gamma(k + 3))
     fro = 0.0
-    for s in range(0, n, 512):
-        E = np.abs(q.P[s: s + 512] - q.sigma * (q.F[s: s + 512] @ q.F.T))
-        E += gam * (np.abs(q.P[s: s + 512]) + q.sigma * (Fa[s: s + 512] @ Fa.T))
-        fro += float(np.sum(E * E))
+    for _, bound in _difference_blocks(q):
+        fro += float(np.sum(bound * bound))
     e = math.sqrt(fro) * (1.0 + 8.0 * (n * n + k + 8) * _U) + _TINY
     if not mu > 3.0 * e:
         return None
     rho = e / (mu - e) * (1.0 + 16 * _U)
     return rho if rho < 0.5 else None
+
+
+#: the entries times terms up to which ``P - sigma F F'`` is evaluated as a compensated
+#: dot product (:func:`_difference_blocks`); past it, in plain floating point
+DOT2_WORK = 4e7
+
+
+def _two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(s, e)`` with ``s = fl(a + b)`` and ``a + b = s + e`` exactly (Knuth)."""
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def _difference_blocks(q: QuadFactor):
+    """Blocks of rows ``(start, bound)`` of an entrywise upper bound on ``|P - sigma F
+    F'|`` (the exact difference of the stored doubles).  Where the work is small and
+    every product stays clear of underflow and overflow, each entry is the dot product
+    ``(P_ij, a_i., b_i.) . (1, -F_j., -F_j.)`` of exact terms (``sigma F = a + b`` by
+    TwoProduct) summed by Ogita, Rump and Oishi's Dot2 (SIAM J. Sci. Comput. 26, 2005):
+    ``|res - E| <= u |E| + gamma_{2k+1}^2 sum |x||y|``, so ``|E| <= (|res| + gamma^2 sum
+    |x||y|) / (1 - u)``,
+    about the difference itself; otherwise the difference formed in floating point plus
+    ``gamma_{k+3} (|P| + |sigma| |F||F|')``, which is tens of times larger on a singular
+    ``P``."""
+    F, sig = q.F, q.sigma
+    n, k = F.shape
+    Fa = np.abs(F)
+    big = float(np.max(Fa, initial=0.0))
+    small = float(np.min(Fa[Fa > 0], initial=1.0))
+    # every product (and its TwoProduct error: the low part of sigma F times F) stays
+    # far from underflow and overflow between 1e-60 and 1e60
+    exact = (n * n * max(k, 1) <= DOT2_WORK and 1e-60 < abs(sig) < 1e60
+             and big < 1e60 and small > 1e-60 and bool(np.all(np.isfinite(q.P)))
+             and float(np.max(np.abs(q.P), initial=0.0)) < 1e290)
+    a, b = _two_product(np.full_like(F, sig), F) if exact else (None, None)
+    gam = float(_gamma(k + 3))
+    g2 = float(_gamma(2 * k + 1)) ** 2
+    step = max(1, min(512, int(2e6 // max(n, 1))))
+    for s in range(0, n, step):
+        P = q.P[s: s + step]
+        crude = np.abs(P - sig * (F[s: s + step] @ F.T)) + gam * (
+            np.abs(P) + abs(sig) * (Fa[s: s + step] @ Fa.T))
+        if not exact:
+            yield s, crude
+            continue
+        hi, lo = P.astype(float, copy=True), np.zeros_like(P, dtype=float)
+        mass = np.abs(P)
+        for col in range(k):
+            for x in (a[s: s + step, col], b[s: s + step, col]):
+                h, r = _two_product(x[:, None], -F[None, :, col])
+                hi, e = _two_sum(hi, h)
+                lo = lo + (e + r)
+                mass = mass + np.abs(x)[:, None] * Fa[None, :, col]
+        res = hi + lo
+        tight = (np.abs(res) + g2 * mass * (1.0 + float(_gamma(2 * k + 2)))) * (1.0 + 4 * _U)
+        yield s, np.minimum(tight, crude)
 
 
 def _plain(q: QuadFactor) -> bool:
