@@ -251,10 +251,9 @@ def _difference_blocks(q: QuadFactor):
     ``(P_ij, a_i., b_i.) . (1, -F_j., -F_j.)`` of exact terms (``sigma F = a + b`` by
     TwoProduct) summed by Ogita, Rump and Oishi's Dot2 (SIAM J. Sci. Comput. 26, 2005):
     ``|res - E| <= u |E| + gamma_{2k+1}^2 sum |x||y|``, so ``|E| <= (|res| + gamma^2 sum
-    |x||y|) / (1 - u)``,
-    about the difference itself; otherwise the difference formed in floating point plus
-    ``gamma_{k+3} (|P| + |sigma| |F||F|')``, which is tens of times larger on a singular
-    ``P``."""
+    |x||y|) / (1 - u)``, within a few ulps of the difference itself.  Otherwise the
+    difference formed in floating point plus ``gamma_{k+3} (|P| + |sigma| |F||F|')``,
+    20 to 90 times larger on a singular ``P``."""
     F, sig = q.F, q.sigma
     n, k = F.shape
     Fa = np.abs(F)
