@@ -145,7 +145,8 @@ def quad_form_drops() -> Iterator[Drops]:
             mul = args[0]  # Constant(F') @ u
             u = mul.args[1] if len(getattr(mul, "args", ())) == 2 else None
             found.forms.append(FactorForm(P=P, sigma=scale if np.size(M1) else -scale,
-                                          F=F, arg=u, t=t, cone=cons[0] if cons else None))
+                                          F=F, arg=u, t=t, cone=cons[0] if cons else None,
+                                          cache={}))
             last[:] = []
         return t, cons
 
@@ -168,6 +169,8 @@ class FactorForm(NamedTuple):
     arg: Any
     t: Any
     cone: Any
+    #: work the certificate keeps for this factor across solves (a fresh dict each)
+    cache: dict
 
 
 class Drops(list):
@@ -258,7 +261,8 @@ def with_factors(cd: Any, forms: list[FactorForm], inverse: Any) -> tuple[Any, s
                 return cd, f"{what}: its second-order cone was not found in the form"
             out.append(QuadFactor(head=head, tcol=tcol, P=dense(form.P), sigma=float(form.sigma),
                                   F=dense(form.F).reshape(n, k), A=sp.csr_matrix(A[:, :-1]),
-                                  b=A[:, -1].toarray().ravel(), what=what))
+                                  b=A[:, -1].toarray().ravel(), what=what,
+                                  cache=form.cache))
     except (StopIteration, AttributeError, TypeError, ValueError, IndexError) as exc:
         return cd, f"a quad_form's factored form could not be read ({type(exc).__name__})"
     return replace(cd, factors=tuple(out)), ""

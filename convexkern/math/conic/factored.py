@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 import numpy as np
@@ -65,6 +65,9 @@ class QuadFactor:
     A: sp.csr_matrix
     b: np.ndarray
     what: str = "a quad_form"
+    #: work kept for this factor (the bound on ``|P - sigma F F'|``), shared by every
+    #: certificate of the same compiled form
+    cache: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 def _without_blocks(data: ConicData, heads: set[int]) -> ConicData:
@@ -104,8 +107,7 @@ def factor_eta(data: ConicData, q: QuadFactor, lo: np.ndarray, hi: np.ndarray) -
     Fa = np.abs(q.F)
     Fm = Fa.T @ mu
     diff = 0.0
-    for s, bound in _difference_blocks(q):
-        diff += float(mu[s: s + bound.shape[0]] @ (bound @ mu))
+    diff += float(mu @ (_difference(q) @ mu))
     diff = diff * (1.0 + float(_gamma(n + 2))) / abs(q.sigma)
     # delta = s_T / 2 - F'u = (b_T / 2 - F'b) - (A_T / 2 + F'A) x
     AT = data.A[T]
@@ -169,8 +171,7 @@ def _relaxed_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
         t_at = abs(float(x[q.tcol])) if x is not None and np.size(x) == data.c.size else 0.0
         if rho is not None and not rho * max(t_at, 1e-300) >= eta:
             # |F'u|^2 <= y t: relaxed with y >= 1/(1 - rho), tightened with y <= 1/(1 + rho)
-            up = np.nextafter(np.nextafter(1.0 / (1.0 - rho), np.inf), np.inf)
-            dn = np.nextafter(np.nextafter(1.0 / (1.0 + rho), 0.0), 0.0)
+            up, dn = _ratio_y(rho)
             b_up[q.head] = b_up[q.head + 1] = up
             b_dn[q.head] = b_dn[q.head + 1] = dn
             worst = max(worst, rho * t_at)
@@ -209,7 +210,16 @@ def factor_ratio(data: ConicData, q: QuadFactor) -> float | None:
     definite: ``|u'(P - sigma F F')u| <= e |u|^2`` with ``e`` a bound on the Frobenius
     norm of the difference and its rounding, and ``sigma F F' >= (mu - e) I`` for ``P >=
     mu I`` (Weyl), so ``rho = e / (mu - e)``.  No box is needed (a free ``x`` in
-    ``quad_form(x, P) <= t``).  ``None``: not that case."""
+    ``quad_form(x, P) <= t``).  ``None``: not that case.  Computed once per factor
+    (``q.cache``: the tail rows are the compiled form's, whatever cone heads a caller
+    moved)."""
+    if "ratio" not in q.cache:
+        q.cache["ratio"] = _ratio(data, q)
+    return q.cache["ratio"]
+
+
+def _ratio(data: ConicData, q: QuadFactor) -> float | None:
+    """:func:`factor_ratio`, computed."""
     n, k = q.F.shape
     if q.sigma <= 0 or n > _DENSE_P_LIMIT or not _plain(q):
         return None
@@ -222,10 +232,8 @@ def factor_ratio(data: ConicData, q: QuadFactor) -> float | None:
     mu = psd_margin(sp.csr_matrix(q.P))
     if mu is None or not mu > 0 or np.count_nonzero(np.any(q.P != 0, axis=1)) != n:
         return None
-    fro = 0.0
-    for _, bound in _difference_blocks(q):
-        fro += float(np.sum(bound * bound))
-    e = math.sqrt(fro) * (1.0 + 8.0 * (n * n + k + 8) * _U) + _TINY
+    bound = _difference(q)
+    e = math.sqrt(float(np.sum(bound * bound))) * (1.0 + 8.0 * (n * n + k + 8) * _U) + _TINY
     if not mu > 3.0 * e:
         return None
     rho = e / (mu - e) * (1.0 + 16 * _U)
@@ -242,6 +250,14 @@ def _two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     s = a + b
     bb = s - a
     return s, (a - (s - bb)) + (b - bb)
+
+
+def _difference(q: QuadFactor) -> np.ndarray:
+    """:func:`_difference_blocks` stacked, computed once per factor (``q.cache``)."""
+    if "difference" not in q.cache:
+        q.cache["difference"] = np.vstack([b for _, b in _difference_blocks(q)]) \
+            if q.F.shape[0] else np.zeros((0, 0))
+    return q.cache["difference"]
 
 
 def _difference_blocks(q: QuadFactor):
@@ -304,6 +320,15 @@ def too_large(what: str, n: int) -> str:
             f"only to rounding, and checking that factor would cost more than "
             f"{MAX_FLOPS:.0e} flops; write sum_squares(F @ x) with a factor F of your own "
             "(exact)")
+
+
+def _ratio_y(rho: float) -> tuple[float, float]:
+    """The cone's ``y`` in ``(y + t, y - t, 2 F'u)`` for the ratio ``rho``: ``>= 1/(1 -
+    rho)`` (relaxed: every written point) and ``<= 1/(1 + rho)`` (tightened: within the
+    written problem), each rounded outward by two ulps."""
+    up = float(np.nextafter(np.nextafter(1.0 / (1.0 - rho), np.inf), np.inf))
+    dn = float(np.nextafter(np.nextafter(1.0 / (1.0 + rho), 0.0), 0.0))
+    return up, dn
 
 
 def _exact_step(eta: float) -> float:
@@ -410,10 +435,9 @@ def claim_forms(data: ConicData) -> tuple[ConicData | None, ConicData | None,
             return None, None, None, None
         rho = factor_ratio(data, q)
         if rho is not None:
-            b_up[q.head] = b_up[q.head + 1] = np.nextafter(
-                np.nextafter(1.0 / (1.0 - rho), np.inf), np.inf)
-            b_dn[q.head] = b_dn[q.head + 1] = np.nextafter(
-                np.nextafter(1.0 / (1.0 + rho), 0.0), 0.0)
+            up, dn = _ratio_y(rho)
+            b_up[q.head] = b_up[q.head + 1] = up
+            b_dn[q.head] = b_dn[q.head + 1] = dn
             continue
         restricted_ok = False
         if box is None:
