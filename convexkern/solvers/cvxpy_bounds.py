@@ -321,13 +321,23 @@ def note_watched(problem: Any, cvxpy_name: str) -> None:
 
 
 def approximated(problem: Any) -> str:
-    """The atoms cvxpy gives the solver with another exponent than the one written
-    (``""``: none).  ``power``, ``pnorm`` and ``geo_mean`` write a non-dyadic exponent or
-    weight by a rational with a denominator up to ``max_denom`` (``approx=True``, cvxpy's
-    default): ``power(x, 0.1234567)`` is solved as ``x^(10/81)``, and a bracket of that
-    form missed the written optimum of ``max x^p - x/10`` by 2.2e-8 relative, certified
-    ``optimal``.  An exponent whose approximation is the written double
-    (``approx_error == 0``: 0.3 as 3/10) is the problem written."""
+    """The atoms and cones cvxpy gives the solver in another form than the one written
+    (``""``: none).
+
+    * ``power``, ``pnorm`` and ``geo_mean`` write a non-dyadic exponent or weight by a
+      rational with a denominator up to ``max_denom`` (``approx=True``, cvxpy's default):
+      ``power(x, 0.1234567)`` is solved as ``x^(10/81)``, and a bracket of that form
+      missed the written optimum of ``max x^p - x/10`` by 2.2e-8 relative, certified
+      ``optimal``.  An exponent whose approximation is the written double
+      (``approx_error == 0``: 0.3 as 3/10) is the problem written.
+    * ``quantum_rel_entr`` (and ``quantum_cond_entr``, written with it),
+      ``von_neumann_entr`` with ``quad_approx``, and the cones ``RelEntrConeQuad`` and
+      ``OpRelEntrConeQuad`` are given as second-order or PSD cones by a Gauss-Legendre
+      quadrature of the logarithm (``m`` nodes, ``k`` scalings): ``min
+      quantum_rel_entr(X, I)`` over ``0.01 <= X <= 5`` (1 x 1, ``quad_approx=(2, 2)``) was
+      certified ``optimal`` in ``[-0.36787152, -0.36787152]`` where the optimum is
+      ``-1/e = -0.36787944``.  The quadrature's error has no sign cvxpy guarantees, so
+      no bound on that form is one on the problem."""
     found: list[str] = []
     seen: set[int] = set()
     stack = [problem.objective, *problem.constraints]
@@ -336,22 +346,54 @@ def approximated(problem: Any) -> str:
         if id(node) in seen:
             continue
         seen.add(id(node))
-        err = getattr(node, "approx_error", 0.0)
-        try:
-            err = float(err)
-        except (TypeError, ValueError):
-            err = 0.0
-        if err > 0.0 or err != err:
-            name = type(node).__name__.removesuffix("Approx")
-            if name == "GeoMean":
-                used = "the weights " + ", ".join(str(w) for w in getattr(node, "w", ()))
-            else:
-                used = f"the exponent {getattr(node, 'p_used', None) or getattr(node, 'p', '?')}"
-            found.append(f"{ {'GeoMean': 'geo_mean'}.get(name, name.lower())} "
-                         f"'{str(node)[:50]}' is solved with {used}, cvxpy's rational "
-                         f"approximation (off by {err:.2g})")
+        found.extend(_quadrature(node) or _rational(node))
         stack.extend(getattr(node, "args", ()))
     if not found:
         return ""
-    return ("; ".join(found) + ": write the exponent as a Fraction with a small denominator, "
-            "or pass approx=False (power cones, exact for the solvers that take them)")
+    fixes = []
+    if any("rational" in f for f in found):
+        fixes.append("write the exponent as a Fraction with a small denominator, or pass "
+                     "approx=False (power cones, exact for the solvers that take them)")
+    if any("quadrature" in f for f in found):
+        fixes.append("for a scalar relative entropy write rel_entr or kl_div (exponential "
+                     "cones, exact); a quantum entropy has no exact conic form in cvxpy")
+    return "; ".join(found[:3]) + ": " + "; ".join(fixes)
+
+
+#: cvxpy's atoms and cones given to the solver by a quadrature of the logarithm, with
+#: where their ``(m, k)`` is kept
+_QUADRATURE = {"quantum_rel_entr": "quad_approx", "von_neumann_entr": "quad_approx",
+               "RelEntrConeQuad": "mk", "OpRelEntrConeQuad": "mk"}
+
+
+def _quadrature(node: Any) -> list[str]:
+    """The node's note when cvxpy solves it by quadrature (:func:`approximated`)."""
+    name = type(node).__name__
+    where = _QUADRATURE.get(name)
+    if where is None:
+        return []
+    mk = (getattr(node, "m", "?"), getattr(node, "k", "?")) if where == "mk" else tuple(
+        getattr(node, "quad_approx", ()) or ())
+    if not mk:  # von_neumann_entr without quad_approx: exponential cones, exact
+        return []
+    return [f"{name} '{str(node)[:50]}' is solved by cvxpy's quadrature approximation "
+            f"(m, k) = ({mk[0]}, {mk[1]}) of the logarithm"]
+
+
+def _rational(node: Any) -> list[str]:
+    """The node's note when cvxpy solves it with a rational approximation of its exponent
+    or weights (:func:`approximated`)."""
+    err = getattr(node, "approx_error", 0.0)
+    try:
+        err = float(err)
+    except (TypeError, ValueError):
+        err = 0.0
+    if not (err > 0.0 or err != err):
+        return []
+    name = type(node).__name__.removesuffix("Approx")
+    if name == "GeoMean":
+        used = "the weights " + ", ".join(str(w) for w in getattr(node, "w", ()))
+    else:
+        used = f"the exponent {getattr(node, 'p_used', None) or getattr(node, 'p', '?')}"
+    return [f"{ {'GeoMean': 'geo_mean'}.get(name, name.lower())} '{str(node)[:50]}' is "
+            f"solved with {used}, cvxpy's rational approximation (off by {err:.2g})"]
