@@ -110,7 +110,7 @@ def test_a_child_past_its_time_is_stopped_and_killed():
     assert not marker
 
 
-def test_the_clockless_solvers_are_watched_and_clarabel_is_not():
+def test_the_clockless_solvers_are_watched_and_the_others_only_when_asked():
     for name in ("ecos", "qoco", "piqp", "cvxopt"):
         if name in CONIC:
             assert CONIC[name].watched, name
@@ -138,6 +138,25 @@ def test_clarabel_sdp_under_a_time_limit_after_one_in_this_process():
     assert r.status is Status.OPTIMAL, (r.status, r.message)
 
 
+def test_a_watched_clarabel_runs_on_one_thread_after_a_pool_in_this_process():
+    """Once this process's Clarabel has started its worker threads (a 25 x 25 SDP), a
+    forked child's Clarabel with the default settings waits on workers the fork did not
+    copy (the control: stopped); with its child settings (``max_threads=1``) it solves."""
+    _sdp(0).solve(solver="CLARABEL")
+    p = _sdp(1)
+    data, chain, _ = p.get_problem_data("CLARABEL")
+    try:
+        wd.run_watched(lambda: chain.solve_via_data(p, data, False, False, {}), 2.0)
+    except wd.Stopped:
+        pass
+    else:
+        pytest.skip("this machine's Clarabel keeps no worker pool: nothing to wait on")
+    settings = CONIC["clarabel"].child_settings({"max_iter": 200})
+    assert settings == {"max_iter": 200, "max_threads": 1}
+    raw = wd.run_watched(lambda: chain.solve_via_data(p, data, False, False, settings), 30.0)
+    assert str(raw.status) == "Solved"
+
+
 @pytest.fixture(scope="module")
 def svm_dual(usps35_small):
     _, y, K = usps35_small
@@ -158,7 +177,10 @@ def slow_socp() -> cp.Problem:
     # SCS reads its clock only after its set-up, a sparse LDL of the KKT system with the
     # dense 1500 x 600 block (2 s here; under time_limit=1 it returned after 3.1 s): a
     # set-up that may not fit makes its solve watched
-    ("scs", "it reads its clock only after its set-up")])
+    ("scs", "it reads its clock only after its set-up"),
+    # Clarabel's set-up and initial point take 0.6 s, an iteration 0.4 s: it returned after
+    # 1.6-1.7 s under time_limit=1 when it could not be watched (its worker threads)
+    ("clarabel", "it reads its clock only after its set-up")])
 def test_a_watched_solve_returns_at_the_deadline(slow_socp, solver, why):
     f = ck.from_cvxpy(slow_socp)
     t0 = time.perf_counter()
@@ -169,7 +191,7 @@ def test_a_watched_solve_returns_at_the_deadline(slow_socp, solver, why):
     assert wall <= 1.0 * 1.05 + 0.15, wall
 
 
-def test_scs_is_watched_only_when_its_set_up_may_not_fit(slow_socp, svm_dual):
+def test_scs_and_clarabel_are_watched_only_when_their_set_up_may_not_fit(slow_socp, svm_dual):
     """The set-up's estimate (``ldl_work``) against the time left: the dense block at 1 s
     and at 1000 s, a 120-point SVM dual at 1 s."""
     from convexkern.solvers.backends.base import ldl_work
@@ -178,10 +200,15 @@ def test_scs_is_watched_only_when_its_set_up_may_not_fit(slow_socp, svm_dual):
     dense = slow_socp.get_problem_data("SCS")[0]
     assert ldl_work(dense) >= 1500 * 600**2  # every row holds the 600 columns
     setup = scs.setup_seconds(dense)
-    assert scs.watch(setup, 1.0) and not scs.watch(setup, 1000.0)
+    assert setup > 0.1 and scs.watch(dense, 1.0) and not scs.watch(dense, 1000.0)
     small = svm_dual.problem.get_problem_data("SCS")[0]
-    assert not scs.watch(scs.setup_seconds(small), 1.0)
-    assert not CONIC["clarabel"].watch(CONIC["clarabel"].setup_seconds(dense), 1.0)  # threads
+    assert not scs.watch(small, 1.0)
+    clarabel = CONIC["clarabel"]
+    dense_cl = slow_socp.get_problem_data("CLARABEL")[0]
+    assert clarabel.watch(dense_cl, 1.0) and not clarabel.watch(dense_cl, 1000.0)
+    assert not clarabel.watch(svm_dual.problem.get_problem_data("CLARABEL")[0], 1.0)
+    # its clock counts its set-up: its own limit is not shortened by it
+    assert clarabel.setup_seconds(dense_cl) == 0.0
 
 
 def test_a_watched_scs_stops_on_its_own_limit_with_a_point():

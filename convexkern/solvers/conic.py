@@ -236,10 +236,12 @@ def _out_of_time(spec: ConicSolverSpec, exc: Exception, time_limit: float | None
                 f"flop/s), more than the {max(exc.left, 0.0):.2g} s left of "
                 f"time_limit={time_limit}")
     assert isinstance(exc, Stopped)
+    setup = getattr(exc, "setup", 0.0)
     why = ("it has no clock of its own" if spec.watched else
-           "it reads its clock only after its set-up, estimated at "
-           f"{getattr(exc, 'setup', 0.0):.2g} s, and its own limit, shortened by that, "
-           "did not stop it in time")
+           "it reads its clock only after its set-up (a factorisation of the KKT system"
+           + (f", estimated at {setup:.2g} s), and its own limit, shortened by that,"
+              if setup > 0 else "), and its own limit")
+           + " did not stop it in time")
     return (f"{name} had not returned at the deadline (time_limit={time_limit}): {why}, "
             f"so its solve was stopped from outside after {exc.waited:.3g} s; no point "
             "to certify")
@@ -311,10 +313,11 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
         # never 0, which some solvers read as "no limit" (SCS)
         settings = {**settings, spec.time_key: max(
             min(settings[spec.time_key], left) - setup - 1.5 * step / FAST_FLOPS, 1e-3)}
-    if unsafe or (left is not None and can_watch() and spec.watch(setup, left)):
+    if unsafe or (left is not None and can_watch() and spec.watch(data, left)):
+        in_child = spec.child_settings(settings)
         try:
             raw = run_watched(
-                lambda: chain.solve_via_data(problem, data, warm, verbose, settings),
+                lambda: chain.solve_via_data(problem, data, warm, verbose, in_child),
                 math.inf if left is None else left + grace)
         except Stopped as exc:
             exc.setup = setup  # for the report's message

@@ -8,14 +8,18 @@ until the deadline and, past it, kills the child and reports a time limit.  The 
 answer comes back pickled; an answer object that cannot be pickled is copied into a plain
 namespace of its public attributes first (:func:`portable`).
 
+A solver with a clock of its own may ask to be watched too, when the work before its
+first clock read may not fit (``ConicSolverSpec.watch``: SCS's and Clarabel's set-up, a
+factorisation of the KKT system, on a dense 1500 x 600 SOCP).
+
 A fork copies only the calling thread: a solver that keeps a pool of worker threads
-between solves must not be watched.  Clarabel is not: once the process has run a large
+between solves runs in the child with settings that use none
+(``ConicSolverSpec.child_settings``).  Clarabel does: once the process has run a large
 enough Clarabel solve (a 40 x 40 SDP; kernel logistic regression's 600 exponential
 cones), a forked child's Clarabel solve of the same kind waits forever on the parent's
-workers.  Its own clock, read once per iteration, keeps its ``time_limit``, late after a
-long set-up (a dense 2100-row SOCP); on PSD blocks, whose factorisations are counted
-(``ConicSolverSpec.clock_work``), it is not started when its first steps cannot fit, and
-its own limit ends a step before the deadline.
+workers, unless it runs with ``max_threads=1``.  On PSD blocks, whose factorisations are
+counted (``ConicSolverSpec.clock_work``), Clarabel is not started when its first steps
+cannot fit, and its own limit ends a step before the deadline.
 
 Only where ``os.fork`` exists (POSIX); elsewhere the solve runs in the caller's process,
 as without a time limit.
@@ -104,7 +108,7 @@ def run_watched(call: Callable[[], Any], wait: float) -> Any:
     t0 = time.perf_counter()
     with warnings.catch_warnings():
         # JAX, once imported (MPAX), warns at every fork that a child running JAX code may
-        # deadlock; a watched child runs one solver's C code (not JAX, not Clarabel)
+        # deadlock; a watched child runs one solver's native code (not JAX)
         warnings.filterwarnings("ignore", message=r"os\.fork\(\) was called",
                                 category=RuntimeWarning)
         pid = os.fork()

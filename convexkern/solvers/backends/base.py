@@ -148,13 +148,19 @@ class ConicSolverSpec:
         del data
         return 0.0
 
-    def watch(self, setup: float, left: float) -> bool:
-        """Whether a solve with ``left`` seconds to the deadline runs in a forked child
-        stopped at the deadline (:mod:`convexkern.solvers.watchdog`): always for a
-        solver without a clock (``watched``); a solver with one may ask for it when its
-        set-up (``setup``, from :meth:`setup_seconds`) may not fit in ``left``."""
-        del setup, left
+    def watch(self, data: Mapping[str, Any], left: float) -> bool:
+        """Whether a solve of cvxpy's ``data`` with ``left`` seconds to the deadline runs
+        in a forked child stopped at the deadline (:mod:`convexkern.solvers.watchdog`):
+        always for a solver without a clock (``watched``); a solver with one may ask for
+        it when the work before its first clock read may not fit in ``left``."""
+        del data, left
         return self.watched
+
+    def child_settings(self, settings: Mapping[str, Any]) -> dict[str, Any]:
+        """The settings of a solve run in a forked child (:meth:`watch`): those given,
+        unless a setting is unsafe after a fork (a pool of worker threads the child
+        would wait on)."""
+        return dict(settings)
 
     def unsafe(self, data: Mapping[str, Any]) -> str:
         """Why the solver may damage the process it runs in on cvxpy's ``data`` (``""``:

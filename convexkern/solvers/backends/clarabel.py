@@ -7,7 +7,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...report import Status
-from .base import CLASSES_ALL, ConicSolverSpec, Verdict, as_vector
+from .base import (
+    CLASSES_ALL,
+    SPARSE_LDL_FLOPS,
+    ConicSolverSpec,
+    Verdict,
+    as_vector,
+    ldl_work,
+)
 
 #: Clarabel's ``SolverStatus`` names -> (status, proven)
 STATUS: dict[str, tuple[Status, bool]] = {
@@ -53,6 +60,20 @@ class Clarabel(ConicSolverSpec):
         one = sum((k * (k + 1) / 2) ** 3 / 3.0 for k in psd)
         return 3.0 * one, one
 
+    def watch(self, data: Mapping[str, Any], left: float) -> bool:
+        # its clock counts its set-up but is first read after it and the initial point,
+        # two factorisations of the KKT system (a dense 1500 x 600 SOCP: 0.6 s before the
+        # first read, 0.4 s an iteration; under time_limit=1 it returned after 1.6-1.7 s):
+        # watched, as SCS, when a lower estimate of one factorisation may take a tenth of
+        # what is left
+        return ldl_work(data) / SPARSE_LDL_FLOPS > 0.1 * left
+
+    def child_settings(self, settings: Mapping[str, Any]) -> dict[str, Any]:
+        # one thread in a forked child: a child of a process whose Clarabel has started
+        # its pool of worker threads (a 40 x 40 SDP, 600 exponential cones) waits forever
+        # on workers the fork did not copy; with max_threads=1 it uses none
+        return {**settings, "max_threads": 1}
+
     def iterations(self, raw: Any) -> int | None:
         it = getattr(raw, "iterations", None)
         return None if it is None else int(it)
@@ -76,8 +97,4 @@ SOLVER = Clarabel(
     # robust_indefinite's (n+1)-PSD cone: about 1 s at n = 50, tens of seconds at n = 100,
     # minutes at 150 (docs/robust_indefinite.md)
     max_psd_side=90, time_key="time_limit",
-    # not watched (solvers/watchdog.py), though its clock is read only once per iteration
-    # (SDPLIB mcp100's dual form: set-up and one iteration overran time_limit=1 by 2.9 s):
-    # once this process has run a large Clarabel solve (an SDP, 600 exponential cones), a
-    # forked child's Clarabel waits forever on worker threads the fork did not copy
 )

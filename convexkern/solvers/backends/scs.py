@@ -69,14 +69,14 @@ class Scs(ConicSolverSpec):
         # matrix (2 s on a dense 1500 x 600 block; 0.2 s on an 800-point SVM dual's P)
         return ldl_work(data) / SPARSE_LDL_FLOPS
 
-    def watch(self, setup: float, left: float) -> bool:
+    def watch(self, data: Mapping[str, Any], left: float) -> bool:
         # watched (a forked child stopped at the deadline) when that set-up may take a
         # tenth of what is left: its own limit, shortened by the set-up's estimate, then
         # returns its last iterate before the deadline when the estimate holds, and the
         # child is stopped when it does not (time_limit=1 returned after 3.1 s on the dense
         # block); the child's workspace, the warm start of a refining re-solve, is lost,
         # which costs little on a solve this short of time
-        return setup > 0.1 * left
+        return self.setup_seconds(data) > 0.1 * left
 
     def iterations(self, raw: Any) -> int | None:
         it = _info(raw).get("iter")
