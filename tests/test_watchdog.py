@@ -314,8 +314,13 @@ def test_clarabels_own_limit_is_shortened_by_one_iteration_on_a_psd_block(monkey
         raise cp.error.SolverError("recorded")
 
     monkeypatch.setattr(SolvingChain, "solve_via_data", record)
-    r = ck.solve(f, "clarabel", time_limit=10.0)
+    # 40 s: not watched (the record is made in this process)
+    r = ck.solve(f, "clarabel", time_limit=40.0)
     assert r.status is Status.ERROR and "recorded" in r.message
-    step = CONIC["clarabel"].clock_work(f.problem.get_problem_data("CLARABEL")[0])[1]
+    data = f.problem.get_problem_data("CLARABEL")[0]
+    step = CONIC["clarabel"].clock_work(data)[1]
     assert step == pytest.approx(5050.0 ** 3 / 3.0)
-    assert 0 < seen["time_limit"] <= 10.0 - 1.5 * step / FAST_FLOPS
+    assert 0 < seen["time_limit"] <= 40.0 - 1.5 * step / FAST_FLOPS
+    # its first three factorisations (3.2 s at FAST_FLOPS) make it watched under a
+    # deadline of 5 s (it returned after 5.6 s unwatched), not under one of a minute
+    assert CONIC["clarabel"].watch(data, 5.0) and not CONIC["clarabel"].watch(data, 60.0)

@@ -9,6 +9,7 @@ from typing import Any
 from ...report import Status
 from .base import (
     CLASSES_ALL,
+    FAST_FLOPS,
     SPARSE_LDL_FLOPS,
     ConicSolverSpec,
     Verdict,
@@ -63,10 +64,12 @@ class Clarabel(ConicSolverSpec):
     def watch(self, data: Mapping[str, Any], left: float) -> bool:
         # its clock counts its set-up but is first read after it and the initial point,
         # two factorisations of the KKT system (a dense 1500 x 600 SOCP: 0.6 s before the
-        # first read, 0.4 s an iteration; under time_limit=1 it returned after 1.6-1.7 s):
-        # watched, as SCS, when a lower estimate of one factorisation may take a tenth of
-        # what is left
-        return ldl_work(data) / SPARSE_LDL_FLOPS > 0.1 * left
+        # first read, 0.4 s an iteration; under time_limit=1 it returned after 1.6-1.7 s;
+        # SDPLIB mcp100's dual form, its dense PSD block: 5.6 s under time_limit=5):
+        # watched, as SCS, when a lower estimate of that work may take a tenth of what is
+        # left (the sparse factorisation's, and the PSD blocks' of clock_work)
+        work = ldl_work(data) / SPARSE_LDL_FLOPS + self.clock_work(data)[0] / FAST_FLOPS
+        return work > 0.1 * left
 
     def child_settings(self, settings: Mapping[str, Any]) -> dict[str, Any]:
         # one thread in a forked child: a child of a process whose Clarabel has started
