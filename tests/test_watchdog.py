@@ -324,3 +324,43 @@ def test_clarabels_own_limit_is_shortened_by_one_iteration_on_a_psd_block(monkey
     # its first three factorisations (3.2 s at FAST_FLOPS) make it watched under a
     # deadline of 5 s (it returned after 5.6 s unwatched), not under one of a minute
     assert CONIC["clarabel"].watch(data, 5.0) and not CONIC["clarabel"].watch(data, 60.0)
+
+
+@pytest.mark.parametrize("solver", ["osqp", "highs"])
+def test_osqp_and_highs_get_what_is_left_of_the_deadline(svm_dual, monkeypatch, solver):
+    """OSQP's and HiGHS's own limits are the time left after cvxpy's compilation (they
+    were given the caller's whole ``time_limit``: 2.1-2.2 T on a 1500-point SVM under
+    ``T = 1``); HiGHS's also less the load of its model (``setup_seconds``)."""
+    from cvxpy.reductions.solvers.solving_chain import SolvingChain
+
+    if solver not in ck.available_solvers(svm_dual):
+        pytest.skip(f"{solver} is not installed")
+    seen = {}
+
+    def record(self, problem, data, warm_start, verbose, solver_opts):
+        seen.update(solver_opts, setup=CONIC[solver].setup_seconds(data))
+        raise cp.error.SolverError("recorded")
+
+    monkeypatch.setattr(SolvingChain, "solve_via_data", record)
+    t0 = time.perf_counter()
+    r = ck.solve(svm_dual, solver, time_limit=40.0)
+    spent = time.perf_counter() - t0
+    assert r.status is Status.ERROR and "recorded" in r.message
+    assert 0 < seen["time_limit"] <= 40.0 - seen["setup"]
+    assert seen["time_limit"] < 40.0 and spent < 40.0
+    if solver == "highs":
+        assert seen["setup"] > 0.0
+
+
+def test_osqp_is_watched_when_its_factorisation_may_not_fit(svm_dual):
+    """OSQP's clock counts its set-up (a sparse LDL with the dense ``P``) but is read only
+    after it: watched, as SCS, when the estimate may take a tenth of what is left."""
+    osqp = CONIC.get("osqp")
+    if osqp is None:
+        pytest.skip("osqp is not installed")
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(600, 5))
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    big = svm.dual(ck.kernels.RBF(gamma=0.2)(X), y, 1.0).problem.get_problem_data("OSQP")[0]
+    assert osqp.watch(big, 0.5) and not osqp.watch(big, 100.0)
+    assert not osqp.watch(svm_dual.problem.get_problem_data("OSQP")[0], 1.0)

@@ -230,6 +230,9 @@ class _NoStart(Exception):
 def _out_of_time(spec: ConicSolverSpec, exc: Exception, time_limit: float | None) -> str:
     """Why a solve under ``time_limit`` gave no point: not started, or stopped."""
     name = spec.name
+    if isinstance(exc, _NoStart) and exc.need <= 0.0:
+        return (f"{name} was not started: cvxpy's compilation of the problem left no time "
+                f"of time_limit={time_limit}")
     if isinstance(exc, _NoStart):
         return (f"{name} was not started: the dense factorisations it does before it "
                 f"first reads its clock take about {exc.need:.2g} s (at {FAST_FLOPS:.0e} "
