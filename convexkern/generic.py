@@ -200,6 +200,30 @@ def _offset(pp: Any) -> float:
     return float(np.asarray(pp.apply_parameters()[1]).item())
 
 
+def _asymmetric(P: Any) -> str:
+    """Why a quadratic objective's ``P`` is not the one the solver reads (``""``: it is).
+    cvxpy accepts ``quad_form(x, P)`` with ``P`` symmetric to ``np.allclose`` only, and
+    the value it writes, ``x'Px``, is that of ``(P + P')/2``; the solvers (and
+    :class:`ConicData`) read ``P``'s upper triangle.  ``P = [[1, b], [b + 8e-6, 1]]``,
+    ``b = 1 - 4.000001e-6``: certified ``optimal`` at -1.25e5 where the written optimum
+    is -5.0e11.  A ``P`` stored as one triangle is what it says."""
+    if P is None or not sp.issparse(P) and not isinstance(P, np.ndarray):
+        return ""
+    Q = sp.csr_matrix(P, dtype=float)
+    low = sp.tril(Q, -1, format="csr")
+    if low.nnz == 0:
+        return ""
+    diff = low - sp.triu(Q, 1, format="csr").T
+    diff.eliminate_zeros()
+    if diff.nnz == 0:
+        return ""
+    return ("the quadratic objective's matrix P is not symmetric (by up to "
+            f"{float(np.max(np.abs(diff.data))):.2g}; cvxpy accepts one symmetric to "
+            "np.allclose): its value x'Px is that of (P + P')/2, the solvers read P's upper "
+            "triangle, so the form is not the problem written; pass a symmetric P, e.g. "
+            "(P + P.T) / 2")
+
+
 def conic_data(data: Mapping[str, Any], solver: Any = None) -> tuple[ConicData, str]:
     """The :class:`ConicData` of cvxpy's ``get_problem_data`` output for ``solver`` (the
     solving chain's solver reduction, for its PSD and exponential-cone conventions), and
@@ -212,6 +236,7 @@ def conic_data(data: Mapping[str, Any], solver: Any = None) -> tuple[ConicData, 
         except (TypeError, ValueError, IndexError, AttributeError):
             offset = math.nan
     reason = "" if math.isfinite(offset) else "the objective's constant term is unknown"
+    reason = reason or _asymmetric(data.get("P"))
     lb = data.get("lower_bounds")
     ub = data.get("upper_bounds")
     lb = None if lb is None else np.asarray(lb, dtype=float)
@@ -411,7 +436,10 @@ def _primal_only(problem: cp.Problem, values: Mapping[str, Any]
             data, chain, inverse = problem.get_problem_data(solver)
     except (cp.error.SolverError, cp.error.DCPError, ValueError) as exc:
         return None, None, f"cvxpy cannot build the conic form ({exc})"
-    cd, reason = conic_data(data, chain.reductions[-1])
+    try:
+        cd, reason = conic_data(data, chain.reductions[-1])
+    except (KeyError, ValueError, TypeError, AttributeError) as exc:
+        return None, None, f"its conic form could not be read ({exc})"
     if not reason and drops:
         reason = "; ".join(drops)
     if not reason:

@@ -290,16 +290,21 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
 
     try:
         data, chain, inverse = compile_()
-    except ValueError as exc:
-        if "must be in bounds" not in str(exc):
+    except (ValueError, TypeError) as exc:
+        if isinstance(exc, ValueError) and "must be in bounds" not in str(exc):
             raise
         # cvxpy 1.9 copies the variables' current values (a previous solve's) into the
         # auxiliary variables it bounds for a solver that takes bounds (HiGHS), and
-        # refuses a value a hair outside those bounds: compiled again from no values
+        # refuses a value a hair outside those bounds; its sum_largest with a fractional
+        # k slices by k when a value is set (TypeError): compiled again from no values
         # (ck.compare runs HiGHS after other solvers on the same problem)
         for v in problem.variables():
             v.value = None
-        data, chain, inverse = compile_()
+        try:
+            data, chain, inverse = compile_()
+        except TypeError as again:
+            raise cp.error.SolverError(
+                f"cvxpy could not compile the problem for {spec.name} ({again})") from again
     unsafe = spec.unsafe(data)
     if unsafe and not can_watch():
         raise cp.error.SolverError(f"{unsafe}: not run without a child process to hold it")
@@ -401,6 +406,16 @@ def _solve_within(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any
             f, solver=spec.name, status=Status.ERROR, tol=tol,
             solve_time=time.perf_counter() - t0,
             message=f"{spec.name} failed ({type(exc).__name__}): {exc}")
+    except BaseException as exc:
+        if type(exc).__name__ != "PanicException":  # Ctrl-C, SystemExit: not the solver's
+            raise
+        # a panic in a solver's Rust code, raised through pyo3 as a BaseException
+        # (Clarabel asserts that a PowConeND's exponents sum to 1 within its own rounding;
+        # cvxpy accepts 1e-6)
+        return pointless_report(
+            f, solver=spec.name, status=Status.ERROR, tol=tol,
+            solve_time=time.perf_counter() - t0,
+            message=f"{spec.name} failed (a panic in its native code): {exc}")
     elapsed = time.perf_counter() - t0
     left = time_left()
     if not late_ok and left is not None and left <= 0:

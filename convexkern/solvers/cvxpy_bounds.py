@@ -346,14 +346,20 @@ def approximated(problem: Any) -> str:
         if id(node) in seen:
             continue
         seen.add(id(node))
-        found.extend(_quadrature(node) or _rational(node))
-        stack.extend(getattr(node, "args", ()))
+        found.extend(_quadrature(node) or _rational(node) or _pow_cones(node)
+                     or _unsymmetric(node))
+        stack.extend(_children(node))
     if not found:
         return ""
     fixes = []
     if any("rational" in f for f in found):
         fixes.append("write the exponent as a Fraction with a small denominator, or pass "
                      "approx=False (power cones, exact for the solvers that take them)")
+    if any("PowCone" in f for f in found):
+        fixes.append("write exponents that sum to 1 exactly, and a PowCone3D (exact) "
+                     "rather than a PowCone3DApprox")
+    if any("tr_inv" in f for f in found):
+        fixes.append("declare the matrix a symmetric variable (symmetric=True or PSD=True)")
     if any("quadrature" in f for f in found):
         fixes.append("for a scalar relative entropy write rel_entr or kl_div (exponential "
                      "cones, exact); a quantum entropy has no exact conic form in cvxpy")
@@ -397,3 +403,72 @@ def _rational(node: Any) -> list[str]:
         used = f"the exponent {getattr(node, 'p_used', None) or getattr(node, 'p', '?')}"
     return [f"{ {'GeoMean': 'geo_mean'}.get(name, name.lower())} '{str(node)[:50]}' is "
             f"solved with {used}, cvxpy's rational approximation (off by {err:.2g})"]
+
+
+def _children(node: Any) -> list[Any]:
+    """The nodes :func:`approximated` walks below ``node``: its arguments, and what cvxpy
+    keeps beside them: ``perspective``'s function ``f`` (its arguments are ``f``'s
+    variables only), the set of a ``suppfunc`` (kept on its parent ``SuppFunc``)."""
+    out = list(getattr(node, "args", ()))
+    for name in ("f", "f_recession"):
+        sub = getattr(node, name, None) if type(node).__name__ == "perspective" else None
+        if sub is not None:
+            out.append(sub)
+    parent = getattr(node, "_parent", None)
+    out.extend(getattr(parent, "constraints", None) or ())
+    return out
+
+
+def _pow_cones(node: Any) -> list[str]:
+    """The note of a power cone cvxpy gives the solver with other exponents than written:
+    ``PowCone3DApprox`` (its exponent as cvxpy's rational, when that is not the double
+    written: 0.1234567 as 10/81, certified ``optimal`` 1.8e-7 relative off the written
+    optimum), and ``PowConeND`` whose exponents sum to 1 only within cvxpy's tolerance
+    (1e-6; it writes them as ``(a0, 1 - a0)``: ``(0.5, 0.5 + 9e-7)`` was certified
+    ``optimal`` with ``W = 1e8`` 1.7e-6 relative off).  Exponents that sum to 1 within
+    rounding are the problem written, as ``power``'s are (:func:`_rational`)."""
+    name = type(node).__name__
+    if name not in ("PowCone3DApprox", "PowConeND"):
+        return []
+    alpha = getattr(node, "alpha", None)
+    try:
+        a = np.asarray(getattr(alpha, "value", alpha), dtype=float)
+    except (TypeError, ValueError):
+        return [f"{name} '{str(node)[:50]}' has exponents that cannot be read"]
+    if name == "PowCone3DApprox":
+        from cvxpy.utilities.power_tools import fracify  # noqa: PLC0415
+
+        for v in np.atleast_1d(a).ravel().tolist():
+            w = fracify([v, 1.0 - v])[0][0]
+            if float(w) != v:
+                return [f"PowCone3DApprox '{str(node)[:50]}' is solved with the exponent "
+                        f"{w} for {v!r}, cvxpy's rational approximation"]
+        return []
+    axis = int(getattr(node, "axis", 0) or 0)
+    sums = np.atleast_1d(np.sum(a, axis=axis) if a.ndim > 1 else np.sum(a))
+    n = a.shape[axis] if a.ndim > 1 else a.size
+    off = float(np.max(np.abs(sums - 1.0)))
+    if off > 4 * n * np.finfo(float).eps:
+        return [f"PowConeND '{str(node)[:50]}' has exponents summing to 1 {off:+.2g} "
+                "(cvxpy accepts 1e-6), which cvxpy's form rewrites to sum to 1"]
+    return []
+
+
+def _unsymmetric(node: Any) -> list[str]:
+    """The note of a ``tr_inv`` of a matrix cvxpy does not know to be symmetric: its
+    value is +inf off the symmetric matrices, but cvxpy's form bounds only the symmetric
+    part, with no ``X == X'`` row (``lambda_max`` and ``matrix_frac`` add one):
+    ``min tr_inv([[2, a], [0, 2]]) - a`` was certified ``optimal`` at -0.869 where the
+    optimum is 1, at ``a = 0``."""
+    if type(node).__name__ != "tr_inv" or not getattr(node, "args", None):
+        return []
+    arg = node.args[0]
+    try:
+        symmetric = bool(arg.is_symmetric()) or bool(arg.is_hermitian())
+    except (AttributeError, TypeError, ValueError):
+        symmetric = False
+    if symmetric:
+        return []
+    return [f"tr_inv '{str(node)[:50]}' is of a matrix cvxpy does not know to be symmetric "
+            "(its value is +inf off the symmetric ones; cvxpy's form bounds the symmetric "
+            "part only)"]

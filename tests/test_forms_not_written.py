@@ -1,0 +1,209 @@
+"""Forms cvxpy gives the solver that are not the problem the user wrote, found by an
+adversarial search (twentieth session); before, each was certified ``optimal`` with a
+bracket that missed the written optimum.  Each now gets no bracket, with a message that
+says what to write instead; the same models written exactly are certified.
+
+* ``quad_form(x, P)`` with ``P`` symmetric only to ``np.allclose``: the written value is
+  that of ``(P + P')/2``, the solvers read ``P``'s upper triangle.
+* ``PowCone3DApprox`` (its exponent as cvxpy's rational), ``PowConeND`` with exponents
+  summing to 1 within cvxpy's 1e-6 only.
+* ``perspective`` and ``suppfunc``, which keep an approximated ``power`` out of their
+  arguments, where the scan for approximated atoms did not look.
+* ``tr_inv`` of a matrix cvxpy does not know to be symmetric (its value is +inf off the
+  symmetric matrices; the form bounds only the symmetric part).
+
+And three foreign exceptions that are reports now."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import cvxpy as cp
+import numpy as np
+import pytest
+
+import convexkern as ck
+from convexkern.report import Status
+
+
+def _bracket(r):
+    return sorted((r.primal_value, r.dual_value))
+
+
+def _holds(r, opt, ulps=8):
+    lo, up = _bracket(r)
+    slack = ulps * np.finfo(float).eps * max(1.0, abs(opt))
+    return lo - slack <= opt <= up + slack
+
+
+# -- quad_form with P symmetric to np.allclose only ---------------------------------------
+
+
+def _nearly_symmetric():
+    b = 1.0 - 4.000001e-6
+    return np.array([[1.0, b], [b + 8e-6, 1.0]]), np.array([-1.0, 1.0])
+
+
+def _exact_quadratic_optimum(P, q):
+    """min x'Px + q'x = -q' S^-1 q / 4, S = (P + P')/2, in rational arithmetic."""
+    Pf = [[Fraction(float(P[i, j])) for j in range(2)] for i in range(2)]
+    S = [[(Pf[i][j] + Pf[j][i]) / 2 for j in range(2)] for i in range(2)]
+    det = S[0][0] * S[1][1] - S[0][1] * S[1][0]
+    assert S[0][0] > 0 and det > 0
+    Si = [[S[1][1] / det, -S[0][1] / det], [-S[1][0] / det, S[0][0] / det]]
+    qf = [Fraction(float(v)) for v in q]
+    return float(-sum(qf[i] * Si[i][j] * qf[j] for i in range(2) for j in range(2)) / 4)
+
+
+@pytest.mark.parametrize("solver", ["clarabel", "osqp", "highs"])
+def test_a_quad_form_with_an_unsymmetric_p_gets_no_bracket(solver):
+    P, q = _nearly_symmetric()
+    assert np.allclose(P, P.T) and not np.array_equal(P, P.T)
+    x = cp.Variable(2, name="x")
+    prob = cp.Problem(cp.Minimize(cp.quad_form(x, P) + q @ x))
+    r = ck.solve(ck.from_cvxpy(prob), solver)
+    assert r.status is not Status.OPTIMAL
+    lo, up = _bracket(r)
+    assert not (math.isfinite(lo) and math.isfinite(up))
+    assert "not symmetric" in r.message and "(P + P.T) / 2" in r.message
+
+
+def test_the_upper_triangle_form_is_far_off_the_written_optimum():
+    """What the refusal guards: cvxpy's own value is the upper triangle's optimum,
+    -1.25e5, where the written one is -5.0e11."""
+    P, q = _nearly_symmetric()
+    x = cp.Variable(2)
+    prob = cp.Problem(cp.Minimize(cp.quad_form(x, P) + q @ x))
+    prob.solve(solver="CLARABEL")
+    assert abs(prob.value - _exact_quadratic_optimum(P, q)) > 1e9
+
+
+def test_a_symmetric_p_is_certified_against_the_exact_optimum():
+    P, q = _nearly_symmetric()
+    P = np.array([[1.0, 0.5], [0.5, 1.0]])
+    x = cp.Variable(2)
+    r = ck.solve(ck.from_cvxpy(cp.Problem(cp.Minimize(cp.quad_form(x, P) + q @ x))),
+                 "clarabel")
+    assert r.status is Status.OPTIMAL, r.message
+    assert _holds(r, _exact_quadratic_optimum(P, q))
+
+
+# -- power cones with other exponents than written -------------------------------------
+
+
+def test_a_powcone3d_approx_is_refused_unless_its_rational_is_the_double():
+    x, y, z = cp.Variable(name="x"), cp.Variable(name="y"), cp.Variable(name="z")
+
+    def model(a):
+        return cp.Problem(cp.Maximize(z), [cp.PowCone3DApprox(x, y, z, a), x <= 10, y <= 1])
+
+    r = ck.solve(ck.from_cvxpy(model(0.1234567)), "clarabel")
+    assert r.status is not Status.OPTIMAL and "PowCone3DApprox" in r.message
+    assert "10/81" in r.message
+    # 0.25 is its own rational: the form is the problem written (optimum 10^0.25)
+    r = ck.solve(ck.from_cvxpy(model(0.25)), "clarabel")
+    assert r.status is Status.OPTIMAL, r.message
+    assert _holds(r, 10.0 ** 0.25, ulps=64)
+
+
+def test_powcone_nd_exponents_that_do_not_sum_to_one_are_refused():
+    """``(0.5, 0.5 + 9e-7)``: cvxpy accepts it (1e-6) and writes ``(a0, 1 - a0)``; the
+    written optimum with ``W = 1e8`` is ``1e8^(1 + 9e-7)``, 1.7e-6 relative above the
+    form's.  Clarabel's own check of the sum panics in its native code: an error report,
+    not an exception."""
+    W, z = cp.Variable(2, name="W"), cp.Variable(name="z")
+    prob = cp.Problem(cp.Maximize(z), [cp.PowConeND(W, z, np.array([0.5, 0.5 + 9e-7])),
+                                       W == 1e8])
+    r = ck.solve(ck.from_cvxpy(prob), "scs")
+    assert r.status is not Status.OPTIMAL and "PowConeND" in r.message
+    r = ck.solve(ck.from_cvxpy(prob), "clarabel")
+    assert r.status is Status.ERROR, (r.status, r.message)
+
+
+# -- approximations hidden from the arguments -----------------------------------------
+
+_P = 0.1234567
+
+
+def _max_power_optimum():
+    """max_x x^p - x/10, at x = (10 p)^(1/(1-p))."""
+    xs = (10 * _P) ** (1 / (1 - _P))
+    return xs ** _P - xs / 10
+
+
+def test_an_approximated_power_inside_perspective_is_seen():
+    x, s = cp.Variable(name="x"), cp.Variable(nonneg=True, name="s")
+    prob = cp.Problem(cp.Minimize(cp.perspective(-cp.power(x, _P), s) + x / 10), [s == 1])
+    r = ck.solve(ck.from_cvxpy(prob), "clarabel")
+    assert r.status is not Status.OPTIMAL and "10/81" in r.message
+
+
+def test_an_approximated_power_inside_a_support_function_is_seen():
+    v, z = cp.Variable(2, name="v"), cp.Variable(2, name="z")
+    sf = cp.suppfunc(v, [v[1] <= cp.power(v[0], _P) - v[0] / 10, v[0] >= 0])
+    prob = cp.Problem(cp.Minimize(sf(z)), [z == np.array([0.0, 1.0])])
+    r = ck.solve(ck.from_cvxpy(prob), "clarabel")
+    assert r.status is not Status.OPTIMAL and "10/81" in r.message
+
+
+def test_an_exact_support_function_is_certified():
+    """The scan looks into the set without refusing an exact one: the support function
+    of the unit disc at (3, 4) is 5."""
+    v, z = cp.Variable(2, name="v"), cp.Variable(2, name="z")
+    sf = cp.suppfunc(v, [cp.norm(v) <= 1])
+    prob = cp.Problem(cp.Minimize(sf(z)), [z == np.array([3.0, 4.0])])
+    r = ck.solve(ck.from_cvxpy(prob), "clarabel")
+    assert r.status is Status.OPTIMAL, r.message
+    assert _holds(r, 5.0, ulps=64)
+
+
+# -- tr_inv of a matrix not known to be symmetric --------------------------------------
+
+
+def test_tr_inv_of_an_unsymmetric_matrix_gets_no_bracket():
+    """``min tr_inv([[2, a], [0, 2]]) - a``: finite only at ``a = 0`` (optimum 1); the
+    form bounds the symmetric part and reached -0.869."""
+    a = cp.Variable(name="a")
+    X = cp.bmat([[2.0, a], [0.0, 2.0]])
+    prob = cp.Problem(cp.Minimize(cp.tr_inv(X) - a), [cp.abs(a) <= 3])
+    r = ck.solve(ck.from_cvxpy(prob), "clarabel")
+    assert r.status is not Status.OPTIMAL and "tr_inv" in r.message
+    assert "symmetric=True" in r.message
+
+
+def test_tr_inv_of_a_symmetric_variable_is_certified():
+    """``min tr_inv(X)`` with ``trace(X) <= 3``, 3 x 3: ``tr_inv(X) >= 9 / trace(X)``, so
+    the optimum is 3, at ``X = I``."""
+    X = cp.Variable((3, 3), symmetric=True, name="X")
+    prob = cp.Problem(cp.Minimize(cp.tr_inv(X)), [cp.trace(X) <= 3])
+    r = ck.solve(ck.from_cvxpy(prob), "clarabel")
+    assert r.status is Status.OPTIMAL, r.message
+    assert _holds(r, 3.0, ulps=64)
+
+
+# -- foreign exceptions that are reports now -------------------------------------------
+
+
+def test_geo_mean_on_power_cones_is_a_report_on_clarabel():
+    """``approx=False`` gives Clarabel its n-dimensional power cone, which the
+    certificate does not read: before, the conic form's size check raised ValueError."""
+    x = cp.Variable(3, name="x")
+    prob = cp.Problem(cp.Maximize(cp.geo_mean(x, [0.25, 0.25, 0.5], approx=False)),
+                      [np.array([1.0, 2.0, 3.0]) @ x <= 1])
+    r = ck.solve(ck.from_cvxpy(prob), "clarabel")
+    assert r.status is not Status.OPTIMAL
+    assert r.status.has_solution
+
+
+def test_sum_largest_with_a_fractional_k_solves_twice():
+    """cvxpy's ``sum_largest`` with ``k = 2.5`` slices by ``k`` when its argument has a
+    value (a previous solve's): the second solve raised TypeError.  It is compiled again
+    from no values: the sum of the 2.5 largest of (5, 4, 3, 2, 1) is 10.5."""
+    y = cp.Variable(5, name="y")
+    prob = cp.Problem(cp.Minimize(cp.sum_largest(y, 2.5)),
+                      [y == np.array([5.0, 4.0, 3.0, 2.0, 1.0])])
+    for solver in ("clarabel", "scs"):
+        r = ck.solve(ck.from_cvxpy(prob), solver)
+        assert r.status is Status.OPTIMAL, (solver, r.message)
+        assert _holds(r, 10.5, ulps=1e8 if solver == "scs" else 64)
