@@ -364,3 +364,23 @@ def test_osqp_is_watched_when_its_factorisation_may_not_fit(svm_dual):
     big = svm.dual(ck.kernels.RBF(gamma=0.2)(X), y, 1.0).problem.get_problem_data("OSQP")[0]
     assert osqp.watch(big, 0.5) and not osqp.watch(big, 100.0)
     assert not osqp.watch(svm_dual.problem.get_problem_data("OSQP")[0], 1.0)
+
+
+def test_the_set_up_estimate_counts_the_qp_forms_inequality_rows():
+    """The QP form (OSQP, HiGHS) keeps inequality rows in ``F``: the 1-norm SVM LP's dense
+    block sits there, and the estimate read ``A`` only (0: OSQP unwatched, 4.5 T late)."""
+    from convexkern.solvers.backends.base import ldl_work
+
+    rng = np.random.default_rng(0)
+    n = 300
+    X = rng.normal(size=(n, 5))
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    K = ck.kernels.RBF(gamma=0.2)(X)
+    a, b, xi = cp.Variable(n, nonneg=True), cp.Variable(), cp.Variable(n, nonneg=True)
+    lp = cp.Problem(cp.Minimize(cp.sum(a) + cp.sum(xi)), [cp.multiply(y, K @ a + b) >= 1 - xi])
+    data = lp.get_problem_data("OSQP")[0]
+    assert data["A"].shape[0] == 0 or data["A"].nnz == 0  # no equality rows: all in F
+    assert ldl_work(data) >= float(n) ** 3  # each of a's columns meets every row of F
+    osqp = CONIC.get("osqp")
+    if osqp is not None:
+        assert osqp.watch(data, 0.1) and not osqp.watch(data, 100.0)

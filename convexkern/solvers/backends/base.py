@@ -70,17 +70,20 @@ SPARSE_LDL_FLOPS = 5e8
 
 def ldl_work(data: Mapping[str, Any]) -> float:
     """A lower estimate of the flops of a sparse LDL factorisation of cvxpy's KKT system
-    for ``data["A"]`` (``[P + rho I, A'; A, -D]``): eliminating all the rows first forms
+    ``[P + rho I, A'; A, -D]`` for its constraint rows (``data["A"]``, and ``"F"`` or
+    ``"G"`` where the form keeps inequality rows apart): eliminating all the rows first forms
     the clique of each row's ``r_i`` columns, all the columns first the clique of each
     column's ``c_j`` rows; ``min(sum r_i^2, sum c_j^2)``; with a quadratic objective,
     plus a third of ``sum p_j^2`` over ``P``'s columns (``n^3 / 3`` for a dense ``P``).
     Only problems with dense blocks reach seconds: a sparse LP's is negligible."""
     work = 0.0
-    A = data.get("A")
-    if A is not None and hasattr(A, "tocsr"):
-        A = A.tocsr()
-        rows = np.diff(A.indptr).astype(float)
-        cols = np.bincount(A.indices, minlength=A.shape[1]).astype(float)
+    # the constraint rows: ``A`` (conic form), or ``A`` and ``F`` (the QP form: equality
+    # and inequality rows), or ``A`` and ``G`` (ECOS's)
+    blocks = [M.tocsr() for M in (data.get(k) for k in ("A", "F", "G"))
+              if M is not None and hasattr(M, "tocsr") and M.shape[0]]
+    if blocks:
+        rows = np.concatenate([np.diff(M.indptr) for M in blocks]).astype(float)
+        cols = sum(np.bincount(M.indices, minlength=M.shape[1]) for M in blocks).astype(float)
         work += float(min(rows @ rows, cols @ cols))
     P = data.get("P")
     if P is not None and hasattr(P, "tocsc"):
