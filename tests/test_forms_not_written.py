@@ -12,7 +12,8 @@ says what to write instead; the same models written exactly are certified.
 * ``tr_inv`` of a matrix cvxpy does not know to be symmetric (its value is +inf off the
   symmetric matrices; the form bounds only the symmetric part).
 
-And three foreign exceptions that are reports now."""
+And two foreign exceptions that are reports now; ``geo_mean(..., approx=False)`` on
+Clarabel, which raised a third, is certified."""
 
 from __future__ import annotations
 
@@ -107,18 +108,42 @@ def test_a_powcone3d_approx_is_refused_unless_its_rational_is_the_double():
     assert _holds(r, 10.0 ** 0.25, ulps=64)
 
 
-def test_powcone_nd_exponents_that_do_not_sum_to_one_are_refused():
+@pytest.mark.parametrize("solver", ["clarabel", "scs"])
+def test_powcone_nd_exponents_that_do_not_sum_to_one_are_refused(solver):
     """``(0.5, 0.5 + 9e-7)``: cvxpy accepts it (1e-6) and writes ``(a0, 1 - a0)``; the
     written optimum with ``W = 1e8`` is ``1e8^(1 + 9e-7)``, 1.7e-6 relative above the
-    form's.  Clarabel's own check of the sum panics in its native code: an error report,
-    not an exception."""
+    form's (SCS certified the form's)."""
     W, z = cp.Variable(2, name="W"), cp.Variable(name="z")
     prob = cp.Problem(cp.Maximize(z), [cp.PowConeND(W, z, np.array([0.5, 0.5 + 9e-7])),
                                        W == 1e8])
-    r = ck.solve(ck.from_cvxpy(prob), "scs")
+    r = ck.solve(ck.from_cvxpy(prob), solver)
     assert r.status is not Status.OPTIMAL and "PowConeND" in r.message
+
+
+class PanicException(BaseException):
+    """Stands for pyo3's panic exception (a ``BaseException``), as Clarabel raised it on
+    such exponents when it was given its own n-d power cone."""
+
+
+def test_a_panic_in_a_solvers_native_code_is_an_error_report(monkeypatch):
+    from cvxpy.reductions.solvers.solving_chain import SolvingChain
+
+    x = cp.Variable(name="x")
+    prob = cp.Problem(cp.Minimize(x), [x >= 1])
+
+    def panic(*args, **kwargs):
+        raise PanicException("assertion failed")
+
+    monkeypatch.setattr(SolvingChain, "solve_via_data", panic)
     r = ck.solve(ck.from_cvxpy(prob), "clarabel")
-    assert r.status is Status.ERROR, (r.status, r.message)
+    assert r.status is Status.ERROR and "panic in its native code" in r.message
+
+    def interrupt(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(SolvingChain, "solve_via_data", interrupt)
+    with pytest.raises(KeyboardInterrupt):  # not the solver's: it goes through
+        ck.solve(ck.from_cvxpy(prob), "clarabel")
 
 
 # -- approximations hidden from the arguments -----------------------------------------
@@ -185,15 +210,19 @@ def test_tr_inv_of_a_symmetric_variable_is_certified():
 # -- foreign exceptions that are reports now -------------------------------------------
 
 
-def test_geo_mean_on_power_cones_is_a_report_on_clarabel():
-    """``approx=False`` gives Clarabel its n-dimensional power cone, which the
-    certificate does not read: before, the conic form's size check raised ValueError."""
+@pytest.mark.parametrize("solver", ["clarabel", "scs"])
+def test_geo_mean_on_power_cones_is_certified(solver):
+    """``approx=False`` gives the solver an n-dimensional power cone.  Clarabel took it as
+    such, which the certificate does not read (the conic data's size check raised
+    ValueError); it is now written as a tree of 3-d cones for Clarabel too, as for SCS,
+    and certified: ``max geo_mean(x, w)`` over ``c'x <= 1`` is ``prod (w_i/c_i)^w_i``."""
     x = cp.Variable(3, name="x")
-    prob = cp.Problem(cp.Maximize(cp.geo_mean(x, [0.25, 0.25, 0.5], approx=False)),
-                      [np.array([1.0, 2.0, 3.0]) @ x <= 1])
-    r = ck.solve(ck.from_cvxpy(prob), "clarabel")
-    assert r.status is not Status.OPTIMAL
-    assert r.status.has_solution
+    c, w = np.array([1.0, 2.0, 3.0]), np.array([0.25, 0.25, 0.5])
+    prob = cp.Problem(cp.Maximize(cp.geo_mean(x, w, approx=False)), [c @ x <= 1])
+    r = ck.solve(ck.from_cvxpy(prob), solver)
+    assert r.status is Status.OPTIMAL, (r.status, r.message)
+    opt = float(np.prod((w / c) ** w))
+    assert _holds(r, opt, ulps=64)
 
 
 def test_sum_largest_with_a_fractional_k_solves_twice():

@@ -1,4 +1,5 @@
-"""Compile for a solver as the user's problem asks, past two of cvxpy's solver checks.
+"""Compile for a solver as the user's problem asks, past two of cvxpy's solver checks,
+and in cones the certificate reads.
 
 **Derived bounds.** For a solver that takes variable bounds natively
 (``BOUNDED_VARIABLES``: HiGHS, MPAX, PIQP, ...), cvxpy 1.9 passes the user's variable
@@ -18,6 +19,11 @@ its canonical form has rows (``sum(maximum(...))``, a quantile regression, has o
 term): "The solver SCS cannot solve this problem".  Within the same block the check reads
 the canonical form's need only; a form that really has no rows still fails in the solver,
 and the report says so.
+
+**n-dimensional power cones.** Clarabel takes cvxpy's ``PowConeND``; the certificate does
+not read it.  Within the block the solver is read as not taking it, so cvxpy writes the
+cone as a tree of 3-d power cones (exact but for the rounding of the ratios of the
+exponents' partial sums), as it does for SCS.
 """
 
 from __future__ import annotations
@@ -60,15 +66,18 @@ def compile_as_written(cvxpy_name: str) -> Iterator[None]:
     """Within the block, cvxpy compiles for ``cvxpy_name`` as for a solver that takes no
     variable bounds and needs no constraints of the user's (module docstring); its
     objects are restored on exit."""
-    targets = [(inst, attr) for inst in _instances(cvxpy_name) for attr in _OVERRIDES
+    insts = _instances(cvxpy_name)
+    targets = [(inst, attr, False) for inst in insts for attr in _OVERRIDES
                if getattr(inst, attr, False)]
+    targets += [(inst, "SUPPORTED_CONSTRAINTS", kept) for inst in insts
+                for kept in [_without_nd_power(inst)] if kept is not None]
     if not targets:
         yield
         return
     with _LOCK:
-        saved = [(inst, attr, inst.__dict__.get(attr, _UNSET)) for inst, attr in targets]
-        for inst, attr in targets:
-            setattr(inst, attr, False)
+        saved = [(inst, attr, inst.__dict__.get(attr, _UNSET)) for inst, attr, _ in targets]
+        for inst, attr, value in targets:
+            setattr(inst, attr, value)
         try:
             yield
         finally:
@@ -77,6 +86,16 @@ def compile_as_written(cvxpy_name: str) -> Iterator[None]:
                     delattr(inst, attr)
                 else:
                     setattr(inst, attr, old)
+
+
+def _without_nd_power(inst: Any) -> list[Any] | None:
+    """The solver's constraint classes without ``PowConeND`` (``None``: it takes none).
+    cvxpy then writes an n-dimensional power cone (``geo_mean(..., approx=False)``) as a
+    tree of 3-d ones, as it does for SCS, and the certificate reads those; Clarabel's own
+    n-d cone is not read (no bracket)."""
+    supported = list(getattr(inst, "SUPPORTED_CONSTRAINTS", None) or [])
+    kept = [c for c in supported if getattr(c, "__name__", "") != "PowConeND"]
+    return kept if len(kept) < len(supported) else None
 
 
 #: the key of cvxpy's problem data under which :func:`_run` notes a form that is not the
