@@ -319,14 +319,16 @@ def _in_form(u: Any, stuffing: Any, inverse: Any) -> Any:
 
 def forget_unwatched(problem: Any, cvxpy_name: str) -> None:
     """Before a compile under :func:`quad_form_drops`: cvxpy reuses its last compile of a
-    problem for the same solver without canonicalising again, and a compile made outside
-    the watch (the user's own ``problem.solve(solver=...)``) has no record of its
-    factors; it is dropped, so that this one is watched.  A compile made here stays
-    (:func:`note_watched`)."""
+    problem for the same solver without canonicalising again.  That compile is dropped,
+    so that this one is made again and watched, when it was made outside the watch (the
+    user's own ``problem.solve(solver=...)``: no record of its factors), or when it holds
+    a parameter's value that has changed since (:func:`_frozen_changed`).  Otherwise it
+    stays (:func:`note_watched`)."""
     cache = getattr(problem, "_cache", None)
     prog = getattr(cache, "param_prog", None)
     seen = problem.__dict__.get("_convexkern_watched", {})
-    if prog is not None and seen.get(cvxpy_name) is not prog:
+    if prog is not None and (seen.get(cvxpy_name) is not prog
+                             or _frozen_changed(problem, cvxpy_name, prog)):
         try:
             cache.invalidate()
         except AttributeError:  # pragma: no cover - a cvxpy without it
@@ -334,9 +336,64 @@ def forget_unwatched(problem: Any, cvxpy_name: str) -> None:
 
 
 def note_watched(problem: Any, cvxpy_name: str) -> None:
-    """After a compile under :func:`quad_form_drops`: cvxpy's cached compile was watched."""
+    """After a compile under :func:`quad_form_drops`: cvxpy's cached compile was watched;
+    the parameters' values it was made with are kept (:func:`_frozen_changed`)."""
     prog = getattr(getattr(problem, "_cache", None), "param_prog", None)
     problem.__dict__.setdefault("_convexkern_watched", {})[cvxpy_name] = prog
+    values = {p.id: _copy_value(p.value) for p in _parameters(problem)}
+    problem.__dict__.setdefault("_convexkern_param_values", {})[cvxpy_name] = values
+
+
+def _parameters(problem: Any) -> list[Any]:
+    """Every parameter of ``problem``, those cvxpy's ``parameters()`` leaves out too: a
+    power cone's exponent (``alpha``, not among the constraint's arguments)."""
+    found = {p.id: p for p in problem.parameters()}
+    seen: set[int] = set()
+    stack = [problem.objective, *problem.constraints]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if type(node).__name__ == "Parameter":
+            found.setdefault(node.id, node)
+        stack.extend(_children(node))
+        alpha = getattr(node, "alpha", None)
+        if alpha is not None and hasattr(alpha, "parameters"):
+            stack.append(alpha)
+    return list(found.values())
+
+
+def _copy_value(v: Any) -> Any:
+    return None if v is None else np.array(v, dtype=complex if np.iscomplexobj(v) else float)
+
+
+def _frozen_changed(problem: Any, cvxpy_name: str, prog: Any) -> bool:
+    """Whether cvxpy's cached compile ``prog`` holds a parameter's value that has changed
+    since it was made.  cvxpy reuses a compile of a DPP problem with the parameters'
+    new values, but some canonicalisations read a value once: ``quad_form(x, P)`` of a
+    parameter ``P`` below a non-affine atom is factored from ``P.value``, a ``PowCone3D``
+    or ``PowConeND`` exponent goes into the cone's dimensions.  Such a parameter has no
+    column in the compiled program (``param_id_to_col``), or the program has power cones
+    (whose exponents are not columns): a change of any parameter then drops the compile.
+    Before, the certificate bounded the old problem: ``maximum(quad_form(x, psd_wrap(P)),
+    0) + q'x`` was certified ``optimal`` at the first ``P``'s optimum, and a
+    ``PowCone3D`` with a new exponent was "proved" infeasible."""
+    kept = problem.__dict__.get("_convexkern_param_values", {}).get(cvxpy_name)
+    if kept is None:
+        return False
+    changed = []
+    for p in _parameters(problem):
+        old, now = kept.get(p.id, _UNSET), p.value
+        if old is _UNSET or (old is None) != (now is None) or (
+                now is not None and not np.array_equal(old, np.asarray(now))):
+            changed.append(p.id)
+    if not changed:
+        return False
+    columns = getattr(prog, "param_id_to_col", None) or {}
+    dims = getattr(prog, "cone_dims", None)
+    powers = bool(getattr(dims, "p3d", None)) or bool(getattr(dims, "pnd", None))
+    return powers or any(pid not in columns for pid in changed)
 
 
 def approximated(problem: Any) -> str:
