@@ -82,3 +82,20 @@ def test_a_parameter_that_is_a_column_keeps_the_compile():
     r = ck.solve(f, "clarabel")
     assert prob._cache.param_prog is kept
     assert r.status is Status.OPTIMAL and _holds(r, 6.0, rel=1e-9)
+
+
+def test_a_factored_p_that_is_also_a_column_is_compiled_again():
+    """The same ``P`` in an affine row as well (cvxpy then carries ``trace(P)`` as a
+    parameter of its own): the factor still holds ``P``'s first value, so a change drops
+    the compile."""
+    P = cp.Parameter((2, 2), PSD=True, name="P")
+    x = cp.Variable(2, name="x")
+    q = np.array([1.0, -2.0])
+    prob = cp.Problem(cp.Minimize(cp.maximum(cp.quad_form(x, cp.psd_wrap(P)), 0) + q @ x),
+                      [cp.trace(P) * x[0] <= 100])
+    f = ck.from_cvxpy(prob)
+    for d in ([1.0, 1.0], [4.0, 0.5]):
+        P.value = np.diag(d)
+        r = ck.solve(f, "clarabel")
+        assert r.status is Status.OPTIMAL, (d, r.message)
+        assert _holds(r, _quadratic_optimum(d, q), rel=1e-9)

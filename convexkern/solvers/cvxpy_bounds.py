@@ -393,7 +393,10 @@ def _frozen_changed(problem: Any, cvxpy_name: str, prog: Any) -> bool:
     columns = getattr(prog, "param_id_to_col", None) or {}
     dims = getattr(prog, "cone_dims", None)
     powers = bool(getattr(dims, "p3d", None)) or bool(getattr(dims, "pnd", None))
-    return powers or any(pid not in columns for pid in changed)
+    # a factored quad_form's P may be a column too (the same parameter in an affine
+    # row): any change drops a compile that holds a factor
+    factored = bool(problem.__dict__.get("_convexkern_factors", {}).get(cvxpy_name))
+    return powers or factored or any(pid not in columns for pid in changed)
 
 
 def approximated(problem: Any) -> str:
