@@ -200,28 +200,52 @@ def _offset(pp: Any) -> float:
     return float(np.asarray(pp.apply_parameters()[1]).item())
 
 
-def _asymmetric(P: Any) -> str:
-    """Why a quadratic objective's ``P`` is not the one the solver reads (``""``: it is).
-    cvxpy accepts ``quad_form(x, P)`` with ``P`` symmetric to ``np.allclose`` only, and
-    the value it writes, ``x'Px``, is that of ``(P + P')/2``; the solvers (and
-    :class:`ConicData`) read ``P``'s upper triangle.  ``P = [[1, b], [b + 8e-6, 1]]``,
-    ``b = 1 - 4.000001e-6``: certified ``optimal`` at -1.25e5 where the written optimum
-    is -5.0e11.  A ``P`` stored as one triangle is what it says."""
-    if P is None or not sp.issparse(P) and not isinstance(P, np.ndarray):
-        return ""
-    Q = sp.csr_matrix(P, dtype=float)
-    low = sp.tril(Q, -1, format="csr")
-    if low.nnz == 0:
-        return ""
-    diff = low - sp.triu(Q, 1, format="csr").T
-    diff.eliminate_zeros()
-    if diff.nnz == 0:
-        return ""
-    return ("the quadratic objective's matrix P is not symmetric (by up to "
-            f"{float(np.max(np.abs(diff.data))):.2g}; cvxpy accepts one symmetric to "
-            "np.allclose): its value x'Px is that of (P + P')/2, the solvers read P's upper "
-            "triangle, so the form is not the problem written; pass a symmetric P, e.g. "
-            "(P + P.T) / 2")
+#: the largest side of an unsymmetric quadratic objective whose average ``(P + P')/2`` is
+#: formed (dense, as the check of its exactness is)
+_DENSE_AVERAGE = 2000
+
+
+def _written_p(P: Any) -> tuple[Any, str]:
+    """The quadratic objective's matrix the problem was written with, and why a form
+    cannot be certified (``""``: it can).  cvxpy keeps a constant ``quad_form`` matrix as
+    written, and accepts one symmetric only to ``np.allclose`` (or, through
+    ``psd_wrap``, not at all); its value ``x'Px`` is that of ``S = (P + P')/2``, while
+    the solvers (and :class:`ConicData`) read ``P``'s upper triangle, mirrored.  ``P =
+    [[1, b], [b + 8e-6, 1]]``, ``b = 1 - 4.000001e-6``: certified ``optimal`` at -1.25e5
+    where the written optimum is -5.0e11; an upper-triangular ``P`` got a proven, false
+    "unbounded".  So an asymmetric ``P`` is replaced by ``S`` when every ``(P_ij +
+    P_ji)/2`` is exact in floating point (checked by an error-free sum: a ``P = X'WX``
+    off in its last bits is then certified as written); otherwise the form is refused."""
+    if P is None or not (sp.issparse(P) or isinstance(P, np.ndarray)):
+        return P, ""
+    Q = sp.csr_matrix(P, dtype=float, copy=True)
+    Q.sum_duplicates()
+    Q.eliminate_zeros()
+    T = Q.tocsc()  # its arrays are those of P' in CSR
+    T.sort_indices()
+    n = Q.shape[0]
+    if (np.array_equal(Q.indptr, T.indptr) and np.array_equal(Q.indices, T.indices)
+            and np.array_equal(Q.data, T.data)):
+        return P, ""
+    worst = math.inf
+    if n <= _DENSE_AVERAGE:  # the entries of P and of P' aligned, dense
+        a = Q.toarray()
+        b = np.ascontiguousarray(a.T)
+        total = a + b
+        back = total - a
+        err = (a - (total - back)) + (b - back)  # Knuth's TwoSum: the sum's rounding error
+        half = total * 0.5
+        worst = float(np.max(np.abs(a - b)))
+        if np.all(np.isfinite(total)) and not np.any(err) and np.array_equal(half * 2.0,
+                                                                               total):
+            return sp.csr_matrix(half), ""
+    return P, ("the quadratic objective's matrix P is not symmetric"
+               + (f" (by up to {worst:.2g})" if math.isfinite(worst) else "")
+               + "; cvxpy accepts one symmetric to np.allclose: its value x'Px "
+               "is that of (P + P')/2, which is not exact in floating point here (or P is "
+               f"larger than {_DENSE_AVERAGE} to form it), and the "
+               "solvers read P's upper triangle, so the form is not the problem written; "
+               "pass a symmetric P, e.g. (P + P.T) / 2")
 
 
 def conic_data(data: Mapping[str, Any], solver: Any = None) -> tuple[ConicData, str]:
@@ -236,7 +260,8 @@ def conic_data(data: Mapping[str, Any], solver: Any = None) -> tuple[ConicData, 
         except (TypeError, ValueError, IndexError, AttributeError):
             offset = math.nan
     reason = "" if math.isfinite(offset) else "the objective's constant term is unknown"
-    reason = reason or _asymmetric(data.get("P"))
+    P, why = _written_p(data.get("P"))
+    reason = reason or why
     lb = data.get("lower_bounds")
     ub = data.get("upper_bounds")
     lb = None if lb is None else np.asarray(lb, dtype=float)
@@ -245,7 +270,7 @@ def conic_data(data: Mapping[str, Any], solver: Any = None) -> tuple[ConicData, 
         A = sp.vstack([sp.csr_matrix(data["A"]), sp.csr_matrix(data["F"])], format="csr")
         b = np.concatenate([np.ravel(data["b"]), np.ravel(data["G"])])
         n_eq = sp.csr_matrix(data["A"]).shape[0]
-        return ConicData(c=data["q"], A=A, b=b, P=data.get("P"), offset=offset, zero=n_eq,
+        return ConicData(c=data["q"], A=A, b=b, P=P, offset=offset, zero=n_eq,
                          nonneg=A.shape[0] - n_eq, lb=lb, ub=ub), reason
     dims = data["dims"]
     if "G" in data and "h" in data:  # ECOS (and QOCO): A x = b, G x + s = h
@@ -284,7 +309,7 @@ def conic_data(data: Mapping[str, Any], solver: Any = None) -> tuple[ConicData, 
             b = np.asarray(b, dtype=float)[solver_rows]
     if list(getattr(dims, "pnd", []) or []):
         reason = reason or "n-dimensional power cones are not certified"
-    return ConicData(c=data["c"], A=A, b=b, P=data.get("P"), offset=offset,
+    return ConicData(c=data["c"], A=A, b=b, P=P, offset=offset,
                      zero=int(dims.zero), nonneg=int(dims.nonneg), soc=list(dims.soc),
                      psd=list(dims.psd), exp=int(dims.exp), p3d=list(dims.p3d),
                      psd_lower=psd_lower, lb=lb, ub=ub, solver_rows=solver_rows), reason

@@ -431,17 +431,24 @@ def approximated(problem: Any) -> str:
     if not found:
         return ""
     fixes = []
-    if any("rational" in f for f in found):
+    if any(f.startswith(("power", "pnorm", "geo_mean")) for f in found):
         fixes.append("write the exponent as a Fraction with a small denominator, or pass "
                      "approx=False (power cones, exact for the solvers that take them)")
-    if any("PowCone" in f for f in found):
-        fixes.append("write exponents that sum to 1 exactly, and a PowCone3D (exact) "
-                     "rather than a PowCone3DApprox")
-    if any("tr_inv" in f for f in found):
-        fixes.append("declare the matrix a symmetric variable (symmetric=True or PSD=True)")
-    if any("quadrature" in f for f in found):
+    if any(f.startswith("PowCone3DApprox") for f in found):
+        fixes.append("write a PowCone3D (exact) rather than a PowCone3DApprox")
+    if any(f.startswith("PowConeND") for f in found):
+        fixes.append("write exponents that sum to 1 exactly")
+    if any(f.startswith("tr_inv") for f in found):
+        fixes.append("make the matrix symmetric for every value of its variables (a "
+                     "variable declared symmetric=True or PSD=True, or (X + X.T) / 2)")
+    if any(f.startswith("quad_form") for f in found):
+        fixes.append("give the parameter a symmetric value, e.g. (P + P.T) / 2")
+    if any(f.startswith("von_neumann_entr") for f in found):
+        fixes.append("leave out quad_approx: von_neumann_entr is then written with "
+                     "exponential cones, exact")
+    if any(f.startswith(("quantum", "RelEntrConeQuad", "OpRelEntrConeQuad")) for f in found):
         fixes.append("for a scalar relative entropy write rel_entr or kl_div (exponential "
-                     "cones, exact); a quantum entropy has no exact conic form in cvxpy")
+                     "cones, exact); cvxpy has no exact conic form of quantum_rel_entr")
     return "; ".join(found[:3]) + ": " + "; ".join(fixes)
 
 
@@ -534,20 +541,76 @@ def _pow_cones(node: Any) -> list[str]:
 
 
 def _unsymmetric(node: Any) -> list[str]:
-    """The note of a ``tr_inv`` of a matrix cvxpy does not know to be symmetric: its
-    value is +inf off the symmetric matrices, but cvxpy's form bounds only the symmetric
-    part, with no ``X == X'`` row (``lambda_max`` and ``matrix_frac`` add one):
-    ``min tr_inv([[2, a], [0, 2]]) - a`` was certified ``optimal`` at -0.869 where the
-    optimum is 1, at ``a = 0``."""
-    if type(node).__name__ != "tr_inv" or not getattr(node, "args", None):
-        return []
-    arg = node.args[0]
+    """The note of a matrix argument cvxpy's form reads as symmetric where the problem
+    written does not:
+
+    * ``tr_inv`` of a matrix not symmetric for every value of its variables: its value
+      is +inf off the symmetric matrices, but cvxpy's form bounds only the symmetric
+      part, with no ``X == X'`` row (``lambda_max`` and ``matrix_frac`` add one): ``min
+      tr_inv([[2, a], [0, 2]]) - a`` was certified ``optimal`` at -0.869 where the
+      optimum is 1, at ``a = 0``.  Symmetry is decided exactly on the coefficients of
+      ``X - X'`` (:func:`_symmetric_affine`), not by cvxpy's syntactic test.
+    * ``quad_form`` of a parameter whose value is not symmetric (cvxpy accepts one
+      symmetric to its tolerance): its value ``x'Px`` is that of ``(P + P')/2``, the
+      form's (DPP) matrix is one triangle's; a constant ``P`` reaches the certificate as
+      written and is checked there (``convexkern.generic``)."""
+    name = type(node).__name__
+    args = getattr(node, "args", None) or []
+    if name == "tr_inv" and args:
+        if _symmetric_affine(args[0]):
+            return []
+        return [f"tr_inv '{str(node)[:50]}' is of a matrix that is not symmetric for every "
+                "value of its variables (its value is +inf off the symmetric ones; cvxpy's "
+                "form bounds the symmetric part only)"]
+    if name == "QuadForm" and len(args) == 2 and args[1].parameters():
+        value = args[1].value
+        if value is None:
+            return []
+        M = value.toarray() if hasattr(value, "toarray") else np.asarray(value)
+        if M.ndim == 2 and not np.array_equal(M, M.conj().T):
+            return [f"quad_form '{str(node)[:50]}' has a parameter matrix whose value is not "
+                    "symmetric (its value x'Px is that of (P + P')/2; cvxpy's form reads one "
+                    "triangle)"]
+    return []
+
+
+def _symmetric_affine(X: Any) -> bool:
+    """Whether the affine matrix expression ``X`` is symmetric (Hermitian) for every
+    value of its variables: every coefficient of ``X - X'`` in cvxpy's canonical form is
+    exactly 0.  A variable declared symmetric (or PSD) is; a wrap (``psd_wrap``,
+    ``symmetric_wrap``) is looked through, as a claim and not a proof."""
+    import cvxpy as cp  # noqa: PLC0415
+
+    inner = X
+    while type(inner).__name__ in ("PSDWrap", "SymmetricWrap", "HermitianWrap") and inner.args:
+        inner = inner.args[0]
+    if type(inner).__name__ == "Variable" and (inner.is_symmetric() or inner.is_hermitian()):
+        return True
+    if not (getattr(inner, "ndim", 0) == 2 and inner.shape[0] == inner.shape[1]):
+        return False
+    if not inner.variables():
+        value = inner.value
+        return value is not None and bool(np.array_equal(value, np.conj(value).T))
     try:
-        symmetric = bool(arg.is_symmetric()) or bool(arg.is_hermitian())
-    except (AttributeError, TypeError, ValueError):
-        symmetric = False
-    if symmetric:
-        return []
-    return [f"tr_inv '{str(node)[:50]}' is of a matrix cvxpy does not know to be symmetric "
-            "(its value is +inf off the symmetric ones; cvxpy's form bounds the symmetric "
-            "part only)"]
+        D = inner - (inner.H if inner.is_complex() else inner.T)
+        if D.is_complex():
+            D = cp.hstack([cp.vec(cp.real(D), order="F"), cp.vec(cp.imag(D), order="F")])
+        t = cp.Variable()
+        data = cp.Problem(cp.Minimize(t), [cp.vec(D, order="F") == 0, t >= 0]
+                          ).get_problem_data(cp.CLARABEL if cp.CLARABEL in
+                                             cp.installed_solvers() else cp.SCS)[0]
+    except Exception:  # noqa: BLE001 - cvxpy cannot form it: not proved symmetric
+        return False
+    A, b = data["A"], np.asarray(data["b"], dtype=float)
+    m = int(data["dims"].zero)  # the equality rows come first
+    rows = sp_rows(A, m)
+    return bool(rows.nnz == 0 and not np.any(b[:m]))
+
+
+def sp_rows(A: Any, m: int) -> Any:
+    """The first ``m`` rows of the sparse ``A``, without its stored zeros."""
+    import scipy.sparse as sp  # noqa: PLC0415
+
+    R = sp.csr_matrix(A)[:m]
+    R.eliminate_zeros()
+    return R

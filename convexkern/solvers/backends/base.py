@@ -139,7 +139,8 @@ class ConicSolverSpec:
     drop_kept: bool = False
     #: the solver cannot keep a ``time_limit`` itself (it has no clock): under a deadline
     #: its solve runs in a forked child stopped at the deadline
-    #: (:mod:`convexkern.solvers.watchdog`; not for a solver with worker threads)
+    #: (:mod:`convexkern.solvers.watchdog`; a solver with worker threads runs there
+    #: with :meth:`child_settings`)
     watched: bool = False
     #: the name of its own time-limit setting (``None``: none that convexkern shortens)
     time_key: str | None = None
