@@ -603,11 +603,11 @@ def _symmetric_affine(X: Any) -> bool:
         return False
     A, b = data["A"], np.asarray(data["b"], dtype=float)
     m = int(data["dims"].zero)  # the equality rows come first
-    rows = sp_rows(A, m)
+    rows = _rows_without_zeros(A, m)
     return bool(rows.nnz == 0 and not np.any(b[:m]))
 
 
-def sp_rows(A: Any, m: int) -> Any:
+def _rows_without_zeros(A: Any, m: int) -> Any:
     """The first ``m`` rows of the sparse ``A``, without its stored zeros."""
     import scipy.sparse as sp  # noqa: PLC0415
 
