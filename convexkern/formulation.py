@@ -407,6 +407,11 @@ def from_cvxpy(problem: cp.Problem, name: str | None = None, *,
     if discrete:
         raise InvalidInputError("problem", f"has integer or boolean variables {discrete}: "
                                 "convexkern certifies continuous conic problems only")
+    finite = [str(c)[:40] for c in problem.constraints if type(c).__name__ == "FiniteSet"]
+    if finite:  # cvxpy writes it with boolean variables, which a continuous solver relaxes
+        raise InvalidInputError("problem", f"has FiniteSet constraints {finite}: they are "
+                                "mixed-integer (cvxpy writes them with boolean variables); "
+                                "convexkern certifies continuous conic problems only")
     if parameters is not None and not isinstance(parameters, Mapping):
         raise InvalidTypeError("parameters", "expected a dict of name -> cvxpy.Parameter, "
                                              f"got {type(parameters).__name__}")

@@ -99,3 +99,26 @@ def test_a_factored_p_that_is_also_a_column_is_compiled_again():
         r = ck.solve(f, "clarabel")
         assert r.status is Status.OPTIMAL, (d, r.message)
         assert _holds(r, _quadratic_optimum(d, q), rel=1e-9)
+
+
+@pytest.mark.parametrize("solver", ["clarabel", "scs"])
+def test_a_powcone3d_approx_exponent_parameter_is_compiled_again(solver):
+    """``PowCone3DApprox`` is written as second-order cones from the exponent's value: the
+    compiled program has no power cone, and the parameter a column through the objective.
+    ``max z + a``: ``2^a + a``; with ``z >= 1.3`` infeasible at 0.25, ``sqrt 2 + 1/2``
+    at 0.5 (a false "infeasible" before)."""
+    a = cp.Parameter(nonneg=True, name="a", value=0.5)
+    x, y, z = cp.Variable(name="x"), cp.Variable(name="y"), cp.Variable(name="z")
+    base = [cp.PowCone3DApprox(x, y, z, a), x <= 2, y <= 1]
+    f = ck.from_cvxpy(cp.Problem(cp.Maximize(z + a), base))
+    for av in (0.5, 0.25):
+        a.value = av
+        r = ck.solve(f, solver)
+        assert r.status is Status.OPTIMAL, (av, r.message)
+        assert _holds(r, 2.0 ** av + av, rel=1e-9 if solver == "clarabel" else 1e-5)
+    g = ck.from_cvxpy(cp.Problem(cp.Maximize(z + a), [*base, z >= 1.3]))
+    a.value = 0.25
+    assert ck.solve(g, solver).status is Status.INFEASIBLE
+    a.value = 0.5
+    r = ck.solve(g, solver)
+    assert r.status is not Status.INFEASIBLE, r.message

@@ -317,3 +317,64 @@ def test_sum_largest_with_a_fractional_k_solves_twice():
         r = ck.solve(ck.from_cvxpy(prob), solver)
         assert r.status is Status.OPTIMAL, (solver, r.message)
         assert _holds(r, 10.5, ulps=1e8 if solver == "scs" else 64)
+
+
+def test_a_symmetric_parameter_with_an_unsymmetric_value_gets_no_bracket():
+    """cvxpy keeps a ``symmetric=True`` parameter's value off by up to its tolerance and
+    compiles one triangle: ``min sum(P * X)`` over ``|X| <= 1e10`` was certified
+    ``optimal`` 1.5 away from the written optimum on every solver."""
+    P = cp.Parameter((2, 2), symmetric=True, name="P")
+    P.value = np.array([[1.0, 1.0], [1.0 + 1.5e-10, 1.0]])
+    X = cp.Variable((2, 2), name="X")
+    prob = cp.Problem(cp.Minimize(cp.sum(cp.multiply(P, X))), [cp.abs(X) <= 1e10])
+    r = ck.solve(ck.from_cvxpy(prob), "clarabel")
+    assert r.status is not Status.OPTIMAL
+    assert "declared symmetric" in r.message and "(P + P.T) / 2" in r.message
+    P.value = np.array([[1.0, 1.0], [1.0, 1.0]])  # exactly symmetric: certified
+    r = ck.solve(ck.from_cvxpy(cp.Problem(cp.Minimize(cp.sum(cp.multiply(P, X))),
+                                          [cp.abs(X) <= 1])), "clarabel")
+    assert r.status is Status.OPTIMAL and _holds(r, -4.0, ulps=64)
+
+
+def test_a_finite_set_is_refused_as_mixed_integer():
+    """cvxpy writes ``FiniteSet`` with boolean variables, which a continuous solver
+    relaxes to free ones: SCS "proved" ``min x`` over ``{1, 2, 3}`` unbounded."""
+    x = cp.Variable(name="x")
+    with pytest.raises(ck.InvalidInputError, match="FiniteSet"):
+        ck.from_cvxpy(cp.Problem(cp.Minimize(x), [cp.FiniteSet(x, [1.0, 2.0, 3.0])]))
+
+
+def test_an_assertion_in_cvxpys_compile_is_an_error_report():
+    """A complex ``tr_inv`` trips an assertion in cvxpy's complex-to-real step: an
+    ``error`` report, not the ``AssertionError``."""
+    X = cp.Variable((2, 2), hermitian=True, name="X")
+    prob = cp.Problem(cp.Minimize(cp.tr_inv(X)), [cp.real(cp.trace(X)) <= 2])
+    r = ck.solve(ck.from_cvxpy(prob), "clarabel")
+    assert r.status is Status.ERROR and "could not compile" in r.message
+
+
+@pytest.mark.parametrize("solver", ["clarabel", "osqp"])
+def test_a_ray_of_a_rounded_sum_of_quadratics_proves_nothing(solver):
+    """cvxpy adds two quadratic terms' matrices in floating point: ``1e16 [[1, -1], [-1,
+    1]] + I`` reaches the solver as ``1e16 [[1, -1], [-1, 1]]``, singular along (1, 1),
+    and the solvers' rays along it "proved" unbounded a problem whose optimum is -1/2.
+    The written objective grows quadratically along that ray: the claim is unproven."""
+    x = cp.Variable(2, name="x")
+    big = 1e16 * np.array([[1.0, -1.0], [-1.0, 1.0]])
+    prob = cp.Problem(cp.Minimize(cp.quad_form(x, cp.psd_wrap(big)) + cp.sum_squares(x)
+                                  - x[0] - x[1]))
+    r = ck.solve(ck.from_cvxpy(prob), solver)
+    assert r.status not in (Status.UNBOUNDED, Status.INFEASIBLE_OR_UNBOUNDED), r.message
+    if r.status is Status.ERROR:
+        assert "grows quadratically" in r.message
+
+
+@pytest.mark.parametrize("solver", ["clarabel", "osqp"])
+def test_a_true_unbounded_quadratic_problem_is_still_proved(solver):
+    """Along its ray the objective is affine (``-x_0``, the quadratic term and the norm
+    unchanged or linear): the claim stands."""
+    x = cp.Variable(3, name="x")
+    prob = cp.Problem(cp.Minimize(cp.sum_squares(x[1:]) - x[0] + cp.norm1(x[1:])),
+                      [x[1:] <= 1])
+    r = ck.solve(ck.from_cvxpy(prob), solver)
+    assert r.status is Status.UNBOUNDED, r.message

@@ -41,6 +41,7 @@ from .cvxpy_bounds import (
     FACTORS_KEY,
     approximated,
     compile_as_written,
+    curved_along,
     forget_unwatched,
     note_watched,
     quad_form_drops,
@@ -290,6 +291,11 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
 
     try:
         data, chain, inverse = compile_()
+    except AssertionError as exc:  # an internal check of cvxpy's reductions (a complex
+        # tr_inv in its complex-to-real step): the problem cannot be compiled for it
+        raise cp.error.SolverError(
+            f"cvxpy could not compile the problem for {spec.name} (AssertionError"
+            f"{': ' + str(exc) if str(exc) else ''})") from exc
     except (ValueError, TypeError) as exc:
         if isinstance(exc, ValueError) and "must be in bounds" not in str(exc):
             raise
@@ -516,6 +522,9 @@ def _prove_claim(f: Formulation, spec: ConicSolverSpec, claim: Status, verdict: 
     except (KeyError, ValueError, TypeError, AttributeError) as exc:
         cd, reason = None, f"its conic form could not be read ({exc})"
     proof = _ray_proof(spec, claim, raw, cd, reason)
+    if proof[0] is not None and claim is Status.UNBOUNDED:
+        bent = curved_along(f.problem, chain_inverse[1], spec.certificate(raw, claim))
+        proof = (None, bent) if bent else proof
     if proof[0] is not None:
         return proof[0], True, f"{said}; {proof[1]}"
     why = f"{said}, but its certificate does not prove it ({proof[1]})"

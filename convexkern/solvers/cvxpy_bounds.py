@@ -37,7 +37,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 __all__ = ["ALTERED_KEY", "FACTORS_KEY", "FactorForm", "compile_as_written", "with_factors",
-           "quad_form_drops", "forget_unwatched", "note_watched", "approximated"]
+           "quad_form_drops", "forget_unwatched", "note_watched", "approximated",
+           "curved_along"]
 
 _LOCK = threading.Lock()
 _UNSET = object()
@@ -344,6 +345,25 @@ def note_watched(problem: Any, cvxpy_name: str) -> None:
     problem.__dict__.setdefault("_convexkern_param_values", {})[cvxpy_name] = values
 
 
+def _exponent_parameters(problem: Any) -> set[int]:
+    """The ids of the parameters in a power cone's exponent: cvxpy reads their values once
+    into the cones (or, for ``PowCone3DApprox``, into the second-order cones of its
+    rational approximation), whatever other column they have."""
+    out: set[int] = set()
+    seen: set[int] = set()
+    stack = [problem.objective, *problem.constraints]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        alpha = getattr(node, "alpha", None)
+        if alpha is not None and hasattr(alpha, "parameters"):
+            out.update(q.id for q in alpha.parameters())
+        stack.extend(_children(node))
+    return out
+
+
 def _parameters(problem: Any) -> list[Any]:
     """Every parameter of ``problem``, those cvxpy's ``parameters()`` leaves out too: a
     power cone's exponent (``alpha``, not among the constraint's arguments)."""
@@ -390,6 +410,8 @@ def _frozen_changed(problem: Any, cvxpy_name: str, prog: Any) -> bool:
             changed.append(p.id)
     if not changed:
         return False
+    if set(changed) & _exponent_parameters(problem):
+        return True  # read once into the cones (PowCone3DApprox: into SOC rows)
     columns = getattr(prog, "param_id_to_col", None) or {}
     dims = getattr(prog, "cone_dims", None)
     powers = bool(getattr(dims, "p3d", None)) or bool(getattr(dims, "pnd", None))
@@ -441,8 +463,9 @@ def approximated(problem: Any) -> str:
     if any(f.startswith("tr_inv") for f in found):
         fixes.append("make the matrix symmetric for every value of its variables (a "
                      "variable declared symmetric=True or PSD=True, or (X + X.T) / 2)")
-    if any(f.startswith("quad_form") for f in found):
-        fixes.append("give the parameter a symmetric value, e.g. (P + P.T) / 2")
+    if any(f.startswith(("quad_form", "Parameter")) for f in found):
+        fixes.append("give the parameter a value with its declared structure exactly, "
+                     "e.g. (P + P.T) / 2")
     if any(f.startswith("von_neumann_entr") for f in found):
         fixes.append("leave out quad_approx: von_neumann_entr is then written with "
                      "exponential cones, exact")
@@ -556,6 +579,8 @@ def _unsymmetric(node: Any) -> list[str]:
       written and is checked there (``convexkern.generic``)."""
     name = type(node).__name__
     args = getattr(node, "args", None) or []
+    if name == "Parameter":
+        return _structured_parameter(node)
     if name == "tr_inv" and args:
         if _symmetric_affine(args[0]):
             return []
@@ -571,6 +596,30 @@ def _unsymmetric(node: Any) -> list[str]:
             return [f"quad_form '{str(node)[:50]}' has a parameter matrix whose value is not "
                     "symmetric (its value x'Px is that of (P + P')/2; cvxpy's form reads one "
                     "triangle)"]
+    return []
+
+
+def _structured_parameter(P: Any) -> list[str]:
+    """The note of a parameter declared symmetric (``symmetric``, ``PSD``, ``NSD``,
+    ``hermitian``) or diagonal whose value is not exactly so: cvxpy accepts a value off by
+    its tolerance (1e-10 for ``diag``, its projection's for the others) and keeps it, so
+    the value the problem is written with (``.value``) has it; its compiled form keeps one
+    triangle (the diagonal).  ``min sum(P * X)`` over ``|X| <= 1e10`` with ``P`` off by
+    1.5e-10 was certified ``optimal`` 1.5 away from the written optimum."""
+    value = P.value
+    if value is None:
+        return []
+    attrs = getattr(P, "attributes", {}) or {}
+    M = value.toarray() if hasattr(value, "toarray") else np.asarray(value)
+    if M.ndim != 2 or M.shape[0] != M.shape[1]:
+        return []
+    if any(attrs.get(k) for k in ("symmetric", "PSD", "NSD", "hermitian")) and not \
+            np.array_equal(M, M.conj().T):
+        return [f"Parameter '{P.name()}' is declared symmetric but its value is not exactly "
+                "so (cvxpy's form keeps one triangle of it)"]
+    if attrs.get("diag") and np.any(M - np.diag(np.diag(M))):
+        return [f"Parameter '{P.name()}' is declared diagonal but its value is not exactly so "
+                "(cvxpy's form keeps its diagonal)"]
     return []
 
 
@@ -614,3 +663,59 @@ def _rows_without_zeros(A: Any, m: int) -> Any:
     R = sp.csr_matrix(A)[:m]
     R.eliminate_zeros()
     return R
+
+
+def curved_along(problem: Any, inverse: Any, ray: Any) -> str:
+    """Why the solver's improving ray ``ray`` (its conic ``x``) is not one of the problem
+    written (``""``: nothing seen): the written objective, evaluated by cvxpy along the
+    ray far from the origin (``t d`` with ``max |t d|`` = 2^20, 2^21, 2^22), grows
+    quadratically there while the form's objective, whose ``P d = 0`` the proof
+    checked, is affine.  cvxpy adds the matrices of two quadratic terms on one variable
+    in floating point: ``quad_form(x, psd_wrap(1e16 [[1, -1], [-1, 1]])) + sum_squares(x)
+    - x_0 - x_1`` reached the solver as ``1e16 [[1, -1], [-1, 1]]`` (1e16 + 1 rounds to
+    1e16), and its ray along ``(1, 1)`` "proved" a problem with optimum -1/2 unbounded.
+    A norm or another convex term grows at most linearly that far out; a value cvxpy
+    cannot evaluate there (an overflow) sees nothing."""
+    d = np.asarray(ray, dtype=float).ravel() if ray is not None else None
+    stuffing = [inv for inv in (inverse or ()) if hasattr(inv, "var_offsets")]
+    if d is None or not stuffing or not np.all(np.isfinite(d)) or not np.any(d):
+        return ""
+    offsets = stuffing[-1].var_offsets
+    replaced: dict[int, Any] = {}
+    for entry in inverse:
+        if (isinstance(entry, tuple) and len(entry) >= 2 and isinstance(entry[0], dict)
+                and isinstance(entry[1], dict)):
+            replaced.update(entry[0])
+    slots = []
+    for v in problem.variables():
+        key = v.id if v.id in offsets else getattr(replaced.get(v.id), "id", None)
+        start = offsets.get(key) if key is not None else None
+        if start is None or start + v.size > d.size:
+            return ""
+        slots.append((v, d[start: start + v.size]))
+    scale = float(np.max(np.abs(d)))
+    sign = -1.0 if type(problem.objective).__name__ == "Maximize" else 1.0
+    saved = [(v, v.value) for v, _ in slots]
+    vals = []
+    try:
+        with np.errstate(all="ignore"):
+            for k in (1.0, 2.0, 3.0):
+                t = k * 2.0 ** 20 / scale
+                for v, dv in slots:
+                    v.save_value(np.reshape(t * dv, v.shape, order="F"))
+                val = problem.objective.expr.value
+                vals.append(sign * float(np.real(val)) if val is not None else np.nan)
+    except (ValueError, TypeError, ArithmeticError):
+        return ""
+    finally:
+        for v, old in saved:
+            v.save_value(old)
+    if not np.all(np.isfinite(vals)):
+        return ""
+    second = vals[2] - 2.0 * vals[1] + vals[0]
+    size = abs(vals[0]) + 2.0 * abs(vals[1]) + abs(vals[2])
+    if second > 1e-6 * size:  # 2 T^2 q of a quadratic, far above any rounding
+        return ("its improving ray is not one of the problem written: the written "
+                "objective grows quadratically along it (cvxpy's form of the quadratic "
+                "terms is rounded, e.g. two quad_forms of very different scales added)")
+    return ""
