@@ -345,11 +345,9 @@ def note_watched(problem: Any, cvxpy_name: str) -> None:
     problem.__dict__.setdefault("_convexkern_param_values", {})[cvxpy_name] = values
 
 
-def _exponent_parameters(problem: Any) -> set[int]:
-    """The ids of the parameters in a power cone's exponent: cvxpy reads their values once
-    into the cones (or, for ``PowCone3DApprox``, into the second-order cones of its
-    rational approximation), whatever other column they have."""
-    out: set[int] = set()
+def _nodes(problem: Any) -> Iterator[Any]:
+    """Every node of ``problem``'s expression trees once: the arguments
+    (:func:`_children`) and a power cone's exponent (``alpha``, not among them)."""
     seen: set[int] = set()
     stack = [problem.objective, *problem.constraints]
     while stack:
@@ -357,30 +355,28 @@ def _exponent_parameters(problem: Any) -> set[int]:
         if id(node) in seen:
             continue
         seen.add(id(node))
+        yield node
+        stack.extend(_children(node))
         alpha = getattr(node, "alpha", None)
         if alpha is not None and hasattr(alpha, "parameters"):
-            out.update(q.id for q in alpha.parameters())
-        stack.extend(_children(node))
-    return out
+            stack.append(alpha)
+
+
+def _exponent_parameters(problem: Any) -> set[int]:
+    """The ids of the parameters in a power cone's exponent: cvxpy reads their values once
+    into the cones (or, for ``PowCone3DApprox``, into the second-order cones of its
+    rational approximation), whatever other column they have."""
+    return {q.id for node in _nodes(problem)
+            for q in (getattr(getattr(node, "alpha", None), "parameters", list)())}
 
 
 def _parameters(problem: Any) -> list[Any]:
     """Every parameter of ``problem``, those cvxpy's ``parameters()`` leaves out too: a
     power cone's exponent (``alpha``, not among the constraint's arguments)."""
     found = {p.id: p for p in problem.parameters()}
-    seen: set[int] = set()
-    stack = [problem.objective, *problem.constraints]
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
+    for node in _nodes(problem):
         if type(node).__name__ == "Parameter":
             found.setdefault(node.id, node)
-        stack.extend(_children(node))
-        alpha = getattr(node, "alpha", None)
-        if alpha is not None and hasattr(alpha, "parameters"):
-            stack.append(alpha)
     return list(found.values())
 
 
@@ -440,16 +436,11 @@ def approximated(problem: Any) -> str:
       ``-1/e = -0.36787944``.  The quadrature's error has no sign cvxpy guarantees, so
       no bound on that form is one on the problem."""
     found: list[str] = []
-    seen: set[int] = set()
-    stack = [problem.objective, *problem.constraints]
-    while stack and len(found) < 3:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
+    for node in _nodes(problem):
         found.extend(_quadrature(node) or _rational(node) or _pow_cones(node)
                      or _unsymmetric(node))
-        stack.extend(_children(node))
+        if len(found) >= 3:
+            break
     if not found:
         return ""
     fixes = []
