@@ -449,11 +449,11 @@ def _primal_only(problem: cp.Problem, values: Mapping[str, Any]
     if solver is None:
         return None, None, "no conic solver is installed to build the conic form"
     from .solvers.cvxpy_bounds import (  # noqa: PLC0415
-        approximated,
         forget_unwatched,
         quad_form_drops,
         with_factors,
     )
+    from .solvers.cvxpy_written import approximated  # noqa: PLC0415
 
     try:
         forget_unwatched(problem, solver)  # a compile cvxpy kept from outside the watch

@@ -39,14 +39,13 @@ from .backends.base import FAST_FLOPS, ConicSolverSpec, Verdict
 from .cvxpy_bounds import (
     ALTERED_KEY,
     FACTORS_KEY,
-    approximated,
     compile_as_written,
-    curved_along,
     forget_unwatched,
     note_watched,
     quad_form_drops,
     with_factors,
 )
+from .cvxpy_written import approximated, curved_along
 from .outcome import TOLERANCE, certified_report, pointless_report
 from .status import cvxpy_status
 from .table import CONIC
@@ -666,7 +665,7 @@ def _no_solution_message(f: Formulation, status: Status) -> str:
 def _altered(data: Any) -> str:
     """Why cvxpy's conic form is not the user's problem (``""``: it is), as noted by
     :func:`_run`'s compile (:func:`~convexkern.solvers.cvxpy_bounds.quad_form_drops`,
-    :func:`~convexkern.solvers.cvxpy_bounds.approximated`)."""
+    :func:`~convexkern.solvers.cvxpy_written.approximated`)."""
     what = data.get(ALTERED_KEY) if isinstance(data, dict) else None
     return what or ""
 
