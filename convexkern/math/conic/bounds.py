@@ -48,6 +48,7 @@ from .cones import (
     _into_cone,
     dual_interior_point,
     interior_point,
+    no_gap,
     psd_shift,
     sure_unpaid,
 )
@@ -557,6 +558,9 @@ def _upper_at(data: ConicData, x: np.ndarray,
             pen_terms = np.where(move > 0, move * width, 0.0)
     else:
         pen_terms = np.zeros(move.size)
+    if np.any(move > 0) and not no_gap(data, width):
+        return math.inf, ("the moves' price needs a zero duality gap, unproved: a cone "
+                          "block's multiplier has no finite bound"), {}
     if not np.all(np.isfinite(pen_terms)):
         unpaid = np.flatnonzero(~np.isfinite(pen_terms))
         i = int(unpaid[0])
@@ -584,6 +588,7 @@ def _upper_at(data: ConicData, x: np.ndarray,
     errs = ecx + 0.5 * eq + epen + _U * float(np.sum(pen_terms))
     total = val + errs + 8 * _U * (abs(cx) + abs(q) + abs(pen) + drift) + _TINY
     return _up(total), "", {"primal_residual": float(np.max(move)) if move.size else 0.0,
+                            "moves_paid": float(np.any(move > 0)),
                             "equality_correction": float(np.max(d)) if d.size else 0.0}
 
 
@@ -710,7 +715,7 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
         why_lo = why_lo or "the quadratic objective could not be verified PSD"
     inner: np.ndarray | None = None
     dual_inner: tuple[np.ndarray, np.ndarray] | None = None
-    tried_inner = tried_dual = stepped = tried_lift = False
+    tried_inner = tried_dual = stepped = tried_lift = paid = False
     failed_at: float | None = None  # the lower bound whose dual box the upper failed with
     boxes: dict[float, Callable[[], tuple[np.ndarray, np.ndarray]]] = {}
 
@@ -733,6 +738,7 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
                 res.update(lifted[2])
                 if math.isfinite(lifted[0]):
                     upper, why_up, progress = lifted[0], "", True
+                    paid = bool(lifted[2].get("moves_paid"))
                     res["epigraph_step"] = 1.0
         if x is not None and upper == math.inf:
             # the phase one (a solve of its own) only once the upper bound has failed with
@@ -752,6 +758,7 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
                 res.update(r)
                 if math.isfinite(val):
                     upper, why_up, progress = val, "", True
+                    paid = bool(r.get("moves_paid"))
                 else:
                     why_up, failed_at = why, lower
                     progress = progress or (interior and not tried_inner)
@@ -783,6 +790,9 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
                         dual_inner = (yin, x if win is None else win)
         if not progress or (math.isfinite(lower) and math.isfinite(upper)):
             break
+    if paid and math.isfinite(upper) and not math.isfinite(lower):  # the moves' price:
+        upper, why_up = math.inf, ("the moves are priced over the dual feasible set, "
+                                   "which no dual point proves nonempty")
     lower, upper = _with_offset(lower, upper, d)
     return ConicBounds(lower=lower, upper=upper, lower_reason=why_lo, upper_reason=why_up,
                        residuals=res)

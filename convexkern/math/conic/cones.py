@@ -277,6 +277,24 @@ def sure_unpaid(data: ConicData, s: np.ndarray, es: np.ndarray,
                           "unpaid_cone_rows": 0.0}
 
 
+def no_gap(data: ConicData, width: np.ndarray) -> bool:
+    """Whether ``p* = d*`` is proved, as the price of a move in the upper bound needs
+    (:func:`convexkern.math.conic.bounds._upper_at`): for a problem with polyhedral
+    cones only (LP duality, once the price is finite), or when the
+    dual box (``width``: each multiplier's largest magnitude over the dual feasible set
+    with the objective cut) is finite on every multiplier of a second-order, PSD,
+    exponential or power block.  Were the primal not strictly feasible on those blocks
+    (with the polyhedral rows met), a ``y0`` in the dual cone, nonzero on them, with
+    ``A'y0 = 0`` and ``b'y0 <= 0`` would exist (the theorem of the alternative for
+    Slater's condition), and ``y + t y0`` would stay in that set for every ``t >= 0``:
+    those multipliers would have no bound.  A strictly feasible primal then gives a zero
+    gap."""
+    first = data.zero + data.nonneg
+    if first >= data.b.size:
+        return True
+    return bool(np.all(np.isfinite(width[first:])))
+
+
 def _cone_moves(s: np.ndarray, rad: np.ndarray, data: ConicData) -> tuple[np.ndarray, str]:
     """Per row (zero rows excluded: 0), a move ``m >= 0`` such that ``s* + m`` is in the
     cone for every ``s*`` within ``rad`` of ``s``: clipping, a second-order head raised, a
