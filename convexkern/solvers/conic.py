@@ -298,6 +298,8 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
     except (ValueError, TypeError) as exc:
         if isinstance(exc, ValueError) and "must be in bounds" not in str(exc):
             raise
+        if not any(v.value is not None for v in problem.variables()):
+            raise  # no value to clear: not the case below
         # cvxpy 1.9 copies the variables' current values (a previous solve's) into the
         # auxiliary variables it bounds for a solver that takes bounds (HiGHS), and
         # refuses a value a hair outside those bounds; its sum_largest with a fractional

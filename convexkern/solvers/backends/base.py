@@ -68,6 +68,17 @@ FAST_FLOPS = 4e10
 SPARSE_LDL_FLOPS = 5e8
 
 
+#: a solver with a clock read only after its set-up is watched (a forked child stopped
+#: at the deadline) when an estimate of that set-up exceeds this share of the time left
+WATCH_SHARE = 0.1
+
+
+def ldl_seconds(data: Mapping[str, Any]) -> float:
+    """:func:`ldl_work` at :data:`SPARSE_LDL_FLOPS`: a lower estimate of the seconds of a
+    sparse LDL factorisation of cvxpy's KKT system for ``data``."""
+    return ldl_work(data) / SPARSE_LDL_FLOPS
+
+
 def ldl_work(data: Mapping[str, Any]) -> float:
     """A lower estimate of the flops of a sparse LDL factorisation of cvxpy's KKT system
     ``[P + rho I, A'; A, -D]`` for its constraint rows (``data["A"]``, and ``"F"`` or

@@ -10,11 +10,11 @@ from ...report import Status
 from .base import (
     CLASSES_ALL,
     FAST_FLOPS,
-    SPARSE_LDL_FLOPS,
+    WATCH_SHARE,
     ConicSolverSpec,
     Verdict,
     as_vector,
-    ldl_work,
+    ldl_seconds,
 )
 
 #: Clarabel's ``SolverStatus`` names -> (status, proven)
@@ -68,8 +68,8 @@ class Clarabel(ConicSolverSpec):
         # SDPLIB mcp100's dual form, its dense PSD block: 5.6 s under time_limit=5):
         # watched, as SCS, when a lower estimate of that work may take a tenth of what is
         # left (the sparse factorisation's, and the PSD blocks' of clock_work)
-        work = ldl_work(data) / SPARSE_LDL_FLOPS + self.clock_work(data)[0] / FAST_FLOPS
-        return work > 0.1 * left
+        work = ldl_seconds(data) + self.clock_work(data)[0] / FAST_FLOPS
+        return work > WATCH_SHARE * left
 
     def child_settings(self, settings: Mapping[str, Any]) -> dict[str, Any]:
         # one thread in a forked child: a child of a process whose Clarabel has started

@@ -8,11 +8,11 @@ from typing import Any
 from ...report import Status
 from .base import (
     CLASSES_QP,
-    SPARSE_LDL_FLOPS,
+    WATCH_SHARE,
     ConicSolverSpec,
     Verdict,
     as_vector,
-    ldl_work,
+    ldl_seconds,
 )
 
 #: OSQP 1.x's ``info.status_val`` (``osqp.SolverStatus``) -> (status, proven)
@@ -53,7 +53,7 @@ class Osqp(ConicSolverSpec):
         # its clock counts its set-up, a sparse LDL of the KKT system, but is first read
         # after it (an 1500-point SVM dual's dense P: 0.43 s): watched, as SCS, when a
         # lower estimate of it may take a tenth of what is left
-        return ldl_work(data) / SPARSE_LDL_FLOPS > 0.1 * left
+        return ldl_seconds(data) > WATCH_SHARE * left
 
     def iterations(self, raw: Any) -> int | None:
         it = getattr(getattr(raw, "info", None), "iter", None)

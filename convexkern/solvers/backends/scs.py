@@ -8,12 +8,12 @@ from typing import Any
 from ...report import Status
 from .base import (
     CLASSES_ALL,
-    SPARSE_LDL_FLOPS,
+    WATCH_SHARE,
     ConicSolverSpec,
     Verdict,
     as_vector,
     drop_none,
-    ldl_work,
+    ldl_seconds,
 )
 
 #: SCS's ``info["status_val"]`` -> (status, proven): 1 solved, 2 solved (inaccurate),
@@ -67,7 +67,7 @@ class Scs(ConicSolverSpec):
     def setup_seconds(self, data: Mapping[str, Any]) -> float:
         # its time_limit_secs counts from the end of its set-up, a sparse LDL of the KKT
         # matrix (2 s on a dense 1500 x 600 block; 0.2 s on an 800-point SVM dual's P)
-        return ldl_work(data) / SPARSE_LDL_FLOPS
+        return ldl_seconds(data)
 
     def watch(self, data: Mapping[str, Any], left: float) -> bool:
         # watched (a forked child stopped at the deadline) when that set-up may take a
@@ -76,7 +76,7 @@ class Scs(ConicSolverSpec):
         # child is stopped when it does not (time_limit=1 returned after 3.1 s on the dense
         # block); the child's workspace, the warm start of a refining re-solve, is lost,
         # which costs little on a solve this short of time
-        return self.setup_seconds(data) > 0.1 * left
+        return self.setup_seconds(data) > WATCH_SHARE * left
 
     def iterations(self, raw: Any) -> int | None:
         it = _info(raw).get("iter")
