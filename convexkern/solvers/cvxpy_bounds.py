@@ -36,7 +36,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .cvxpy_written import _nodes
+from .cvxpy_written import _nodes, replaced_variables
 
 __all__ = ["ALTERED_KEY", "FACTORS_KEY", "FactorForm", "compile_as_written", "with_factors",
            "quad_form_drops", "forget_unwatched", "note_watched"]
@@ -304,11 +304,7 @@ def _in_form(u: Any, stuffing: Any, inverse: Any) -> Any:
         return v.id in stuffing.var_offsets and tuple(shapes.get(v.id, ())) == tuple(v.shape)
 
     swap: dict[int, Any] = {}
-    replaced: dict[int, Any] = {}
-    for entry in inverse:  # cvxpy's attribute reduction: (id -> new var, id -> old var, ...)
-        if (isinstance(entry, tuple) and len(entry) >= 2 and isinstance(entry[0], dict)
-                and isinstance(entry[1], dict)):
-            replaced.update(entry[0])
+    replaced = replaced_variables(inverse)  # cvxpy's attribute reduction
     for v in u.variables():
         if known(v):
             continue

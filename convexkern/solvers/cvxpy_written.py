@@ -277,6 +277,18 @@ def _rows_without_zeros(A: Any, m: int) -> Any:
     return R
 
 
+def replaced_variables(inverse: Any) -> dict[int, Any]:
+    """cvxpy's replacement of the user's variables with attributes (``nonneg``,
+    ``bounds``, ...) by new ones, from its inverse data: variable id -> the new
+    variable, whose columns the conic form holds."""
+    replaced: dict[int, Any] = {}
+    for entry in inverse or ():
+        if (isinstance(entry, tuple) and len(entry) >= 2 and isinstance(entry[0], dict)
+                and isinstance(entry[1], dict)):
+            replaced.update(entry[0])
+    return replaced
+
+
 def curved_along(problem: Any, inverse: Any, ray: Any) -> str:
     """Why the solver's improving ray ``ray`` (its conic ``x``) is not one of the problem
     written (``""``: nothing seen): the written objective, evaluated by cvxpy along the
@@ -293,11 +305,7 @@ def curved_along(problem: Any, inverse: Any, ray: Any) -> str:
     if d is None or not stuffing or not np.all(np.isfinite(d)) or not np.any(d):
         return ""
     offsets = stuffing[-1].var_offsets
-    replaced: dict[int, Any] = {}
-    for entry in inverse:
-        if (isinstance(entry, tuple) and len(entry) >= 2 and isinstance(entry[0], dict)
-                and isinstance(entry[1], dict)):
-            replaced.update(entry[0])
+    replaced = replaced_variables(inverse)
     slots = []
     for v in problem.variables():
         key = v.id if v.id in offsets else getattr(replaced.get(v.id), "id", None)
