@@ -192,7 +192,9 @@ class Formulation:
         out: dict[str, Any] = {}
         for k, p in self.parameters.items():
             v = p.value
-            out[k] = float(v) if v is not None and np.ndim(v) == 0 else v
+            if v is not None and np.ndim(v) == 0:
+                v = complex(v) if np.iscomplexobj(v) else float(v)
+            out[k] = v
         return out
 
     def param(self, name: str) -> Any:
@@ -279,10 +281,16 @@ def _checked_value(name: str, p: cp.Parameter, v: Any) -> Any:
     """``v`` as a value of Parameter ``p`` (float if scalar), or an error naming ``name``."""
     if v is None:
         raise InvalidInputError(name, "has no value: set it with f.set_params(...)")
+    complex_ = bool(p.is_complex())  # a complex Parameter (cvxpy's complex=True/imag=True)
     try:
-        arr = np.asarray(v, dtype=float)
+        arr = np.asarray(v)
+        imaginary = np.iscomplexobj(arr) and not complex_ and bool(np.any(arr.imag != 0))
+        arr = np.asarray(arr if complex_ else np.real(arr), dtype=complex if complex_
+                         else float)
     except (TypeError, ValueError):
         raise InvalidInputError(name, f"must be a number, got {v!r}") from None
+    if imaginary:
+        raise InvalidInputError(name, f"must be real (the Parameter is), got {v!r}")
     if not np.all(np.isfinite(arr)):
         raise InvalidInputError(name, f"must be finite, got {v!r}")
     if p.is_pos() and np.any(arr <= 0):
@@ -292,7 +300,7 @@ def _checked_value(name: str, p: cp.Parameter, v: Any) -> Any:
     if p.ndim == 0:
         if arr.size != 1:
             raise InvalidInputError(name, f"must be a scalar, got shape {arr.shape}")
-        return float(arr.reshape(()))
+        return complex(arr.reshape(())) if complex_ else float(arr.reshape(()))
     if arr.shape != p.shape:  # e.g. one number for the per-example bounds of svm.dual
         raise InvalidInputError(name, f"must have shape {p.shape}, got shape {arr.shape}")
     return arr

@@ -359,6 +359,10 @@ def _num(v: Any) -> float | None:
 
 
 def _jsonable(v: Any) -> Any:
+    if isinstance(v, (complex, np.complexfloating)):  # a complex parameter: "(1+2j)"
+        return str(complex(v))
+    if isinstance(v, np.ndarray) and np.iscomplexobj(v):
+        return [str(complex(z)) for z in v.ravel()]
     if isinstance(v, (np.floating, float)):
         return _num(v)
     if isinstance(v, (np.integer,)):

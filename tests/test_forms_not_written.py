@@ -128,6 +128,30 @@ def test_a_parameter_p_with_an_unsymmetric_value_gets_no_bracket():
     assert "parameter matrix" in r.message and "(P + P.T) / 2" in r.message
 
 
+def test_a_refusal_is_lifted_when_the_parameter_is_symmetric_again():
+    """The refusal of an unsymmetric parameter value is about that value: set back to an
+    exactly symmetric one, the same formulation is certified again (the note was kept on
+    the problem for good before, with a message about a value no longer there).  The
+    optimum, ``sum_i min_{|t| <= 1} A_ii t + t^2``, is -6."""
+    P = cp.Parameter((3, 3), symmetric=True, name="P")
+    x = cp.Variable(3, name="x")
+    prob = cp.Problem(cp.Minimize(cp.trace(P @ cp.diag(x)) + cp.sum_squares(x)),
+                      [x >= -1, x <= 1])
+    f = ck.from_cvxpy(prob)
+    A = np.array([[2.0, 1.0, 0.0], [1.0, 3.0, 0.0], [0.0, 0.0, -4.0]])
+    near = A.copy()
+    near[0, 1] += 1e-11
+    statuses = []
+    for value in (A, near, A):
+        P.value = value
+        r = ck.solve(f, "clarabel")
+        statuses.append(r.status)
+        if r.status is Status.OPTIMAL:
+            assert r.dual_value <= -6.0 <= r.primal_value
+    assert statuses == [Status.OPTIMAL, Status.OPTIMAL_INACCURATE, Status.OPTIMAL]
+    assert "declared symmetric" not in r.message
+
+
 def test_the_upper_triangle_form_is_far_off_the_written_optimum():
     """What the refusal guards: cvxpy's own value is the upper triangle's optimum,
     -1.25e5, where the written one is -5.0e11."""

@@ -264,24 +264,30 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
     cvx = {k: settings.pop(k) for k in _CVXPY_KEYWORDS if k in settings}
 
     def compile_() -> tuple[Any, Any, Any]:
-        forget_unwatched(problem, spec.cvxpy_name)  # a compile of the user's, unwatched
-        with compile_as_written(spec.cvxpy_name), quad_form_drops() as drops:
+        name = spec.cvxpy_name
+        forget_unwatched(problem, name)  # a compile of the user's, unwatched
+        before = getattr(getattr(problem, "_cache", None), "param_prog", None)
+        with compile_as_written(name), quad_form_drops() as drops:
             out = problem.get_problem_data(
-                spec.cvxpy_name, enforce_dpp=cvx.get("enforce_dpp", False),
+                name, enforce_dpp=cvx.get("enforce_dpp", False),
                 ignore_dpp=cvx.get("ignore_dpp", False), verbose=verbose,
                 canon_backend=cvx.get("canon_backend"), solver_opts=settings)
-        note_watched(problem, spec.cvxpy_name)
-        # kept on the problem: a later compile from cvxpy's cache does not canonicalise
-        notes = problem.__dict__.setdefault("_convexkern_altered", {})
+        note_watched(problem, name)
+        # what the canonicalisation saw is kept on the problem (a later compile from
+        # cvxpy's cache does not canonicalise) and replaced by the next one that does;
+        # the scan of the written problem runs every time (a parameter's value may have
+        # changed since, either way)
+        dropped = problem.__dict__.setdefault("_convexkern_dropped", {})
         kept = problem.__dict__.setdefault("_convexkern_factors", {})
+        if before is None or getattr(problem._cache, "param_prog", None) is not before:
+            dropped[name] = _dropped(drops) if drops else ""
+            kept[name] = list(drops.forms)
         approx = approximated(problem)
-        if drops or approx:
-            notes[spec.cvxpy_name] = "; ".join(
-                ([_dropped(drops)] if drops else []) + ([
-                    f"cvxpy's conic form is not the problem written: {approx}, so no "
-                    "bound on the form is one on the problem"] if approx else []))
-        if drops.forms:
-            kept[spec.cvxpy_name] = list(drops.forms)
+        notes = problem.__dict__.setdefault("_convexkern_altered", {})
+        notes[name] = "; ".join(
+            ([dropped[name]] if dropped.get(name) else []) + ([
+                f"cvxpy's conic form is not the problem written: {approx}, so no "
+                "bound on the form is one on the problem"] if approx else []))
         if notes.get(spec.cvxpy_name) and isinstance(out[0], dict):
             out[0][ALTERED_KEY] = notes[spec.cvxpy_name]
         if kept.get(spec.cvxpy_name) and isinstance(out[0], dict):
@@ -342,6 +348,12 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
     if spec.drop_kept:
         problem._solver_cache.pop(spec.cvxpy_name, None)
     return data, chain, inverse, raw
+
+
+def _has_values(problem: Any) -> bool:
+    """Whether every variable of ``problem`` holds a value (cvxpy unpacks none for a
+    "no solution" word, inaccurate ones included)."""
+    return all(v.value is not None for v in problem.variables())
 
 
 def _unpack(f: Formulation, raw: Any, chain: Any, inverse: Any) -> bool:
@@ -449,9 +461,13 @@ def _solve_within(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any
         "compile_time": getattr(f.problem, "compilation_time", None),
     }
     status = verdict.status
-    if status in (Status.ITERATION_LIMIT, Status.TIME_LIMIT) and not unpacked:
+    if status in (Status.ITERATION_LIMIT, Status.TIME_LIMIT) and not (
+            unpacked and _has_values(f.problem)):
+        # a stop on a limit that cvxpy reads as a failure or as an inaccurate "no
+        # solution" (SCS's "unbounded (inaccurate - reached max_iters)": no values)
         last = spec.last_iterate(raw)
-        unpacked = last is not None and _unpack(f, last, chain, inverse)
+        unpacked = (last is not None and _unpack(f, last, chain, inverse)
+                    and _has_values(f.problem))
     elif (status is Status.OPTIMAL_INACCURATE and max_iter is not None
           and (iters or 0) >= max_iter):
         status = Status.ITERATION_LIMIT  # a solver that stopped on the cap, whatever it says

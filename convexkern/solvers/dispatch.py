@@ -8,6 +8,7 @@ moment.  Both end in :mod:`convexkern.solvers.outcome`, where every report is ma
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -130,15 +131,34 @@ def _check_controls(tol: Any, max_iter: Any, time_limit: Any) -> None:
             "tol", f"must be >= {TOLERANCE.tol_floor:g}: a relative gap of {tol!r} is below what a "
                    "certificate computed in double precision can prove")
     if max_iter is not None and (
-        isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 1
+        isinstance(max_iter, (bool, np.bool_)) or not isinstance(max_iter, (int, np.integer))
+        or not 1 <= max_iter <= _MAX_ITER
     ):
-        raise InvalidInputError("max_iter", f"must be a positive integer, got {max_iter!r}")
+        raise InvalidInputError(
+            "max_iter", f"must be a positive integer of at most {_MAX_ITER} (the solvers "
+                        f"count in 32-bit integers), got {max_iter!r}")
     if time_limit is not None and (
-        isinstance(time_limit, bool)
-        or not isinstance(time_limit, (int, float))
+        isinstance(time_limit, (bool, np.bool_))
+        or not isinstance(time_limit, (int, float, np.integer, np.floating))
         or not time_limit > 0
     ):
         raise InvalidInputError("time_limit", f"must be a positive number, got {time_limit!r}")
+
+
+#: the largest ``max_iter``: the solvers' iteration counters are 32-bit integers
+_MAX_ITER = 2**31 - 1
+
+
+def _raised_outside(exc: BaseException) -> bool:
+    """Whether ``exc`` was raised outside this package (by a solver or cvxpy): the frame
+    it was raised in is not one of convexkern's."""
+    tb = exc.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return not os.path.abspath(tb.tb_frame.f_code.co_filename).startswith(here + os.sep)
 
 
 def _check_x0(f: Formulation, x0: Any) -> None:
@@ -200,6 +220,8 @@ def solve(
     """
     _check_formulation(formulation)
     _check_controls(tol, max_iter, time_limit)
+    if not isinstance(verbose, (bool, np.bool_)):
+        raise InvalidInputError("verbose", f"expected True or False, got {verbose!r}")
     _check_x0(formulation, x0)
     spec = _resolve(formulation, solver)
     # every Parameter checked before any solver runs (a value set on the cvxpy Parameter
@@ -223,10 +245,16 @@ def solve(
                                                  f"{others}")
     except TypeError as exc:
         bad = [k for k in options if k in str(exc)]
-        if isinstance(exc, ConvexkernError) or not bad:  # a library error names its own
-            raise
+        if isinstance(exc, ConvexkernError) or not options or not _raised_outside(exc):
+            raise  # a library error names its own; one of the library's is a bug
+        if bad:
+            raise InvalidInputError(
+                "options", f"{spec.name} does not take {sorted(bad)} ({exc})") from None
+        # a solver's own type check that names no option ("must be real number, not
+        # str"): one of those given is of the wrong type
         raise InvalidInputError(
-            "options", f"{spec.name} does not take {sorted(bad)} ({exc})") from None
+            "options", f"{spec.name} refused the type of one of {sorted(options)} "
+                       f"({type(exc).__name__}: {exc})") from None
     except ValueError as exc:
         # an option value the solver refuses with a plain ValueError that names it
         # ("eig must be 'rank_one' or 'full', got 'x'"): a library error naming it
@@ -234,6 +262,13 @@ def solve(
         if isinstance(exc, ConvexkernError) or len(bad) != 1:
             raise
         raise InvalidInputError(bad[0], f"{spec.name}: {exc}") from None
+    except Exception as exc:
+        # a solver's refusal of its settings as a bare Exception (Clarabel: "Bad settings:
+        # Bad value for field ...")
+        if type(exc) is not Exception or not options or not _raised_outside(exc):
+            raise
+        raise InvalidInputError(
+            "options", f"{spec.name} refused its settings {sorted(options)} ({exc})") from None
     wall = time.perf_counter() - t0
     return replace(judged(formulation, report), wall_time=wall)
 

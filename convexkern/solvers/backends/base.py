@@ -79,6 +79,13 @@ def ldl_seconds(data: Mapping[str, Any]) -> float:
     return ldl_work(data) / SPARSE_LDL_FLOPS
 
 
+def stored_entries(data: Mapping[str, Any]) -> int:
+    """The stored entries of cvxpy's constraint matrices in ``data`` (``A``, and ``F`` or
+    ``G``; not ``P``, whose fill :func:`ldl_work` counts: a dense ``P`` fills nothing
+    more)."""
+    return int(sum(getattr(data.get(k), "nnz", 0) or 0 for k in ("A", "F", "G")))
+
+
 def ldl_work(data: Mapping[str, Any]) -> float:
     """A lower estimate of the flops of a sparse LDL factorisation of cvxpy's KKT system
     ``[P + rho I, A'; A, -D]`` for its constraint rows (``data["A"]``, and ``"F"`` or
@@ -155,6 +162,19 @@ class ConicSolverSpec:
     watched: bool = False
     #: the name of its own time-limit setting (``None``: none that convexkern shortens)
     time_key: str | None = None
+    #: a pessimistic rate of its set-up, in seconds per stored entry of cvxpy's data, for
+    #: the decision to watch it (:meth:`set_up_may_take`): the fill of a sparse LDL is not
+    #: what :func:`ldl_work` counts where the rows' pattern has no structure
+    setup_per_entry: float = 0.0
+
+    def set_up_may_take(self, data: Mapping[str, Any]) -> float:
+        """Seconds its set-up may take on cvxpy's ``data``: the larger of the sparse LDL's
+        lower estimate (:func:`ldl_seconds`) and :attr:`setup_per_entry` per stored entry
+        of the constraint rows (:func:`stored_entries`).
+        On a random sparse LP (1500 x 3000, 45,000 entries, 51,000 stored) the set-up
+        took 0.16 s (SCS), 0.26 s (Clarabel) and 0.78 s (OSQP) where the lower estimate
+        says 0.002 s: a random pattern fills the factor nearly completely."""
+        return max(ldl_seconds(data), self.setup_per_entry * stored_entries(data))
 
     def setup_seconds(self, data: Mapping[str, Any]) -> float:
         """Estimated seconds of set-up before the solver's own clock starts: under a

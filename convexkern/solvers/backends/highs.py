@@ -47,14 +47,15 @@ LOAD_SECONDS = 2e-7
 class Highs(ConicSolverSpec):
     def settings(self, accuracy: float, max_iter: int | None,
                  time_limit: float | None) -> dict[str, Any]:
-        # HiGHS counts simplex, IPM and QP iterations apart; max_iter caps the QP count
-        # (its active-set QP method can cycle: an objective scaled by 1e-6 ran a million
-        # iterations without end where the unscaled one takes 8), the LP counts keep
-        # HiGHS's own limits
+        # HiGHS counts simplex, IPM and QP iterations apart: a caller's max_iter caps each
+        # of them; without one the QP count is capped all the same (its active-set QP
+        # method can cycle: an objective scaled by 1e-6 ran a million iterations without
+        # end where the unscaled one takes 8), the LP counts keep HiGHS's own limits
         return drop_none(primal_feasibility_tolerance=max(accuracy, 1e-10),
                          dual_feasibility_tolerance=max(accuracy, 1e-10),
                          time_limit=time_limit,
-                         qp_iteration_limit=QP_ITERATIONS if max_iter is None else max_iter)
+                         qp_iteration_limit=QP_ITERATIONS if max_iter is None else max_iter,
+                         simplex_iteration_limit=max_iter, ipm_iteration_limit=max_iter)
 
     def setup_seconds(self, data: Mapping[str, Any]) -> float:
         # its clock starts once cvxpy has passed it the model: the load of a 1500-point

@@ -12,7 +12,6 @@ from .base import (
     ConicSolverSpec,
     Verdict,
     as_vector,
-    ldl_seconds,
 )
 
 #: OSQP 1.x's ``info.status_val`` (``osqp.SolverStatus``) -> (status, proven)
@@ -53,7 +52,7 @@ class Osqp(ConicSolverSpec):
         # its clock counts its set-up, a sparse LDL of the KKT system, but is first read
         # after it (an 1500-point SVM dual's dense P: 0.43 s): watched, as SCS, when a
         # lower estimate of it may take a tenth of what is left
-        return ldl_seconds(data) > WATCH_SHARE * left
+        return self.set_up_may_take(data) > WATCH_SHARE * left
 
     def iterations(self, raw: Any) -> int | None:
         it = getattr(getattr(raw, "info", None), "iter", None)
@@ -71,4 +70,6 @@ class Osqp(ConicSolverSpec):
 
 SOLVER = Osqp(name="osqp", cvxpy_name="OSQP", module="osqp", cones=CLASSES_QP,
               default_tol=1e-3, install="pip install osqp", refine=True,
-              quick_first=True, time_key="time_limit")
+              quick_first=True, time_key="time_limit",
+              # 1.5e-5 s per stored entry on a random sparse LP (set_up_may_take)
+              setup_per_entry=2e-5)
