@@ -142,3 +142,16 @@ def test_a_report_with_a_complex_parameter_is_written_as_json():
     r = ck.solve(ck.from_cvxpy(cp.Problem(cp.Minimize(cp.square(x - cp.real(a))))),
                  "clarabel")
     assert json.loads(json.dumps(r.to_dict()))["param_a"] == "(1+2j)"
+
+
+@pytest.mark.skipif("qoco" not in CONIC, reason="qoco is not installed")
+def test_a_setting_qoco_would_ignore_is_refused():
+    """QOCO sets the attributes it knows and ignores the others: ``foo=1`` solved as if
+    not given (Clarabel, SCS and ECOS refuse it themselves)."""
+    x = cp.Variable(3)
+    f = ck.from_cvxpy(cp.Problem(cp.Minimize(cp.sum_squares(x - 1.0)), [x >= 0]))
+    with pytest.raises(InvalidInputError, match=r"^options: qoco has no setting \['foo'\]"):
+        ck.solve(f, "qoco", foo=1)
+    r = ck.solve(f, "qoco", max_iters=50, ruiz_iters=2)  # known ones are taken
+    assert r.status in (Status.OPTIMAL, Status.OPTIMAL_INACCURATE)
+    assert r.dual_value <= 0.0 <= r.primal_value  # x = 1

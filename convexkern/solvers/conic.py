@@ -92,6 +92,10 @@ def solve_conic(
     certified in full after all where the call would otherwise end short of ``tol``.
     """
     options = dict(options or {})
+    unknown = spec.unknown_settings(k for k in options if k not in _CVXPY_KEYWORDS)
+    if unknown:
+        raise InvalidInputError("options", f"{spec.name} has no setting {unknown} (it would "
+                                           "ignore it without a word)")
     accuracy = TOLERANCE.settings(tol, spec.safety, spec.settings_floor)
     t_start = time.perf_counter()  # time_limit bounds the whole call, certificates included
 

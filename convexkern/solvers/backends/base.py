@@ -12,7 +12,7 @@ solver's name.
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -220,6 +220,12 @@ class ConicSolverSpec:
         """cvxpy keyword arguments for an accuracy target and the work bounds."""
         del accuracy, max_iter, time_limit
         return {}
+
+    def unknown_settings(self, names: Iterable[str]) -> list[str]:
+        """The names among ``names`` the solver does not know, for a solver that would
+        ignore them silently (the others refuse them themselves): none here."""
+        del names
+        return []
 
     @property
     def setting_names(self) -> frozenset[str]:

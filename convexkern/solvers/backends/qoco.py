@@ -8,7 +8,7 @@ numerical error.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -29,6 +29,17 @@ class Qoco(ConicSolverSpec):
                  time_limit: float | None) -> dict[str, Any]:
         del time_limit  # QOCO has none
         return drop_none(abstol=accuracy, reltol=accuracy, max_iters=max_iter)
+
+    def unknown_settings(self, names: Iterable[str]) -> list[str]:
+        # QOCO sets the attributes it knows and ignores the others without a word
+        try:
+            import qoco  # noqa: PLC0415 (installed when this spec is used)
+
+            known = {a for a in dir(qoco.QOCO().ext.QOCOSettings()) if not a.startswith("_")}
+        except (ImportError, AttributeError):  # pragma: no cover - another QOCO layout
+            return []
+        known |= {"algebra", "dump_problem"}  # read by cvxpy's interface and QOCO's setup
+        return sorted(n for n in names if n not in known)
 
     def verdict(self, raw: Any, settings: Mapping[str, Any]) -> Verdict | None:
         word = str(getattr(raw, "status", ""))
