@@ -236,6 +236,30 @@ def _support_mask(alpha: np.ndarray, C: float, rtol: float = _ALPHA_RTOL) -> np.
 # ---------------------------------------------------------------------------------------
 
 
+def _rebuilt(kernel: Kernel, params: dict[str, Any]) -> Kernel:
+    """``kernel`` built again with ``params`` changed (``name`` or ``name__sub`` for a
+    nested kernel); an unknown name is scikit-learn's ``ValueError`` naming it."""
+    own = kernel.get_params(deep=False)
+    direct: dict[str, Any] = {}
+    deeper: dict[str, dict[str, Any]] = {}
+    for key, value in params.items():
+        head, sep, rest = key.partition("__")
+        if head not in own:
+            raise InvalidInputError(
+                key, f"{type(kernel).__name__} has no parameter {head!r} (it has "
+                     f"{sorted(own)})")
+        if sep:
+            if not isinstance(own[head], Kernel):
+                raise InvalidInputError(key, f"{type(kernel).__name__}'s {head!r} is not a "
+                                             "kernel")
+            deeper.setdefault(head, {})[rest] = value
+        else:
+            direct[head] = value
+    for head, sub in deeper.items():
+        direct[head] = _rebuilt(direct.get(head, own[head]), sub)
+    return type(kernel)(**{**own, **direct})
+
+
 class _BinaryKernelClassifier(ClassifierMixin, BaseEstimator):
     """Plumbing shared by convexkern's binary kernel classifiers (not public).
 
@@ -357,12 +381,31 @@ class _BinaryKernelClassifier(ClassifierMixin, BaseEstimator):
             )
         return report
 
+    def set_params(self, **params: Any) -> Any:
+        """scikit-learn's ``set_params``, with the nested parameters of a :class:`Kernel`
+        (``kernel__gamma``, ``kernel__k1__gamma``, which ``get_params(deep=True)`` lists)
+        set by rebuilding the kernel: kernels are immutable, and scikit-learn's own
+        ``set_params`` would set them on the kernel in place."""
+        nested: dict[str, dict[str, Any]] = {}
+        plain: dict[str, Any] = {}
+        for key, value in params.items():
+            head, sep, rest = key.partition("__")
+            if sep and isinstance(params.get(head, getattr(self, head, None)), Kernel):
+                nested.setdefault(head, {})[rest] = value
+            else:
+                plain[key] = value
+        super().set_params(**plain)
+        for head, sub in nested.items():
+            super().set_params(**{head: _rebuilt(getattr(self, head), sub)})
+        return self
+
     def _set_support(self, X: np.ndarray, mask: np.ndarray, y_pm: np.ndarray) -> None:
-        """Set ``support_``, ``support_vectors_`` (unless precomputed) and ``n_support_``
+        """Set ``support_``, ``support_vectors_`` (empty when precomputed) and ``n_support_``
         (support vectors per class, in the order of ``classes_``)."""
         self.support_ = np.flatnonzero(mask).astype(np.int32)
-        if not self._precomputed():
-            self.support_vectors_ = X[self.support_].copy()
+        # a precomputed kernel has no vectors: (0, 0), as SVC (not a previous fit's)
+        self.support_vectors_ = (np.empty((0, 0)) if self._precomputed()
+                                 else X[self.support_].copy())
         self.n_support_ = np.array(
             [np.count_nonzero(mask & (y_pm < 0)), np.count_nonzero(mask & (y_pm > 0))],
             dtype=np.int32,

@@ -20,6 +20,10 @@ from ._compat import Interval, StrOptions
 __all__ = ["KreinSVC"]
 
 
+#: a coefficient below this share of the largest is round-off, not a support vector
+_SUPPORT_RTOL = 1e-12
+
+
 class KreinSVC(_BinaryKernelClassifier):
     """SVM with an indefinite kernel in a Kreĭn space: TrIK (shift) or KSVM (flip).
 
@@ -208,7 +212,11 @@ class KreinSVC(_BinaryKernelClassifier):
         self.lam_ = f.data["lam"]
         self.expansion_ = expansion
         self.alpha_ = alpha
-        mask = alpha != 0
+        # round-off-sized coefficients are not support vectors (the flip's map back
+        # leaves 1e-17..1e-15 on every point): dropping them moves a decision value by
+        # at most n 1e-12 max|alpha| max|K|
+        top = float(np.max(np.abs(alpha))) if alpha.size else 0.0
+        mask = np.abs(alpha) > _SUPPORT_RTOL * top
         self._set_support(X, mask, y_pm)
         self.dual_coef_ = (y_pm * alpha)[mask]
         self.intercept_ = b

@@ -150,6 +150,16 @@ class LPMahalanobis(TransformerMixin, BaseEstimator):
         if self.method not in ("lp", "covariance", "identity"):
             raise InvalidInputError(
                 "method", f"must be 'lp', 'covariance' or 'identity', got {self.method!r}")
+        for name in ("scale", "normalize"):  # read by truth value: "no" would mean yes
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise InvalidInputError(name, f"expected True or False, got "
+                                              f"{getattr(self, name)!r}")
+        z = self.zero_tol
+        if isinstance(z, bool) or not isinstance(z, (int, float, np.integer, np.floating)) \
+                or not 0 <= float(z) < 1:
+            raise InvalidInputError(
+                "zero_tol", f"must be a number in [0, 1) (a share of the largest weight; 1 "
+                            f"would drop every input), got {z!r}")
 
     def _scaled(self, X: np.ndarray) -> np.ndarray:
         if not self.scale:

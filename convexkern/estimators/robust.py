@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from numbers import Real
 from typing import Any
 
@@ -92,6 +93,11 @@ class RobustSVMClassifier(_BinaryKernelClassifier):
     def fit(self, X: Any, y: Any) -> RobustSVMClassifier:
         """Fit problem (3) on ``(X, y)`` (``X`` the training kernel if precomputed)."""
         self._validate_params()
+        if self._precomputed() and self.test_kernel == "projection":
+            warnings.warn(
+                "test_kernel='projection' needs the kernel among the test points, which a "
+                "precomputed kernel does not give: the raw test kernel rows are used (pass "
+                "test_kernel='raw' to say so)", UserWarning, stacklevel=2)
         X, y_pm = self._validate_train(X, y)
         K0 = self._train_kernel(X)
         f = dual(K0, y_pm, float(self.C), float(self.rho), device=self.device)

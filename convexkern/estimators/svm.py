@@ -122,7 +122,7 @@ class SVMClassifier(_BinaryKernelClassifier):
         in some pair (interior point solvers return tiny nonzero coefficients instead of
         zeros).
     support_vectors_ : ndarray of shape (n_SV, n_features)
-        The support vectors (not set when ``kernel="precomputed"``).
+        The support vectors (shape ``(0, 0)`` when ``kernel="precomputed"``, as SVC's).
     n_support_ : ndarray of shape (n_classes,)
         Number of support vectors of each class, in the order of ``classes_``.
     intercept_ : ndarray of shape (n_pairs,)
@@ -335,8 +335,9 @@ class SVMClassifier(_BinaryKernelClassifier):
             self.alpha_ = self.alpha_[0]
         self.support_, self.n_support_, self.dual_coef_ = _ovo.libsvm_layout(
             k, y_idx, solutions)
-        if not self._precomputed():
-            self.support_vectors_ = X[self.support_].copy()
+        # a precomputed kernel has no vectors: (0, 0), as SVC (not a previous fit's)
+        self.support_vectors_ = (np.empty((0, 0)) if self._precomputed()
+                                 else X[self.support_].copy())
         self.intercept_ = np.array(intercepts, dtype=np.float64)
         self.reports_ = tuple(reports)
         self.report_ = max(reports, key=lambda r: r.rel_gap)  # the weakest certificate
@@ -351,6 +352,11 @@ class SVMClassifier(_BinaryKernelClassifier):
         y_labels = self.classes_[y_idx]
         self.class_weight_ = compute_class_weight(self.class_weight, classes=self.classes_,
                                                   y=y_labels)
+        bad = ~(np.isfinite(self.class_weight_) & (self.class_weight_ >= 0))
+        if np.any(bad):
+            raise InvalidInputError(
+                "class_weight", f"must be finite and >= 0; class "
+                f"{self.classes_[bad].tolist()} has {self.class_weight_[bad].tolist()}")
         weights = sw * self.class_weight_[y_idx]
         if not np.any(weights > 0):
             raise InvalidInputError(

@@ -57,6 +57,7 @@ from ..errors import InvalidInputError
 from ..formulation import Formulation
 from ..math import svm as _svm
 from ..math.gram_rows import GramRows
+from ..math.rounding import gamma as _gamma
 from ..math.svm import (
     PSD_TOL,
     best_hinge_bias,
@@ -324,6 +325,86 @@ def dual(K: Any, y: Any, C: float | np.ndarray | None = 1.0, *,
     )
 
 
+def _primal_upper(X: np.ndarray, y: np.ndarray, w: np.ndarray, b: float,
+                  C: float) -> tuple[float, dict[str, float]]:
+    """An upper bound on the linear SVM primal (``C = inf``: hard margin) at ``(w, b)``,
+    the slacks taken as hinge losses, every rounding error counted (Higham §3.1): each
+    margin ``m_i = y_i (x_i'w + b)`` is computed within ``gamma_{d+2} (|x_i|'|w| + |b|)``
+    (points far from the origin cancel heavily in it: 2^22 offsets moved a bracket past the
+    optimum by 1e-10 before), ``w'w`` is summed exactly (``math.fsum``) from squares each
+    within half an ulp.  Residuals: the largest margin violation (hard margin)."""
+    residuals: dict[str, float] = {}
+    if w.size != X.shape[1] or not (np.all(np.isfinite(w)) and math.isfinite(b)):
+        return math.inf, residuals
+    d = X.shape[1]
+    g = float(_gamma(d + 2))
+    m = y * (X @ w + b)
+    err = (np.abs(X) @ np.abs(w) + abs(b)) * (g * (1.0 + g)) + 2 * _U * np.abs(m)
+    ww = math.fsum((w * w).tolist()) * (1.0 + 2 * _U)  # each square within half an ulp
+    if not math.isfinite(C):
+        gamma = float(np.min(m - err)) if m.size else math.inf
+        residuals["margin_violation"] = max(0.0, 1.0 - float(np.min(m)) if m.size else 0.0)
+        if not gamma > 0:
+            return math.inf, residuals
+        return _up(_up(0.5 * ww) / _down(gamma * gamma), 4), residuals
+    hinge = np.maximum(1.0 - m + err + 2 * _U * np.abs(1.0 - m), 0.0)
+    total = math.fsum(hinge.tolist()) * (1.0 + 2 * _U)
+    return _up(_up(0.5 * ww) + _up(C * total), 2), residuals
+
+
+def _balanced(a: np.ndarray, y: np.ndarray, C: float) -> np.ndarray | None:
+    """``a`` (in ``[0, C]``, ``y'a = 0`` to round-off) moved so that ``y'a = 0`` holds
+    exactly, or ``None``.  The exact residual ``r`` (``math.fsum``: correctly rounded, so 0
+    only when exactly 0) is taken off the smallest coefficient that has room for it,
+    lowering one on the side ahead or raising one on the other (a zero one takes ``|r|``
+    exactly); a step that rounds leaves a far smaller residual, taken off in turn."""
+    a = a.copy()
+    for _ in range(8):
+        r = math.fsum((y * a).tolist())
+        if r == 0.0:
+            return a
+        down = (y * r > 0) & (a >= abs(r))  # a_i - |r| stays >= 0
+        up = (y * r < 0) & (C - a >= abs(r))  # a_i + |r| stays <= C
+        ok = down | up
+        if not ok.any():
+            return None
+        i = int(np.flatnonzero(ok)[np.argmin(a[ok])])  # the finest ulp
+        a[i] = a[i] - abs(r) if down[i] else a[i] + abs(r)
+    return a if math.fsum((y * a).tolist()) == 0.0 else None
+
+
+def _linear_dual_lower(X: np.ndarray, y: np.ndarray, a: np.ndarray, C: float) -> float:
+    """A lower bound on the linear SVM primal from dual multipliers ``a``: ``D(a) = sum a -
+    1/2 ||X'(y a)||^2`` at ``a`` made exactly feasible (:func:`_balanced`; weak duality
+    needs ``y'a = 0`` exactly, the bias being free), ``u = X'(y a)`` enclosed
+    componentwise within ``gamma_{n+1} |X|' a`` (Higham §3.1).  Only ``u`` is formed (not
+    ``K (y a)``, whose entries cancel far more when the points lie far from the origin).
+    ``-inf`` when ``a`` cannot be balanced exactly."""
+    n = y.size
+    a = _balanced(a, y, C)
+    if a is None:
+        return -math.inf
+    u = X.T @ (y * a)
+    err = (np.abs(X).T @ a) * (float(_gamma(n + 1)) * (1.0 + 4 * _U))
+    big = (np.abs(u) + err) * (1.0 + 2 * _U)
+    uu = math.fsum((big * big).tolist()) * (1.0 + 2 * _U)  # >= ||u||^2
+    total = math.fsum(a.tolist())
+    return _down(_down(total) - _up(0.5 * uu))
+
+
+def _up(x: float, k: int = 1) -> float:
+    """``x`` moved up by ``k`` ulps' worth of relative round-off."""
+    return x + k * _U * abs(x) + _TINY if math.isfinite(x) else x
+
+
+def _down(x: float) -> float:
+    return x - _U * abs(x) - _TINY if math.isfinite(x) else x
+
+
+_U = 2.0**-53
+_TINY = 2.0**-1074
+
+
 def _separable_fact(K: np.ndarray, y: np.ndarray):
     """The hard margin's lazy fact: the classes are separable in the feature space of K
     (proven by a checked witness, :func:`convexkern.math.svm.separability`), so the
@@ -396,29 +477,26 @@ def primal(X: Any, y: Any, C: float | None = 1.0) -> Formulation:
         Xd, yd = f.data["X"], f.data["y"]
         wv = np.asarray(point["w"], float).reshape(-1)
         bv = float(np.asarray(point["b"]).reshape(-1)[0]) if np.size(point["b"]) else 0.0
-        m = yd * (Xd @ wv + bv)
-        residuals: dict[str, float] = {}
-        if hard:
-            gamma = float(m.min())
-            residuals["margin_violation"] = max(0.0, 1.0 - gamma)
-            upper = 0.5 * float(wv @ wv) / gamma**2 if gamma > 0 else math.inf
-            C_now = math.inf
-        else:
-            C_now = f.param("C")
-            upper = 0.5 * float(wv @ wv) + C_now * float(np.maximum(0.0, 1.0 - m).sum())
+        C_now = math.inf if hard else f.param("C")
+        upper, residuals = _primal_upper(Xd, yd, wv, bv, C_now)
         lower = -math.inf
         out = {"w": wv, "b": np.asarray(bv)}
+        note = "no multipliers given: no lower bound"
         if "alpha" in point:
-            a_raw = np.asarray(point["alpha"], float)
-            a = project_svm_feasible(a_raw, yd, C_now)
-            residuals["projection"] = float(np.max(np.abs(a - a_raw)))
-            v = Xd.T @ (yd * a)
-            lower = float(a.sum() - 0.5 * v @ v)
-            out["alpha"] = a
+            a_raw = np.asarray(point["alpha"], float).reshape(-1)
+            if a_raw.size != yd.size or not np.all(np.isfinite(a_raw)):
+                note = "the multipliers have the wrong size or are not finite: no lower bound"
+            else:
+                a = project_svm_feasible(a_raw, yd, C_now)
+                residuals["projection"] = float(np.max(np.abs(a - a_raw), initial=0.0))
+                lower = _linear_dual_lower(Xd, yd, a, C_now)
+                out["alpha"] = a
+                note = "" if math.isfinite(lower) else (
+                    "the multipliers could not be made exactly feasible (y'alpha = 0): no "
+                    "lower bound")
         return Certificate(
             primal_value=upper, dual_value=lower, sense="minimize", point=out,
-            residuals=residuals,
-            note="" if "alpha" in point else "no multipliers given: no lower bound",
+            residuals=residuals, note=note,
         )
 
     return Formulation(

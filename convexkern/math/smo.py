@@ -647,7 +647,9 @@ class _Run:
         only_low = np.isinf(w.v_up)
         drop = (only_up & (w.v_up < M)) | (only_low & (w.v_low > m))
         n_keep = w.size - int(np.count_nonzero(drop))
-        if n_keep <= _SHRINK_MIN_GAIN * w.size:
+        # (a step needs two variables: with fewer the set is not shrunk, a duplicated
+        # point under a large constant kernel set every variable aside)
+        if 2 <= n_keep <= _SHRINK_MIN_GAIN * w.size:
             self.sync()
             pos = np.flatnonzero(~drop)
             if w.idx is None:  # v is up to date everywhere: the snapshot unshrink starts from

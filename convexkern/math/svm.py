@@ -509,6 +509,10 @@ def gap_estimate(v: np.ndarray, y: np.ndarray, alpha: np.ndarray, C: float | np.
         keep = C > 0
         if not np.all(keep):
             v, y, alpha, C = v[keep], y[keep], alpha[keep], C[keep]
+        if not (np.any(y > 0) and np.any(y < 0)):
+            # a class whose bounds are all 0: y'alpha = 0 pins every alpha at 0, and both
+            # optima are 0 (w = 0, the bias far enough on the other class's side)
+            return 0.0, 0.0
     b = bounds_at(y - v, y, alpha, C, psd_eps)
     return b.lower, b.upper
 

@@ -104,6 +104,15 @@ def certified_report(
     need.
     """
     t0 = time.perf_counter()
+    bad = [] if f.generic else _not_finite(point)
+    if bad:  # a solver's NaN iterate (MPAX after a diverging run): nothing to certify
+        return pointless_report(
+            f, solver=solver, status=status if status in (
+                Status.ITERATION_LIMIT, Status.TIME_LIMIT) else Status.ERROR,
+            tol=tol, solve_time=solve_time, iterations=iterations,
+            solver_stats=solver_stats,
+            message="; ".join(m for m in (message, f"{solver}'s point is not finite (NaN or "
+                                                   f"inf in {bad}): nothing to certify") if m))
     try:
         cert = f.certificate(point, tol=tol)
     except MemoryError as exc:  # an allocation the machine refuses: said, not raised
@@ -160,6 +169,20 @@ def certified_report(
         solver_stats=dict(solver_stats or {}),
         message="; ".join(notes),
     )
+
+
+def _not_finite(point: Mapping[str, Any]) -> list[str]:
+    """The names of the point's numeric entries holding a NaN or an infinity."""
+    out = []
+    for k, v in point.items():
+        if isinstance(v, (np.ndarray, float, int, list, tuple)):
+            try:
+                arr = np.asarray(v, dtype=float)
+            except (TypeError, ValueError):
+                continue
+            if not np.all(np.isfinite(arr)):
+                out.append(k)
+    return out
 
 
 #: an inverted bracket is accepted up to this many units of round-off of its values
