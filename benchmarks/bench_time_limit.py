@@ -16,7 +16,7 @@ on the same points (a dense 1500 x 1500 block): cvxpy's compilation of these tak
 part of ``T``.
 
 Run: ``python benchmarks/bench_time_limit.py [--limits 1,2]
-[--solvers scs,clarabel,ecos,qoco,osqp,highs]``
+[--solvers scs,clarabel,ecos,qoco,osqp,highs] [--only sparse,logistic]``
 (about a minute; quote only from a quiet machine).
 """
 
@@ -30,6 +30,7 @@ from pathlib import Path
 
 import cvxpy as cp
 import numpy as np
+import scipy.sparse as sp
 from bench_certificate_overhead import _docs_problems
 
 import convexkern as ck
@@ -60,7 +61,25 @@ def cases() -> dict[str, object]:
         return cp.Problem(cp.Minimize(cp.sum(a) + cp.sum(xi)),
                           [cp.multiply(ys, Ks @ a + b0) >= 1 - xi])
 
+    def sparse_lp() -> cp.Problem:
+        # a random pattern: its LDL fills nearly completely (twenty-first session)
+        r = np.random.default_rng(0)
+        Ar = sp.random(1500, 3000, density=0.01, random_state=0, format="csr")
+        x = cp.Variable(3000)
+        return cp.Problem(cp.Minimize(r.standard_normal(3000) @ x),
+                          [Ar @ x <= Ar @ r.random(3000) + 0.1, x >= 0, x <= 1])
+
+    def logistic() -> cp.Problem:
+        r = np.random.default_rng(0)
+        Al = r.standard_normal((5000, 100))
+        yl = np.sign(Al @ r.standard_normal(100) + r.standard_normal(5000))
+        w = cp.Variable(100)
+        return cp.Problem(cp.Minimize(cp.sum(cp.logistic(-cp.multiply(yl, Al @ w))) / 5000
+                                      + 0.01 * cp.sum_squares(w)))
+
     return {"klr (n = 300)": _docs_problems()["klr"],
+            "random sparse lp (1500 x 3000)": sparse_lp,
+            "logistic regression (5000 x 100)": logistic,
             "svm dual (n = 1500)": lambda: svm.dual(Ks, ys, 1.0),
             "1-norm svm lp (n = 1500)": l1_svm,
             "sdplib mcp100:dual": lambda: sdpa.build_problem(sdpa.read_sdpa(path), "dual"),
@@ -75,13 +94,17 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--limits", default="1,2", help="comma list of T in seconds")
     ap.add_argument("--solvers", default="scs,clarabel,ecos,qoco,osqp,highs")
+    ap.add_argument("--only", default="", help="comma list of words a case's name contains")
     args = ap.parse_args()
+    only = [w.strip() for w in args.only.split(",") if w.strip()]
     limits = [float(v) for v in args.limits.split(",")]
     wanted = [s.strip() for s in args.solvers.split(",") if s.strip()]
     print("| problem | solver | T (s) | wall (s) | wall / T | status | certified gap |")
     print("|---|---|---:|---:|---:|---|---:|")
     worst = 0.0
     for name, build in cases().items():
+        if only and not any(w in name for w in only):
+            continue
         f = _formulation(build())
         # the SVM pairs at a tol their solvers do not reach within T (the limits are what
         # is measured), the others at the solver's default

@@ -189,8 +189,9 @@ def test_precomputed_equals_rbf(usps):
     pre = SVMClassifier(C=1.0, kernel="precomputed").fit(k(Xtr), ytr)
     assert pre.support_vectors_.shape == (0, 0)  # SVC's; not a previous fit's
     # a refit with a precomputed kernel keeps no vectors of a fit on vectors
-    rbf.set_params(kernel="precomputed").fit(k(Xtr), ytr)
-    assert rbf.support_vectors_.shape == (0, 0)
+    again = SVMClassifier(C=1.0, kernel="rbf", gamma=gamma).fit(Xtr, ytr)
+    again.set_params(kernel="precomputed").fit(k(Xtr), ytr)
+    assert again.support_vectors_.shape == (0, 0)
     np.testing.assert_array_equal(pre.support_, rbf.support_)
     np.testing.assert_allclose(pre.dual_coef_, rbf.dual_coef_, rtol=1e-12, atol=1e-15)
     K_test = k(Xte, Xtr)

@@ -290,7 +290,17 @@ def _repair_delta(delta: np.ndarray, C: float, rho_min: float | None) -> np.ndar
             if v * d.size < 1.0 - THRESHOLD_RTOL:
                 return None
             d = np.full(d.size, v)
-    return _sum_at_least_one(d, C)
+    d = _sum_at_least_one(d, C)
+    if math.fsum([1.0, *(-d).tolist()]) > 0:
+        # the raise fell short with every entry near C: at C = 1/M (or a few ulps above
+        # it) the proportional raise and the few raises after it leave the sum ulps below
+        # 1 (M = 256, C = 2^-8), and that delta is not feasible.  The box's corner C e
+        # has the exact sum M C, >= 1 whenever M C >= 1 exactly; below that (C read as
+        # the threshold, THRESHOLD_RTOL) the convention's point is kept and said
+        corner = np.full(d.size, C)
+        if math.fsum([1.0, *(-corner).tolist()]) <= 0:
+            d = corner
+    return d
 
 
 def nu_lp_dual_value(A: np.ndarray, delta: np.ndarray, C_rho: float,

@@ -245,11 +245,13 @@ def solve(
                                                  f"{others}")
     except TypeError as exc:
         bad = [k for k in options if k in str(exc)]
-        if isinstance(exc, ConvexkernError) or not options or not _raised_outside(exc):
-            raise  # a library error names its own; one of the library's is a bug
+        if isinstance(exc, ConvexkernError) or not options:
+            raise  # a library error names its own
         if bad:
             raise InvalidInputError(
                 "options", f"{spec.name} does not take {sorted(bad)} ({exc})") from None
+        if not _raised_outside(exc):
+            raise  # one of the library's own, naming no option: a bug, not the caller's
         # a solver's own type check that names no option ("must be real number, not
         # str"): one of those given is of the wrong type
         raise InvalidInputError(

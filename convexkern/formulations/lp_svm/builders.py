@@ -100,8 +100,17 @@ def _certifier(param: str, main: str, own: Any, dual: str, other: Any,
                 f"C_rho = {float(C)!r} is below 1/M = 1/{Ad.shape[0]} by rounding only and "
                 "is read as 1/M: at the stored value itself the problem is unbounded "
                 "(Theorem 2); pass a C_rho >= 1/M to avoid the convention")
+        scale = None
+        if proven is not None:  # the nu-LP pair: rho - C sum(xi) and z cancel to 0
+            # the objective's terms at the completed point, summed before they cancel: a
+            # tiny optimum of tiny data is not called optimal by an absolute gap
+            terms = [abs(float(pt["rho"])) + abs(C) * float(np.sum(np.abs(pt["xi"])))
+                     if "rho" in pt and "xi" in pt else 0.0,
+                     abs(float(pt["z"])) if "z" in pt else 0.0]
+            finite = [t for t in terms if math.isfinite(t)]
+            scale = max(finite) if finite and max(finite) > 0 else None
         return Certificate(primal_value=val, dual_value=bound, sense=sense, point=pt,
-                           residuals=res, note=note, proven=status)
+                           residuals=res, note=note, proven=status, scale=scale)
 
     return certify
 

