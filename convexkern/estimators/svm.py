@@ -298,6 +298,8 @@ class SVMClassifier(_BinaryKernelClassifier):
             # each pair's PSD slack is its size times that, with no O(n^3) factorisation
             if isinstance(self.kernel_, Kernel):
                 delta = self.kernel_.gram_error(Xk)
+                if delta is not None and not np.isfinite(delta):
+                    delta = None  # squared norms past the double range: checked instead
         if k == 2:  # classes_[1] is +1, as in scikit-learn
             plan = [(keep, np.where(y_idx[keep] == 1, 1.0, -1.0))]
         else:  # pair (a, b): class a is +1, as in LIBSVM

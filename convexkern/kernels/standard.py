@@ -31,6 +31,10 @@ _SIMPSON_BLOCK_BYTES = 64 * 2**20
 # ---------------------------------------------------------------------------------------
 
 
+#: the smallest subnormal double: the absolute error bound of a product that underflows
+_ETA = 2.0**-1074
+
+
 class Linear(Kernel):
     """Linear kernel ``k(x, z) = x'z`` (Mansour, SVM lecture notes 2013, §kernels).
 
@@ -50,11 +54,14 @@ class Linear(Kernel):
     def gram_error(self, X: np.ndarray) -> float:
         """The entrywise error of ``X X'`` (averaged with its transpose) against the exact
         one (PSD): ``gamma_d sqrt(s_i s_j) <= gamma_d max_i s_i`` per product (Higham
-        eq. 3.5), one more rounding for the average."""
+        eq. 3.5), one more rounding for the average, and the absolute error of products
+        that underflow (each within half the smallest subnormal ``eta``: ``d eta`` per
+        product, which eq. 3.5 leaves out)."""
         X = np.asarray(X, dtype=float)
+        d = X.shape[1]
         sq = float(np.max(np.einsum("ij,ij->i", X, X), initial=0.0))
-        return float(np.nextafter(sq * (_gamma_k(X.shape[1]) + 2 * _U) * (1.0 + 4 * _U),
-                                  np.inf))
+        return float(np.nextafter(sq * (_gamma_k(d) + 2 * _U) * (1.0 + 4 * _U)
+                                  + (d + 2) * _ETA, np.inf))
 
 
 class Polynomial(Kernel):
@@ -160,8 +167,12 @@ class RBF(Kernel):
                            X.shape[1])
 
     def _error(self, sq: float, d: int) -> float:
-        """:meth:`gram_error` from ``max_i s_i`` of the centred points and the dimension."""
-        dist = 4.0 * sq * _gamma_k(d + 3) * (1.0 + 4 * _U)
+        """:meth:`gram_error` from ``max_i s_i`` of the centred points and the dimension.
+        Products that underflow err by up to half the smallest subnormal ``eta`` each,
+        an absolute error eq. 3.5 leaves out: ``4 (d + 3) eta`` on a squared distance,
+        which ``gamma`` near the overflow threshold makes large (``gamma = 1.7e308`` on
+        points 4e-157 from their mean: an entry 47 times the bound off before)."""
+        dist = 4.0 * sq * _gamma_k(d + 3) * (1.0 + 4 * _U) + 4.0 * (d + 3) * _ETA
         scaled = self._gamma * (dist + 4.0 * sq * 2 * _U) * (1.0 + 4 * _U)
         return float(np.nextafter(scaled + _EXP_ULPS + 2 * _U, np.inf))
 
@@ -185,7 +196,9 @@ class RBF(Kernel):
         # gram_error(X), from the centred points already formed here (a subclass's own)
         delta = (self._error(float(np.max(sq, initial=0.0)), X.shape[1])
                  if type(self).gram_error is RBF.gram_error else self.gram_error(X))
-        if delta is None:  # a subclass without the bound: no rows on demand either
+        if delta is None or not np.isfinite(delta):
+            # a subclass without the bound, or squared norms that overflow (the rows would
+            # hold inf - inf): no rows on demand; the whole matrix is formed and checked
             return None
         xp = module(dev)
         Xd, sqd = to_device(Xc, dev), to_device(sq, dev)
@@ -244,7 +257,12 @@ class Gaussian(RBF):
 
     def __init__(self, sigma: float) -> None:
         self._sigma = check_positive(sigma, "sigma")
-        super().__init__(gamma=1.0 / (2.0 * self._sigma**2))
+        gamma = 0.5 / self._sigma / self._sigma  # no overflow of sigma^2 on the way
+        if not (np.isfinite(gamma) and gamma > 0):
+            raise InvalidInputError(
+                "sigma", f"gives gamma = 1 / (2 sigma^2) outside the double range, got "
+                         f"{sigma!r}")
+        super().__init__(gamma=gamma)
 
     sigma = property(lambda self: self._sigma)
 
