@@ -155,3 +155,41 @@ def test_a_setting_qoco_would_ignore_is_refused():
     r = ck.solve(f, "qoco", max_iters=50, ruiz_iters=2)  # known ones are taken
     assert r.status in (Status.OPTIMAL, Status.OPTIMAL_INACCURATE)
     assert r.dual_value <= 0.0 <= r.primal_value  # x = 1
+
+
+def _small_svm():
+    from convexkern.formulations import svm
+    from convexkern.kernels import RBF
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 2))
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    return svm.dual(RBF(gamma=0.5)(X), y, C=1.0)
+
+
+@pytest.mark.parametrize("solver", ["ecos", "qoco", "scs", "smo"])
+def test_a_huge_time_limit_is_no_limit(solver):
+    """``time_limit=1e10`` (accepted) made the watched ECOS and QOCO fail: the wait
+    handed to ``select`` overflowed ``time_t``."""
+    f = _small_svm()
+    if solver not in ck.available_solvers(f):
+        pytest.skip(f"{solver} is not installed")
+    assert ck.solve(f, solver, time_limit=1e10).status is Status.OPTIMAL
+
+
+def test_compare_and_path_name_a_bad_argument():
+    """``compare(f, [])`` returned an empty table, ``compare(f, [None])`` raised
+    AttributeError, ``path(f, ['C'], ...)`` TypeError, and ``path(..., x0=...)`` a
+    duplicate keyword; ``x0`` is now the first solve's warm start."""
+    from convexkern.errors import InvalidTypeError
+
+    f = _small_svm()
+    with pytest.raises(InvalidInputError, match="^solvers: is empty"):
+        ck.compare(f, [])
+    with pytest.raises(InvalidTypeError, match="^solvers: "):
+        ck.compare(f, [None])
+    with pytest.raises(InvalidTypeError, match="^param: "):
+        ck.path(f, ["C"], [1.0])
+    first = ck.solve(f, "smo")
+    table = ck.path(f, "C", [1.0, 2.0], x0=dict(first.x))
+    assert [r.status for r in table] == [Status.OPTIMAL, Status.OPTIMAL]

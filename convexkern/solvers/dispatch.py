@@ -299,6 +299,14 @@ def compare(
         raise InvalidTypeError("solvers", "expected a list of names, e.g. ['clarabel', 'smo'], "
                                           f"got {solvers!r}")
     names = available_solvers(formulation) if solvers is None else list(solvers)
+    if solvers is not None:
+        if not names:
+            raise InvalidInputError("solvers", "is empty: name at least one solver, or "
+                                               "pass None for every applicable one")
+        odd = [n for n in names if not isinstance(n, str)]
+        if odd:
+            raise InvalidTypeError("solvers", f"expected solver names, got {odd[0]!r} "
+                                              f"among {names!r}")
     for name in names:
         _resolve(formulation, name)
     side = largest_psd_side(formulation) if solvers is None else 0
@@ -342,11 +350,14 @@ def path(
     """Re-solve a built formulation over a grid of one parameter, without rebuilding.
 
     The parameter is a ``cvxpy.Parameter`` of a DPP problem, so cvxpy reuses its
-    compiled form; custom algorithms that accept a warm start get the previous point.
+    compiled form; custom algorithms that accept a warm start get the previous point
+    (``x0=...`` in ``kwargs`` is the first one's).
     The parameter is left at its last value.  Returns one report per grid value, with the
     value in ``report.params[param]`` and in the printed table.
     """
     _check_formulation(formulation)
+    if not isinstance(param, str):
+        raise InvalidTypeError("param", f"expected a parameter's name, got {param!r}")
     if param not in formulation.parameters:
         raise InvalidInputError(
             "param", f"{formulation.name} has no parameter '{param}' "
@@ -357,7 +368,7 @@ def path(
     grid = [float(v) for v in check_matrix(list(values), "values", ndim=1)]
     spec = _resolve(formulation, solver)
     reports: list[SolveReport] = []
-    x0 = None
+    x0 = kwargs.pop("x0", None)  # the first solve's warm start; then each previous point
     for v in grid:
         formulation.set_params(**{param: v})
         r = solve(formulation, spec.name, tol=tol, x0=x0, **kwargs)

@@ -135,8 +135,10 @@ def run_watched(call: Callable[[], Any], wait: float) -> Any:
             os._exit(code)
     os.close(wfd)
     try:
-        # no deadline (wait = inf: a solve isolated for safety only): wait for it
-        timeout = max(wait, 0.0) if wait < float("inf") else None
+        # no deadline (wait = inf: a solve isolated for safety only): wait for it; a
+        # deadline past what select takes (time_t: time_limit=1e10 raised OverflowError)
+        # is no deadline either
+        timeout = max(wait, 0.0) if wait < _LONGEST_WAIT else None
         ready = bool(select.select([rfd], [], [], timeout)[0])
         data = _read_all(rfd) if ready else b""  # a finished solve is read to the end
     except BaseException:  # interrupted while waiting (Ctrl-C): the child goes too
@@ -155,6 +157,10 @@ def run_watched(call: Callable[[], Any], wait: float) -> Any:
     if ok:
         return value
     raise value
+
+
+#: the longest wait handed to ``select`` (about 31 years); a longer one is no deadline
+_LONGEST_WAIT = 1e9
 
 
 def _pickled_error(exc: BaseException) -> bytes:
