@@ -140,6 +140,24 @@ def _emit(text: str, args: argparse.Namespace, progress: _Progress, err: TextIO)
         sys.stdout.flush()
 
 
+def _check_out(args: argparse.Namespace) -> None:
+    """Refuse an ``--out`` that cannot be written before any work (a missing folder, a
+    folder as the file): otherwise it is found only when the result is written, after
+    every solve ran.  Nothing is created here."""
+    out = getattr(args, "out", None)
+    if not out:
+        return
+    path = os.path.abspath(out)
+    folder = os.path.dirname(path)
+    if os.path.isdir(path):
+        raise InvalidInputError("--out", f"{out!r} is a folder; give a file name")
+    if not os.path.isdir(folder):
+        raise InvalidInputError("--out", f"folder {folder!r} of {out!r} does not exist")
+    if not os.access(folder, os.W_OK) or (os.path.exists(path)
+                                          and not os.access(path, os.W_OK)):
+        raise InvalidInputError("--out", f"{out!r} is not writable")
+
+
 def _parse_solvers(text: str) -> list[str]:
     names = [s.strip().lower() for s in text.split(",") if s.strip()]
     if not names:
@@ -260,10 +278,10 @@ def _cmd_solve(args: argparse.Namespace, progress: _Progress, err: TextIO) -> in
     f = inst.formulation
     if args.solver is not None:
         name = args.solver.lower()
-    else:  # the spec's first usable solver, else the formulation's default
-        usable = available_solvers(f)
-        listed = [s for s in (spec.solve.solvers or ()) if s in usable]
-        name = listed[0] if listed else None
+    elif spec.solve.solvers:  # the spec's first usable solver (none: refused, as compare)
+        name = _spec_solvers(spec, f, available_solvers(f), args, progress, err)[0]
+    else:  # the formulation's default
+        name = None
     progress.start(1, 1, name or f.default_solver)
     with _solver_output_to_stderr():
         report = solve(f, name, **_controls(args, spec))
@@ -297,26 +315,17 @@ def _cmd_compare(args: argparse.Namespace, progress: _Progress, err: TextIO) -> 
     if explicit:
         pass  # checked by compare() below
     elif spec.solve.solvers:
-        names = []
-        for n in spec.solve.solvers:
-            if n in usable:
-                names.append(n)
-            elif not args.quiet:
-                progress._close()
-                err.write(f"{PROG}: note: skipping solver '{n}' from the spec (not installed "
-                          f"or not applicable to {f.name}; usable: {', '.join(usable)})\n")
-        if not names:
-            raise SolverNotFoundError(
-                f"none of the spec's solvers {list(spec.solve.solvers)} can solve {f.name}; "
-                f"installed solvers for it: {', '.join(usable)}"
-            )
+        names = _spec_solvers(spec, f, usable, args, progress, err)
+    elif usable:  # the library's default: every applicable solver, with its skips (a
+        names = None  # conic solver on a PSD cone beyond its reach: max_psd_side)
     else:
-        names = usable
-    count = iter(range(1, len(names) + 1))
+        raise SolverNotFoundError(f"no installed solver can solve {f.name}")
+    total = len(usable if names is None else names)
+    count = iter(range(1, total + 1))
 
     def on_progress(name: str, report: Any) -> None:
         if report is None:
-            progress.start(next(count), len(names), name)
+            progress.start(next(count), total, name)
         else:
             progress.done(report)
 
@@ -343,6 +352,27 @@ def _cmd_compare(args: argparse.Namespace, progress: _Progress, err: TextIO) -> 
             text += "\n" + "\n".join(f"note: {m}" for m in notes)
     _emit(text, args, progress, err)
     return _failed(err, reports)
+
+
+def _spec_solvers(spec: Any, f: Any, usable: Sequence[str], args: argparse.Namespace,
+                  progress: _Progress, err: TextIO) -> list[str]:
+    """The spec's ``[solve].solvers`` that can take ``f``, in order, with a note for each
+    left out; none of them: :class:`SolverNotFoundError` (exit 2), for ``solve`` as for
+    ``compare``: another solver is never substituted for the ones the spec names."""
+    names = []
+    for n in spec.solve.solvers:
+        if n in usable:
+            names.append(n)
+        elif not args.quiet:
+            progress._close()
+            err.write(f"{PROG}: note: skipping solver '{n}' from the spec (not installed "
+                      f"or not applicable to {f.name}; usable: {', '.join(usable)})\n")
+    if not names:
+        raise SolverNotFoundError(
+            f"none of the spec's solvers {list(spec.solve.solvers)} can solve {f.name}; "
+            f"installed solvers for it: {', '.join(usable)}"
+        )
+    return names
 
 
 def _failed(err: TextIO, reports: Sequence[Any]) -> int:
@@ -398,6 +428,19 @@ def _tol(text: str) -> float:
     return v
 
 
+def _time_limit(text: str) -> float:
+    """``--time-limit``: a positive number of seconds, at most
+    :data:`convexkern.specs.validate.MAX_TIME_LIMIT` (the cap of a spec's and a suite's
+    ``time_limit``: past it the timers beneath overflow)."""
+    from .specs.validate import MAX_TIME_LIMIT
+
+    v = _positive_float(text)
+    if v > MAX_TIME_LIMIT:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_TIME_LIMIT:g} s (11.6 days), "
+                                         f"got {text!r}")
+    return v
+
+
 def _positive_int(text: str) -> int:
     try:
         v = int(text)
@@ -406,6 +449,28 @@ def _positive_int(text: str) -> int:
     if v < 1:
         raise argparse.ArgumentTypeError(f"must be >= 1, got {text!r}")
     return v
+
+
+#: the most worker processes ``--jobs`` starts: more than any machine here has cores to
+#: give them, and each is a process with its semaphores (100000 hung the pool's start)
+MAX_JOBS = 256
+#: the most runs ``--repeat`` makes of each pair: a median needs a handful, and each run
+#: is a fresh worker process
+MAX_REPEAT = 1000
+
+
+def _bounded_int(most: int, why: str) -> Any:
+    """An argument type: an integer in ``[1, most]``."""
+    def parse(text: str) -> int:
+        v = _positive_int(text)
+        if v > most:
+            raise argparse.ArgumentTypeError(f"must be at most {most} ({why}), got {text!r}")
+        return v
+    return parse
+
+
+_jobs = _bounded_int(MAX_JOBS, "worker processes")
+_repeat = _bounded_int(MAX_REPEAT, "runs of each pair, each a fresh process")
 
 
 def _seed(text: str) -> int:
@@ -491,7 +556,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("spec", metavar="SPEC", help="TOML spec file or shipped spec name")
     run.add_argument("--tol", type=_tol, help="target relative certified gap")
     run.add_argument("--max-iter", type=_positive_int, metavar="N", help="iteration bound")
-    run.add_argument("--time-limit", type=_positive_float, metavar="S",
+    run.add_argument("--time-limit", type=_time_limit, metavar="S",
                      help="time bound per solver, seconds")
 
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -524,8 +589,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="where the report, figures and the resumable cache go")
     p.add_argument("--seed", type=_seed, default=0,
                    help="seed of the random splits, in [0, 2**32 - 1]")
-    p.add_argument("--jobs", type=_positive_int, default=1, metavar="N",
-                   help="parallel workers for cross-validation (joblib)")
+    p.add_argument("--jobs", type=_jobs, default=1, metavar="N",
+                   help=f"parallel workers for cross-validation (joblib), at most {MAX_JOBS}")
     p.add_argument("--datasets", default=None, metavar="A,B",
                    help="restrict a multi-data-set reproduction (abe2012) to these data sets")
     _add_backend(p)
@@ -552,16 +617,16 @@ def _add_bench(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--solvers", metavar="A,B,C",
                    help="only these solvers (default: the suite's, else every applicable one)")
     p.add_argument("--tol", type=_tol, help="target relative certified gap (default: the suite's)")
-    p.add_argument("--time-limit", type=_positive_float, metavar="S",
+    p.add_argument("--time-limit", type=_time_limit, metavar="S",
                    help="hard time limit per (problem, solver) pair, seconds")
     p.add_argument("--out-dir", default="bench-results", metavar="DIR",
                    help="where report.md, results.csv/json, the PNGs and the cache go "
                         "(in DIR/SUITE)")
-    p.add_argument("--jobs", type=_positive_int, default=1, metavar="N",
-                   help="pairs run at the same time (worker processes)")
-    p.add_argument("--repeat", type=_positive_int, default=1, metavar="K",
+    p.add_argument("--jobs", type=_jobs, default=1, metavar="N",
+                   help=f"pairs run at the same time (worker processes), at most {MAX_JOBS}")
+    p.add_argument("--repeat", type=_repeat, default=1, metavar="K",
                    help="run every pair K times: the report gives the median time and the "
-                        "range")
+                        f"range (at most {MAX_REPEAT})")
     _add_backend(p)
     p.add_argument("--no-cache", action="store_true",
                    help="run every pair again (results are still written to the cache)")
@@ -581,6 +646,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     show = not args.quiet and (args.progress or _isatty(err))
     progress = _Progress(show, err)
     try:
+        _check_out(args)
         return int(args.func(args, progress, err))
     except (SpecError, InvalidInputError, InvalidTypeError, SolverNotFoundError) as exc:
         progress._close()

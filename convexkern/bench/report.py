@@ -24,7 +24,7 @@ from .metrics import (
     shifted_geomean,
 )
 
-__all__ = ["COLUMNS", "write_report", "group_times"]
+__all__ = ["COLUMNS", "write_report", "group_times", "strict_json"]
 
 #: the columns of results.csv (results.json has the same keys per row)
 COLUMNS = ("problem", "formulation", "kind", "n", "solver", "status", "success", "rel_gap",
@@ -233,6 +233,27 @@ def _no_solution(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     return out + [""]
 
 
+def strict_json(obj: Any) -> Any:
+    """``obj`` with every float JSON can hold: NaN (no value: no point, no time) becomes
+    ``null`` and an infinity (a gap with no certificate) the string ``"inf"`` or
+    ``"-inf"``, as results.csv writes it, so results.json is standard JSON (Python's own
+    ``NaN`` / ``Infinity`` tokens are refused by strict parsers, and jq reads ``Infinity``
+    as the largest double).  The results cache keeps Python's tokens: only this code reads
+    it."""
+    if isinstance(obj, Mapping):
+        return {k: strict_json(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [strict_json(v) for v in obj]
+    if isinstance(obj, (float, np.floating)):
+        v = float(obj)
+        if math.isnan(v):
+            return None
+        return v if math.isfinite(v) else ("inf" if v > 0 else "-inf")
+    if isinstance(obj, np.integer):
+        return int(obj)
+    return obj
+
+
 def write_report(rows: Sequence[Mapping[str, Any]], *, out_dir: Path, suite: Any,
                  tol: float, time_limit: float, solvers: Sequence[str],
                  meta: Mapping[str, Any]) -> dict[str, Path]:
@@ -245,8 +266,9 @@ def write_report(rows: Sequence[Mapping[str, Any]], *, out_dir: Path, suite: Any
         w = csv.DictWriter(fh, fieldnames=COLUMNS, extrasaction="ignore")
         w.writeheader()
         w.writerows(rows)
-    files["json"].write_text(json.dumps({"meta": dict(meta), "rows": list(rows)}, indent=1,
-                                        default=str) + "\n", encoding="utf-8")
+    files["json"].write_text(json.dumps(strict_json({"meta": dict(meta), "rows": list(rows)}),
+                                        indent=1, default=str, allow_nan=False) + "\n",
+                             encoding="utf-8")
     repeat = int(meta.get("repeat", 1) or 1)
     times = ("median of " + str(repeat) + " runs, each in a fresh worker, with their "
              "range in the details" if repeat > 1 else "one run per pair")

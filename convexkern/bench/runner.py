@@ -24,11 +24,13 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidInputError, SpecError
-from ..reproduce.harness import dask_client
+from ..reproduce.harness import code_version, dask_client
 from .environment import environment
 from .metrics import is_success
 from .report import write_report
 from .suite import Suite, load_suite
+from .suite import _time_limit as suite_time_limit
+from .suite import _tol as suite_tol
 from .worker import empty_row, plan_problem, run_pair
 
 __all__ = ["BenchResult", "run_suite", "code_version", "BACKENDS"]
@@ -47,57 +49,67 @@ class BenchResult:
     from_cache: int = 0
 
 
-#: source files that do not change a result (the command line, the report's layout)
-_NOT_RESULTS = ("cli.py", "__main__.py", "bench/report.py", "bench/metrics.py")
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def code_version() -> str:
-    """A digest of convexkern's version and of its source files (but those of
-    ``_NOT_RESULTS``): a result cached by other code is not reused."""
-    from .. import __version__
-
-    root = Path(__file__).resolve().parents[1]
-    h = hashlib.sha256(__version__.encode())
-    for p in sorted(root.rglob("*.py")):
-        if p.relative_to(root).as_posix() in _NOT_RESULTS:
-            continue
-        h.update(str(p.relative_to(root)).encode())
-        h.update(p.read_bytes())
-    return h.hexdigest()[:12]
+def _text(v: Any) -> bool:
+    return isinstance(v, str)
 
 
-#: what every cached pair result and problem plan has (anything else is a corrupt entry,
-#: recomputed)
-_RESULT_KEYS = frozenset({"status", "time"})
-_PLAN_KEYS = frozenset({"solvers", "skipped", "kind", "n"})
+def _names(v: Any) -> bool:
+    return isinstance(v, list) and all(isinstance(n, str) for n in v)
+
+
+#: every field of a cached pair result and problem plan that the runner and the report
+#: read, with its check: an entry missing one, or of another type, is corrupt (warned
+#: about and run again), never a traceback in the report.  Numbers may be NaN or inf
+#: (Python's JSON reads them back); ``iterations`` may be null.
+_RESULT_KEYS: Mapping[str, Callable[[Any], bool]] = {
+    "status": _text, "solver_status": _text, "message": _text, "time": _number,
+    "rel_gap": _number, "gap": _number, "primal_value": _number, "dual_value": _number,
+    "solve_time": _number, "peak_rss_mb": _number, "base_rss_mb": _number,
+    "iterations": lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool)),
+}
+_PLAN_KEYS: Mapping[str, Callable[[Any], bool]] = {
+    "solvers": _names, "kind": _text, "formulation": _text,
+    "variant": lambda v: v is None or isinstance(v, str),
+    "n": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "skipped": lambda v: isinstance(v, dict) and all(isinstance(m, str) for m in v.values()),
+}
 
 
 class _Cache:
-    """One JSON file per key under ``out_dir/.cache`` (written atomically)."""
+    """One JSON file per key under ``out_dir/.cache`` (written atomically).  The folder is
+    made by the first :meth:`put`: a run refused before any result leaves nothing."""
 
     def __init__(self, root: Path, enabled: bool) -> None:
         self.root, self.enabled = root, enabled
-        root.mkdir(parents=True, exist_ok=True)
 
     def _path(self, key: str) -> Path:
         return self.root / f"{key}.json"
 
-    def get(self, key: str, required: frozenset[str]) -> dict[str, Any] | None:
-        """The cached value of ``key`` when it is a dict with every ``required`` key; a
-        corrupt entry (torn, or JSON that is not such a value) warns and is run again."""
+    def get(self, key: str, required: Mapping[str, Callable[[Any], bool]]
+            ) -> dict[str, Any] | None:
+        """The cached value of ``key`` when it is a dict whose every ``required`` field
+        passes its check; a corrupt entry (torn, or JSON that is not such a value) warns
+        and is run again."""
         if not self.enabled or not self._path(key).is_file():
             return None
         try:
             value = json.loads(self._path(key).read_text(encoding="utf-8"))
         except (OSError, ValueError):  # a torn file from an interrupted run: run it again
             value = None
-        if not (isinstance(value, dict) and required <= set(value)):
-            warnings.warn(f"cache entry {self._path(key)} is not a result: run again",
-                          RuntimeWarning, stacklevel=2)
+        bad = ([k for k, ok in required.items() if k not in value or not ok(value[k])]
+               if isinstance(value, dict) else ["(not a JSON object)"])
+        if bad:
+            warnings.warn(f"cache entry {self._path(key)} is not a result (bad "
+                          f"{', '.join(bad[:3])}): run again", RuntimeWarning, stacklevel=2)
             return None
         return value
 
     def put(self, key: str, value: Mapping[str, Any]) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
         tmp = self._path(key).with_suffix(f".tmp{os.getpid()}")
         tmp.write_text(json.dumps(value, default=_json_default), encoding="utf-8")
         os.replace(tmp, self._path(key))
@@ -131,8 +143,9 @@ def _execute(fn: Callable[[Any], dict[str, Any]], tasks: Sequence[Any], *, n_job
         return
     from joblib import Parallel, delayed
 
-    yield from Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered")(
-        delayed(fn)(t) for t in tasks)
+    # no more workers than tasks: each idle one is a process (and semaphores) for nothing
+    yield from Parallel(n_jobs=min(n_jobs, len(tasks)), backend="loky",
+                        return_as="generator_unordered")(delayed(fn)(t) for t in tasks)
 
 
 def run_suite(
@@ -178,8 +191,9 @@ def run_suite(
             raise InvalidInputError("solvers", f"{missing} not installed solvers; installed: "
                                                f"{', '.join(installed_solvers())}")
         solvers = [n.lower() for n in solvers]
-    tol = s.tol if tol is None else float(tol)
-    limit = s.time_limit if time_limit is None else float(time_limit)
+    tol = s.tol if tol is None else _checked(tol, "tol", suite_tol)
+    limit = s.time_limit if time_limit is None else _checked(time_limit, "time_limit",
+                                                             suite_time_limit)
     say = progress or (lambda msg: None)
     for p in s.problems:  # public files fetched on first use, or their copies checked:
         if p.fetch is not None:  # here, once, before any child
@@ -253,6 +267,15 @@ def run_suite(
                        from_cache=n_cached)
 
 
+def _checked(value: Any, name: str, check: Callable[[Any, str], float]) -> float:
+    """An argument checked as the suite's key of that name (the same bounds: the floor of
+    ``tol``, the cap of ``time_limit``), its error an :class:`InvalidInputError`."""
+    try:
+        return check(value, name)
+    except SpecError as exc:
+        raise InvalidInputError(name, str(exc).split(": ", 1)[-1]) from None
+
+
 def _summarise_runs(row: dict[str, Any]) -> None:
     """A row's ``time`` as the median of its runs, with ``time_min``, ``time_max`` and
     ``repeats`` (a skipped pair: one run, no time)."""
@@ -293,6 +316,7 @@ def _plans(s: Suite, solvers: Sequence[str] | None, cache: _Cache, code: str, se
                           "id": p.id})
     say(f"suite {s.name}: {len(s.problems)} problems, {len(tasks)} to build")
     ids = {t["key"]: t["problem"].id for t in tasks}
+    built = []
     for res in _execute(plan_problem, tasks, n_jobs=n_jobs, backend=backend, client=client):
         pid = ids[res["key"]]
         if res["outcome"] != "done":
@@ -300,6 +324,8 @@ def _plans(s: Suite, solvers: Sequence[str] | None, cache: _Cache, code: str, se
             fld = err.get("field") or pid
             raise SpecError(fld, f"problem {pid} could not be built: "
                                  f"{err['message'].split(': ', 1)[-1]}")
-        cache.put(res["key"], res)
+        built.append(res)
         plans[pid] = res
+    for res in built:  # cached once every problem is built: a refused suite writes nothing
+        cache.put(res["key"], res)
     return plans

@@ -6,8 +6,9 @@ its hyper-parameters) and the controls every (problem, solver) pair runs with::
     name = "quick"
     description = "seconds; what CI runs"
     tol = 1e-6              # target relative certified gap, the same for every solver
-    time_limit = 20.0       # seconds per (problem, solver) pair, a hard limit
-    seed = 0                # seed of the size subsamples
+                            # (not below the certificate's floor, TOLERANCE.tol_floor)
+    time_limit = 20.0       # seconds per (problem, solver) pair, a hard limit (<= 1e6)
+    seed = 0                # seed of the size subsamples, in [0, 2**32 - 1]
     solvers = ["clarabel", "scs", "smo"]   # optional; default: every applicable solver
 
     [[problem]]
@@ -143,16 +144,80 @@ class Problem:
         return f["name"] + (f"[{extra}]" if extra else "")
 
     def key(self) -> str:
-        """A digest of everything that defines the instance (for the results cache)."""
+        """A digest of everything that defines the instance (for the results cache),
+        the *contents* of the files it is read from among it (:meth:`sources`): a path
+        alone would keep a result after its file changed."""
+        sources = self.sources()
         blob = json.dumps({"spec": self.spec, "base": self.base_dir, "n": self.n,
                            "builder": self.builder, "params": self.params,
                            "seed": self.seed, "file": self.file, "form": self.form,
                            "optimum": self.optimum, "cvxpy": self.cvxpy,
                            "args": list(self.args),
                            # absent when "optimal": earlier suites' cached rows stay valid
-                           **({"expect": self.expect} if self.expect != "optimal" else {})},
+                           **({"expect": self.expect} if self.expect != "optimal" else {}),
+                           # absent without user files: shipped problems keep their keys
+                           **({"sources": sources} if sources else {})},
                           sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+    def sources(self) -> dict[str, str]:
+        """Path -> content digest of the user's files the instance is read from: an MPS /
+        QPS / CBF / SDPA ``file``, a spec's ``data.csv``, and the module file of a builder
+        (a suite's ``builder`` or a spec's ``formulation.name = "module:function"``) that is
+        not convexkern's own (whose code is in the cache key already, as the runner's code
+        version).  A file that cannot be read has no digest (its build fails, by name)."""
+        paths: list[Path] = []
+        if self.file is not None:
+            paths.append(Path(self.file))
+        data = self.spec.get("data")
+        if isinstance(data, Mapping) and isinstance(data.get("csv"), str):
+            p = Path(os.path.expanduser(data["csv"]))
+            paths.append(p if p.is_absolute() else Path(self.base_dir) / p)
+        paths += [p for p in (self._builder_file(),) if p is not None]
+        return {str(p): d for p in paths if (d := _file_digest(p)) is not None}
+
+    def _builder_file(self) -> Path | None:
+        """The source file of the user's builder module (None: none, or convexkern's)."""
+        import inspect
+
+        from ..specs.plugins import is_plugin_name, resolve_plugin
+
+        fn: Any = None
+        try:
+            if self.builder is not None:
+                fn = _builder_function(self.builder, "builder")
+            else:
+                name = (self.spec.get("formulation") or {}).get("name")
+                if isinstance(name, str) and is_plugin_name(name):
+                    fn = resolve_plugin(name, self.base_dir)
+            source = inspect.getsourcefile(fn) if fn is not None else None
+        except (SpecError, TypeError, OSError):
+            return None
+        if source is None:
+            return None
+        path = Path(source).resolve()
+        own = Path(__file__).resolve().parents[1]
+        return None if path.is_relative_to(own) else path
+
+
+#: (path, mtime_ns, size) -> sha256 of the file: a large file is read once per run
+_DIGESTS: dict[tuple[str, int, int], str] = {}
+
+
+def _file_digest(path: Path) -> str | None:
+    """The sha256 of a file's content (None when it cannot be read)."""
+    try:
+        st = path.stat()
+        memo = (str(path), st.st_mtime_ns, st.st_size)
+        if memo not in _DIGESTS:
+            h = hashlib.sha256()
+            with open(path, "rb") as fh:
+                for chunk in iter(lambda: fh.read(1 << 20), b""):
+                    h.update(chunk)
+            _DIGESTS[memo] = h.hexdigest()[:16]
+        return _DIGESTS[memo]
+    except OSError:
+        return None
 
 
 @dataclass(frozen=True)
@@ -220,9 +285,12 @@ def load_suite(suite: str | os.PathLike[str] | Mapping[str, Any]) -> Suite:
         raise SpecError("suite", f"expected a name, a path or a dict, got {type(suite).__name__}")
     _keys(raw, _TOP_KEYS, "")
     name = _safe_name(_text(raw.get("name", path.stem if path else ""), "name"))
-    tol = _unit(raw.get("tol", 1e-6), "tol")
-    time_limit = _pos(raw.get("time_limit", 60.0), "time_limit")
-    seed = _int(raw.get("seed", 0), "seed", 0)
+    description = raw.get("description", "")
+    if not isinstance(description, str):
+        raise SpecError("description", f"must be a string, got {description!r}")
+    tol = _tol(raw.get("tol", 1e-6), "tol")
+    time_limit = _time_limit(raw.get("time_limit", 60.0), "time_limit")
+    seed = _seed(raw.get("seed", 0), "seed")
     solvers = _solvers(raw["solvers"], "solvers") if "solvers" in raw else None
     items = raw.get("problem")
     if not isinstance(items, list) or not items or not all(isinstance(t, dict) for t in items):
@@ -235,7 +303,7 @@ def load_suite(suite: str | os.PathLike[str] | Mapping[str, Any]) -> Suite:
                 raise SpecError(f"problem[{i}].name", f"{p.id!r} appears twice")
             seen.add(p.id)
             problems.append(p)
-    return Suite(name=name, description=str(raw.get("description", "")), tol=tol,
+    return Suite(name=name, description=description, tol=tol,
                  time_limit=time_limit, seed=seed, solvers=solvers,
                  problems=tuple(problems), path=None if path is None else str(path))
 
@@ -475,6 +543,46 @@ def _pos(v: Any, fld: str) -> float:
     if not x > 0:
         raise SpecError(fld, f"must be positive, got {v!r}")
     return x
+
+
+def _tol(v: Any, fld: str) -> float:
+    """A suite's ``tol``: in (0, 1) and not below the tolerance policy's floor
+    (:data:`convexkern.solvers.TOLERANCE`), as ``--tol``: below it every pair would end in
+    ``error`` after the whole suite ran."""
+    from ..solvers import TOLERANCE
+
+    x = _unit(v, fld)
+    if x < TOLERANCE.tol_floor:
+        raise SpecError(fld, f"must be >= {TOLERANCE.tol_floor:g}: a relative gap of {v!r} "
+                             "is below what a certificate computed in double precision can "
+                             "prove")
+    return x
+
+
+def _time_limit(v: Any, fld: str) -> float:
+    """A suite's ``time_limit``: positive and at most :data:`~convexkern.specs.validate.
+    MAX_TIME_LIMIT` (the one cap of ``--time-limit`` and a spec's ``solve.time_limit``)."""
+    from ..specs.validate import MAX_TIME_LIMIT
+
+    x = _pos(v, fld)
+    if x > MAX_TIME_LIMIT:
+        raise SpecError(fld, f"must be at most {MAX_TIME_LIMIT:g} s (11.6 days), got {v!r}: "
+                             "a larger limit is no bound a benchmark means")
+    return x
+
+
+def _seed(v: Any, fld: str) -> int:
+    """A seed in ``[0, 2**32 - 1]``, the range of ``--seed`` (scikit-learn refuses others
+    only when a problem is built, naming the problem, not the key)."""
+    from .._validation import check_seed
+    from ..errors import InvalidInputError, InvalidTypeError
+
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise SpecError(fld, f"must be an integer, got {v!r}")
+    try:
+        return check_seed(v, fld)
+    except (InvalidInputError, InvalidTypeError) as exc:
+        raise SpecError(fld, str(exc).removeprefix(f"{fld}: ")) from None
 
 
 def _int(v: Any, fld: str, minimum: int) -> int:

@@ -91,6 +91,12 @@ def _start(proc: Any) -> None:
             config["daemon"] = daemon
 
 
+#: the longest single wait on the child, in seconds: a poll's timeout is converted to
+#: milliseconds in a C int (about 24.8 days), which a long time limit times the setup
+#: factor would overflow
+_POLL_MAX = 3600.0
+
+
 def supervise(fn: Callable[..., Any], args: tuple, *, limit: float,
               setup_limit: float = 600.0, marks: bool = False,
               grace: float | None = None) -> tuple[str, Any, float]:
@@ -115,8 +121,10 @@ def supervise(fn: Callable[..., Any], args: tuple, *, limit: float,
         while True:
             budget = (setup_limit - (time.perf_counter() - t0) if started is None
                       else limit + grace - (time.perf_counter() - started))
-            if budget <= 0 or not recv.poll(budget):
+            if budget <= 0:
                 return "time_limit", None, time.perf_counter() - (started or t0)
+            if not recv.poll(min(budget, _POLL_MAX)):
+                continue  # the budget is measured again: a long one is waited in slices
             try:
                 kind, value = recv.recv()
             except EOFError:  # the child died without a word (killed, out of memory)

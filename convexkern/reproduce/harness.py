@@ -22,9 +22,12 @@ is for people.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
+import logging
 import sys
 import time
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +50,7 @@ __all__ = [
     "cv_select",
     "markdown_table",
     "dask_client",
+    "code_version",
 ]
 
 
@@ -78,7 +82,11 @@ class Context:
         self.out_dir.mkdir(parents=True, exist_ok=True)
         from joblib import Memory
 
-        self.memory = Memory(str(self.out_dir / ".cache"), verbose=0)
+        # joblib hashes a cached function's own source only, not the code it calls: the
+        # cache lives in a folder per version of convexkern's code (bench's digest), so a
+        # change to a solver or a kernel computes again instead of reporting old numbers
+        self.memory = Memory(str(self.out_dir / ".cache" / f"code-{code_version()}"),
+                             verbose=0)
 
     def progress(self, message: str) -> None:
         """One progress line on stderr, with the elapsed time."""
@@ -89,9 +97,11 @@ class Context:
     def cached(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         """``fn`` memoised on disk: a resumed run skips what it already computed.
 
-        ``fn`` must be a module-level function of picklable arguments.
+        ``fn`` must be a module-level function of picklable arguments.  An entry that
+        cannot be read (a pickle torn by an interrupted run) is computed again, with a
+        one-line warning (:class:`_Memoised`).
         """
-        return self.memory.cache(fn)
+        return _Memoised(self.memory.cache(fn))
 
     def parallel(self, fn: Callable[..., Any], items: Iterable[Any]) -> list[Any]:
         """``[fn(item) for item in items]`` through joblib with ``n_jobs`` workers."""
@@ -110,6 +120,64 @@ class Context:
     def figure_path(self, filename: str) -> Path:
         """Where to save a figure (PNG) so the report links it."""
         return self.out_dir / filename
+
+
+class _UnreadableEntry(logging.Filter):
+    """joblib logs an unreadable cache entry (then computes it again) as a warning with
+    the whole traceback of the unpickling: said here as one line, as bench says a corrupt
+    entry of its own cache."""
+
+    _MARK = "Exception while loading results for "
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        if self._MARK not in text:
+            return True
+        call = text.split(self._MARK, 1)[1].split("\n", 1)[0]
+        last = text.rstrip().rsplit("\n", 1)[-1].strip()
+        warnings.warn(f"cache entry of {call} is unreadable ({last}): run again",
+                      RuntimeWarning, stacklevel=2)
+        return False
+
+
+class _Memoised:
+    """A ``joblib.Memory`` function whose unreadable entries warn in one line (in the
+    process that calls it: a worker too, as it is pickled with its filter's install)."""
+
+    def __init__(self, memorized: Any) -> None:
+        self.memorized = memorized
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        log = logging.getLogger("joblib")
+        if not any(isinstance(f, _UnreadableEntry) for f in log.filters):
+            log.addFilter(_UnreadableEntry())
+        return self.memorized(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "memorized":  # not set yet (unpickling): no recursion
+            raise AttributeError(name)
+        return getattr(self.memorized, name)
+
+
+#: source files that do not change a result (the command line, the report's layout)
+_NOT_RESULTS = ("cli.py", "__main__.py", "bench/report.py", "bench/metrics.py")
+
+
+def code_version() -> str:
+    """A digest of convexkern's version and of its source files (but those of
+    ``_NOT_RESULTS``): a result cached by other code is not reused.  Bench's results
+    cache and a reproduction's (:meth:`Context.cached`) both depend on it (here, below
+    bench, so that both layers reach it)."""
+    from .. import __version__
+
+    root = Path(__file__).resolve().parents[1]
+    h = hashlib.sha256(__version__.encode())
+    for p in sorted(root.rglob("*.py")):
+        if p.relative_to(root).as_posix() in _NOT_RESULTS:
+            continue
+        h.update(str(p.relative_to(root)).encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()[:12]
 
 
 def available() -> dict[str, str]:

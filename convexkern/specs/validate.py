@@ -57,6 +57,14 @@ _SPLIT_KEYS = ("test_size", "seed", "stratify")
 #: The largest kernel matrix a generated data set may need, in bytes (4 GiB, i.e.
 #: ``n_samples <= 23170``): a spec asking for more is refused before anything is built.
 MAX_GRAM_BYTES = 4 * 2**30
+#: The largest feature matrix a generated data set may have, in bytes (1 GiB: ``8
+#: n_samples n_features``): the split, standardising and the kernel each copy ``X``, so a
+#: few copies stay within a few GiB, as :data:`MAX_GRAM_BYTES` bounds the kernel matrix.
+MAX_FEATURE_BYTES = 2**30
+#: The largest time limit a spec, a suite or ``--time-limit`` takes, in seconds (1e6 s,
+#: 11.6 days): a larger one is a typo or a stand-in for "none", and past it the timers
+#: beneath (a poll's milliseconds, a solver's time_t) overflow.
+MAX_TIME_LIMIT = 1e6
 _PREPROCESS_KEYS = ("standardize",)
 _SOLVE_KEYS = ("solvers", "tol", "max_iter", "time_limit")
 
@@ -158,6 +166,21 @@ def _n_samples(v: Any) -> int:
             f"bytes), above the cap of {MAX_GRAM_BYTES / 2**30:g} GiB; use n_samples <= "
             f"{n_max}")
     return n
+
+
+def _n_features(v: Any, n_samples: int) -> int:
+    """``n_features`` of a generator: >= 1, and small enough that the feature matrix of
+    float64 (``8 n_samples n_features`` bytes) stays within :data:`MAX_FEATURE_BYTES`."""
+    d = _int(v, "data.n_features", minimum=1)
+    need = 8 * n_samples * d
+    if need > MAX_FEATURE_BYTES:
+        raise SpecError(
+            "data.n_features",
+            f"{n_samples} samples of {d} features need a feature matrix of "
+            f"{need / 2**30:.3g} GiB (8 n_samples n_features bytes), above the cap of "
+            f"{MAX_FEATURE_BYTES / 2**30:g} GiB; use n_features <= "
+            f"{MAX_FEATURE_BYTES // (8 * n_samples)}")
+    return d
 
 
 def _class_list(v: Any, fld: str) -> list[Any]:
@@ -305,7 +328,7 @@ def _parse_data(t: dict[str, Any], base: Path) -> DataSpec:
     if "factor" in t:
         opts["factor"] = _open_unit(t["factor"], "data.factor")
     if "n_features" in t:
-        opts["n_features"] = _int(t["n_features"], "data.n_features", minimum=1)
+        opts["n_features"] = _n_features(t["n_features"], opts["n_samples"])
     if "cluster_std" in t:
         opts["cluster_std"] = _positive(t["cluster_std"], "data.cluster_std")
     if "centers" in t:
@@ -481,7 +504,26 @@ def _parse_solve(t: dict[str, Any]) -> SolveSpec:
                 raise SpecError("solve.solvers", f"solver {v!r} is listed twice")
             names.append(key)
         solvers = tuple(names)
-    tol = _open_unit(t["tol"], "solve.tol") if "tol" in t else None
+    tol = _solve_tol(t["tol"]) if "tol" in t else None
     max_iter = _int(t["max_iter"], "solve.max_iter", minimum=1) if "max_iter" in t else None
-    time_limit = _positive(t["time_limit"], "solve.time_limit") if "time_limit" in t else None
+    time_limit = None
+    if "time_limit" in t:
+        time_limit = _positive(t["time_limit"], "solve.time_limit")
+        if time_limit > MAX_TIME_LIMIT:
+            raise SpecError("solve.time_limit", f"must be at most {MAX_TIME_LIMIT:g} s "
+                                                f"(11.6 days), got {t['time_limit']!r}")
     return SolveSpec(solvers=solvers, tol=tol, max_iter=max_iter, time_limit=time_limit)
+
+
+def _solve_tol(v: Any) -> float:
+    """``solve.tol``: in (0, 1) and not below the tolerance policy's floor
+    (:data:`convexkern.solvers.TOLERANCE`), checked here so that the error names the key
+    (the solver's own check names its argument, ``tol``)."""
+    from ..solvers import TOLERANCE
+
+    tol = _open_unit(v, "solve.tol")
+    if tol < TOLERANCE.tol_floor:
+        raise SpecError("solve.tol", f"must be >= {TOLERANCE.tol_floor:g}: a relative gap of "
+                                     f"{v!r} is below what a certificate computed in double "
+                                     "precision can prove")
+    return tol
