@@ -57,6 +57,7 @@ from ..errors import InvalidInputError
 from ..formulation import Formulation
 from ..math import svm as _svm
 from ..math.gram_rows import GramRows
+from ..math.rounding import UNIT_ROUNDOFF as _U
 from ..math.rounding import gamma as _gamma
 from ..math.svm import (
     PSD_TOL,
@@ -401,8 +402,7 @@ def _down(x: float) -> float:
     return x - _U * abs(x) - _TINY if math.isfinite(x) else x
 
 
-_U = 2.0**-53
-_TINY = 2.0**-1074
+_TINY = 2.0**-1074  # the smallest subnormal: an underflow's absolute error
 
 
 def _separable_fact(K: np.ndarray, y: np.ndarray):
