@@ -25,6 +25,7 @@ import scipy.sparse as sp
 
 from .math.conic import ConicBounds, ConicData, conic_bounds, factored_bounds
 from .math.conic.cones import cvxpy_solvers
+from .math.terms import problem_terms
 from .report import ABSOLUTE_GAP_BELOW, Certificate, relative_gap
 
 __all__ = ["ConicPoint", "generic_certify", "conic_data", "user_bounds", "CONIC_KEY"]
@@ -321,7 +322,8 @@ ENOUGH = 0.1
 
 
 def _pair_bounds(cd: ConicData, x: Any, y: Any, signs: tuple[float, ...],
-                 tol: float | None = None, interior: bool = True) -> ConicBounds:
+                 tol: float | None = None, interior: bool = True,
+                 written: Any = None) -> ConicBounds:
     """Bounds with the dual point taken as ``s * y`` for the sign ``s`` (among those the
     solver's convention leaves open) whose dual residual ``c + A'(s y)`` is smaller:
     either sign gives valid bounds, the right one tight ones."""
@@ -337,11 +339,11 @@ def _pair_bounds(cd: ConicData, x: Any, y: Any, signs: tuple[float, ...],
         signs = (min(signs, key=resid),)
     enough = None
     if tol is not None and tol > 0:
-        scales = (_term_scale(cd, x), _term_scale(cd, x, y))
+        primal_terms, near_zero = _term_scale(cd, x), _near_zero_scale(cd, x, y, written)
 
         def enough(lower: float, upper: float) -> bool:
-            return relative_gap(lower, upper, _gap_scale(*scales, lower, upper)
-                                ) <= ENOUGH * tol
+            return relative_gap(lower, upper, _gap_scale(
+                primal_terms, near_zero, lower, upper)) <= ENOUGH * tol
 
     dual = None if y is None else signs[0] * y
     if cd.factors:  # the written problem's bracket, not the factored form's
@@ -377,7 +379,8 @@ def generic_certify(f: Any, point: Mapping[str, Any], tol: float | None = None
         bounds = ConicBounds(-math.inf, math.inf, reason, reason)
     else:
         bounds = _pair_bounds(cd, x, y, signs, tol,
-                              interior=not (isinstance(cp_point, ConicPoint) and cp_point.quick))
+                              interior=not (isinstance(cp_point, ConicPoint) and cp_point.quick),
+                              written=f.problem)
     if sense == "maximize":  # cvxpy minimises the negated objective
         lower, upper = -bounds.upper, -bounds.lower
         why_lower, why_upper = bounds.upper_reason, bounds.lower_reason
@@ -395,7 +398,8 @@ def generic_certify(f: Any, point: Mapping[str, Any], tol: float | None = None
     primal, dual = (upper, lower) if sense == "minimize" else (lower, upper)
     return Certificate(
         primal_value=primal, dual_value=dual, sense=sense,
-        scale=_gap_scale(_term_scale(cd, x), _term_scale(cd, x, y), lower, upper),
+        scale=_gap_scale(_term_scale(cd, x), _near_zero_scale(cd, x, y, f.problem),
+                         lower, upper),
         point={k: np.asarray(v, dtype=float) for k, v in values.items()},
         residuals=dict(bounds.residuals), note="generic certificate"
         + ("; " + "; ".join(notes) if notes else ""),
@@ -405,17 +409,44 @@ def generic_certify(f: Any, point: Mapping[str, Any], tol: float | None = None
 generic_certify.generic = True  # type: ignore[attr-defined]
 
 
-def _gap_scale(primal: float | None, both: float | None, lower: float, upper: float
+def _gap_scale(primal: float | None, both: Any, lower: float, upper: float
                ) -> float | None:
     """The scale the relative gap of ``[lower, upper]`` is judged against
     (:func:`convexkern.report.relative_gap`): the primal objective's terms ``primal``,
-    and the dual objective's too (``both``) only where the bracket is within 1e-9 of 0,
-    an optimum at 0 (Maros-Meszaros TAME on ECOS: an epigraph variable near 0, the
-    cone's multipliers of size 1).  Elsewhere dual terms far larger than the bounds say
-    only that the multipliers are large: SCS's on redundant or badly scaled rows (to
-    4e10) made brackets twice as wide as the optimum, and wider, read as within tol."""
+    and a wider measure (``both``, a number or a function computing it) only where the
+    bracket is within 1e-9 of 0, an optimum at 0 (Maros-Meszaros TAME on ECOS: an
+    epigraph variable near 0; :func:`_near_zero_scale`).  Elsewhere dual terms far larger
+    than the bounds say only that the multipliers are large: SCS's on redundant or badly
+    scaled rows (to 4e10) made brackets twice as wide as the optimum, and wider, read as
+    within tol."""
     size = max((abs(v) for v in (lower, upper) if math.isfinite(v)), default=math.inf)
-    return both if size < ABSOLUTE_GAP_BELOW else primal
+    if size >= ABSOLUTE_GAP_BELOW:
+        return primal
+    return both() if callable(both) else both
+
+
+def _near_zero_scale(cd: Any, x: Any, y: Any, written: Any = None) -> Any:
+    """A function giving the scale of a bracket within 1e-9 of 0 (computed only when one
+    is judged): the larger of the conic objective's terms and the terms of the problem
+    as written, its objective and its constraints weighted by their multipliers
+    (:func:`convexkern.math.terms.problem_terms`: the same whatever conic form a solver
+    got); the conic dual objective's terms where the written problem's cannot be read.
+    The conic dual's alone counted a square's epigraph constants (ECOS's ``1 +- t``,
+    multipliers 1/2) as terms of size 1: ``-2^-45 x_0 + x_1^2`` was optimal on ECOS
+    with a bracket 16 times wider than its optimum, inaccurate on Clarabel."""
+    done: list[float | None] = []
+
+    def scale() -> float | None:
+        if not done:
+            terms = problem_terms(written) if written is not None else None
+            primal = _term_scale(cd, x)
+            if terms is None:
+                done.append(_term_scale(cd, x, y))
+            else:
+                done.append(max(terms, primal or 0.0))
+        return done[0]
+
+    return scale
 
 
 def _term_scale(cd: Any, x: Any, y: Any = None) -> float | None:

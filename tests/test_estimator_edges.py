@@ -92,3 +92,22 @@ def test_lp_mahalanobis_names_a_bad_parameter(params):
     with pytest.raises(InvalidInputError, match=f"^{name}: ") as exc:
         LPMahalanobis(**params).fit(X, y)
     assert exc.value.argument == name
+
+
+@pytest.mark.parametrize("name", ["KreinSVC", "RobustSVMClassifier", "SVMClassifier"])
+@pytest.mark.parametrize("labels", ["one class", "three classes", "continuous"])
+def test_bad_targets_are_the_librarys_error_naming_y(name, labels):
+    """One class, three classes for a binary estimator, continuous labels: an
+    InvalidInputError naming ``y`` (a ValueError, with scikit-learn's words), never a
+    plain ValueError (a review found all three plain on KreinSVC and RobustSVMClassifier)."""
+    import convexkern.estimators as est
+    from convexkern.errors import InvalidInputError
+
+    X = np.random.default_rng(0).standard_normal((30, 2))
+    y = {"one class": np.zeros(30, dtype=int), "three classes": np.arange(30) % 3,
+         "continuous": np.where(X[:, 0] > 0, 2.5, -0.5) + 0.01 * np.arange(30)}[labels]
+    if name == "SVMClassifier" and labels == "three classes":
+        return  # multiclass: fitted one-vs-one, not an error
+    with pytest.raises(InvalidInputError, match=r"^y: ") as info:
+        getattr(est, name)().fit(X, y)
+    assert isinstance(info.value, ValueError)

@@ -193,3 +193,19 @@ def test_compare_and_path_name_a_bad_argument():
     first = ck.solve(f, "smo")
     table = ck.path(f, "C", [1.0, 2.0], x0=dict(first.x))
     assert [r.status for r in table] == [Status.OPTIMAL, Status.OPTIMAL]
+
+
+@pytest.mark.parametrize("solver", ["robust_apg", "robust_pg", "robust_accpm"])
+def test_a_bad_robust_warm_start_is_named_as_the_warm_start(solver):
+    """``x0['alpha']`` of the wrong length was reported as "y: has 5 labels but the data
+    has 3 rows", a NaN one as "v: contains non-finite values"; both now name the warm
+    start."""
+    from convexkern.errors import InvalidInputError
+    from convexkern.formulations import robust_indefinite as ri
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((5, 2))
+    g = ri.dual(np.tanh(X @ X.T), np.array([1.0, -1, 1, -1, 1]), C=1.0, rho=1.0)
+    for bad in (np.ones(3), np.full(5, np.nan)):
+        with pytest.raises(InvalidInputError, match=r"^x0\['alpha'\]"):
+            ck.solve(g, solver, x0={"alpha": bad})

@@ -45,3 +45,23 @@ def test_mpax_settings_follow_tol_and_max_iter():
     s = CONIC["mpax"].settings(1e-5, 300, 2.0)
     assert s == {"eps_abs": 1e-5, "eps_rel": 1e-5, "iteration_limit": 300}
     assert CONIC["mpax"].settings(1e-5, None, None)["iteration_limit"] > 0
+
+
+def test_mpax_computes_in_double_precision_for_its_call_only():
+    """JAX's default single precision left cvxpy's ``lp_0`` at a certified gap of 4.4e-3
+    (its tol 1e-4): the residuals of a point rounded to single precision cost the
+    bound more than tol.  MPAX now runs under ``jax.enable_x64`` for its call only, and
+    the caller's JAX setting is what it was before and after."""
+    jax = pytest.importorskip("jax")
+    from convexkern.solvers.table import CONIC
+
+    before = bool(jax.config.jax_enable_x64)
+    with CONIC["mpax"].solving():
+        assert jax.numpy.zeros(1).dtype == jax.numpy.float64
+    assert bool(jax.config.jax_enable_x64) is before
+    f, optimum = _problem("lp_0")
+    r = ck.solve(f, "mpax")
+    assert bool(jax.config.jax_enable_x64) is before
+    assert r.status is Status.OPTIMAL, r.message
+    slack = 1e-9 * max(1.0, abs(optimum))  # cvxpy's value is exact here (1)
+    assert r.dual_value <= optimum + slack and optimum - slack <= r.primal_value

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import cvxpy as cp
 import numpy as np
 import pytest
 
@@ -234,8 +235,27 @@ def test_a_re_solve_is_as_much_tighter_as_the_first_gap_misses_tol():
 
 
 def test_a_gap_measured_as_absolute_says_so():
+    """A tiny SVM dual is judged against its certificate's scale ``sum(alpha)`` (a
+    relative gap, no note); a certificate that gives no scale has its gap compared as an
+    absolute one, and the report says so."""
+    from convexkern.report import Certificate
+
     f = svm.dual(1e-12 * (X @ X.T) + 1e-13 * np.eye(4), Y, C=1e-12)
     r = ck.solve(f, "smo")
+    assert max(abs(r.primal_value), abs(r.dual_value)) < 1e-9
+    assert "absolute gap" not in r.message
+    assert r.rel_gap == pytest.approx(abs(r.dual_value - r.primal_value) / max(
+        abs(r.primal_value), abs(r.dual_value)), rel=1e-6)
+    x = cp.Variable(name="x")
+
+    def unscaled(f, point):  # a hand certificate without a scale, around 1e-12
+        v = float(point["x"])
+        return Certificate(primal_value=v, dual_value=1e-12, sense="minimize", point=point)
+
+    g = ck.Formulation(name="tiny", problem=cp.Problem(cp.Minimize(x), [x >= 1e-12]),
+                       variables={"x": x}, parameters={}, source="", kind="tiny", data={},
+                       certify=unscaled)
+    r = ck.solve(g, "clarabel")
     assert max(abs(r.primal_value), abs(r.dual_value)) < 1e-9
     assert "compared with tol as an absolute gap" in r.message
 

@@ -395,17 +395,27 @@ def test_solver_side_exception_becomes_error_report(monkeypatch):
 
 def test_smo_hard_margin_detects_non_separable_data_quickly():
     """Three flipped labels make 20 points inseparable by a linear kernel: SMO's alpha
-    grows without bound.  After 10_000 + 100 n iterations an LP separability check turns
-    this into 'unbounded' (it used to run 10^7 iterations, minutes, to iteration_limit)."""
+    grows without bound.  After 10_000 + 100 n iterations an LP separability check stops
+    it (it used to run 10^7 iterations, minutes, to iteration_limit).  On ``X`` itself
+    (``svm.primal``) a Farkas ray holds exactly: infeasible, proven.  On the stored
+    ``X X'`` (rank 3 only to rounding) no ray holds exactly, so neither SMO nor a conic
+    solver's "unbounded" is reported as true: the data are within rounding of
+    inseparable ones, and the report says so."""
     rng = np.random.default_rng(0)
     X = rng.standard_normal((20, 3))
     y = np.where(X[:, 0] > 0, 1.0, -1.0)
     y[:3] *= -1
+    p = svm.primal(X, y, C=None)
+    r = ck.solve(p, "smo")
+    assert r.status is ck.Status.INFEASIBLE, (r.status, r.message)
+    assert "rational arithmetic" in r.message and "soft margin" in r.message
+    assert r.iterations <= 10_000 + 100 * 20
     f = svm.dual(X @ X.T, y, C=None)
-    assert ck.solve(f, "clarabel").status is ck.Status.UNBOUNDED
+    assert ck.solve(f, "clarabel").status is not ck.Status.UNBOUNDED
     r = ck.solve(f, "smo")
-    assert r.status is ck.Status.UNBOUNDED, (r.status, r.message)
-    assert r.iterations <= 10_000 + 100 * 20 and "soft margin" in r.message
+    assert r.status is ck.Status.ERROR, (r.status, r.message)
+    assert r.iterations <= 10_000 + 100 * 20
+    assert "within rounding of inseparable" in r.message and "soft margin" in r.message
 
 
 def test_smo_hard_margin_slow_but_separable_continues_after_the_check(monkeypatch):

@@ -228,7 +228,7 @@ def test_a_watched_scs_stops_on_its_own_limit_with_a_point():
     r = ck.solve(f, "scs", time_limit=1.0, tol=1e-12)
     wall = time.perf_counter() - t0
     assert r.status.has_solution, (r.status, r.message)
-    assert np.isfinite(r.primal_value) and np.isfinite(r.dual_value)
+    assert np.isfinite(r.primal_value) and np.isfinite(r.dual_value), (r.status, r.message)
     assert wall <= 1.0 * 1.05 + 0.15, wall
 
 

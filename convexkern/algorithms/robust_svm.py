@@ -49,7 +49,8 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from .._validation import check_choice
+from .._validation import check_choice, check_matrix
+from ..errors import InvalidInputError
 from ..formulation import Formulation
 from ..math.rank_one import RankOneUpdate
 from ..math.robust_indefinite import (
@@ -628,6 +629,15 @@ def accpm(
 BASELINE_BUDGET = 60.0
 
 
+def _warm_alpha(alpha: Any, y: np.ndarray) -> np.ndarray:
+    """``x0['alpha']`` checked as a finite vector of one entry per label, named as such in
+    the error (not as the labels or iterate it would meet later)."""
+    a = check_matrix(alpha, "x0['alpha']", ndim=1)
+    if a.size != y.size:
+        raise InvalidInputError("x0['alpha']", f"has {a.size} entries, y has {y.size}")
+    return a
+
+
 def _glue(method, name: str, default_eig: str, polish_default: bool = False,
           default_budget: float | None = None):
     def run(
@@ -639,7 +649,7 @@ def _glue(method, name: str, default_eig: str, polish_default: bool = False,
         # ck.path): problem (3) needs both > 0 (rho = 0 divides by zero in K*(alpha),
         # C = 0 leaves only alpha = 0)
         C, rho = f.param("C"), f.param("rho")
-        alpha0 = None if x0 is None or "alpha" not in x0 else x0["alpha"]
+        alpha0 = None if x0 is None or "alpha" not in x0 else _warm_alpha(x0["alpha"], y)
         options.setdefault("eig", default_eig)
         polish = options.pop("polish", polish_default)
         # the formulation's decomposition of K0: computed here at most once and reused by

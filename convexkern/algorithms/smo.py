@@ -125,7 +125,18 @@ def solve(
                   f"{res.gap_checks} gap estimates)")
         if probing and res.status == "iteration_limit":
             probe = None  # checked once
-            if not math.isfinite(upper) and separability(K, y)[0] == "inseparable":
+            # svm.primal (no K of its own: K = X X'): the exact check reads X itself
+            features = f.data["X"] if "K" not in f.data else None
+            verdict, why = (separability(K, y, features) if not math.isfinite(upper)
+                            else ("unknown", ""))
+            if verdict == "nearly_inseparable":  # SMO's alpha would grow for ever
+                return pointless_report(
+                    f, status=Status.ERROR, solver="smo",
+                    solve_time=time.perf_counter() - t0, iterations=total_it, tol=tol,
+                    history=history,
+                    message=f"SMO stopped: its multipliers grow without bound; {why} (so "
+                            "not reported as unbounded): use a soft margin (C > 0)")
+            if verdict == "inseparable":  # proven: a Farkas ray checked exactly
                 # the dual (a maximisation) is unbounded; the primal is infeasible
                 status = Status.UNBOUNDED if f.sense == "maximize" else Status.INFEASIBLE
                 hint = f.hints.get(status.value, "use a soft margin (C > 0)")
@@ -133,8 +144,7 @@ def solve(
                     f, status=status, solver="smo", solve_time=time.perf_counter() - t0,
                     iterations=total_it, tol=tol, history=history,
                     message=f"the problem is {status.value}: the classes cannot be separated "
-                            "in feature space (y_i((K beta)_i + b) >= 1 is infeasible, "
-                            "HiGHS); " + hint,
+                            f"in feature space ({why}); " + hint,
                 )
             alpha0 = project_svm_feasible(res.alpha, y, C)  # round-off in y'alpha
             continue

@@ -139,24 +139,36 @@ def _evaluate_kernel(
     return K
 
 
+def _check_targets(y: np.ndarray) -> None:
+    """scikit-learn's check of classification targets, its ``ValueError`` (continuous
+    labels: "Unknown label type") raised as the library's error naming ``y``."""
+    try:
+        check_classification_targets(y)
+    except InvalidInputError:
+        raise
+    except ValueError as exc:
+        raise InvalidInputError("y", str(exc)) from exc
+
+
 def _encode_binary_labels(y: np.ndarray, estimator: str) -> tuple[np.ndarray, np.ndarray]:
     """``(classes_, y_pm)``: the two sorted labels and ``y`` coded as -1.0/+1.0.
 
     ``classes_[1]`` becomes +1 (a positive decision value predicts it), as in
-    scikit-learn.  Regression targets, more than two classes and a single class raise a
-    ``ValueError`` that says so.
+    scikit-learn.  Regression targets, more than two classes and a single class raise an
+    :class:`~convexkern.errors.InvalidInputError` naming ``y`` (a ``ValueError``, with
+    scikit-learn's words) that says so.
     """
-    check_classification_targets(y)
+    _check_targets(y)
     y_type = type_of_target(y, input_name="y")
     if y_type != "binary":
-        raise ValueError(
+        raise InvalidInputError("y",
             f"Only binary classification is supported. The type of the target is {y_type}: "
             f"{estimator} separates two classes, y has {np.unique(y).size} "
             "(use sklearn.multiclass.OneVsRestClassifier for more)"
         )
     classes, y_idx = np.unique(y, return_inverse=True)
     if classes.size != 2:
-        raise ValueError(
+        raise InvalidInputError("y",
             f"{estimator} needs samples of 2 classes, but y has 1 class: {classes.tolist()}"
         )
     return classes, np.where(y_idx.reshape(-1) == 1, 1.0, -1.0)
@@ -166,18 +178,19 @@ def _encode_labels(y: np.ndarray, estimator: str) -> tuple[np.ndarray, np.ndarra
     """``(classes_, y_idx)``: the sorted labels (two or more) and ``y`` as indices into
     them (for the multiclass :class:`~convexkern.estimators.SVMClassifier`).
 
-    Regression and multilabel targets and a single class raise a ``ValueError`` that says
-    so, as :func:`_encode_binary_labels` does.
+    Regression and multilabel targets and a single class raise an
+    :class:`~convexkern.errors.InvalidInputError` naming ``y`` that says so, as
+    :func:`_encode_binary_labels` does.
     """
-    check_classification_targets(y)
+    _check_targets(y)
     y_type = type_of_target(y, input_name="y")
     if y_type not in ("binary", "multiclass"):
-        raise ValueError(
+        raise InvalidInputError("y",
             f"{estimator} takes binary or multiclass targets; the type of the target is "
             f"{y_type}")
     classes, y_idx = np.unique(y, return_inverse=True)
     if classes.size < 2:
-        raise ValueError(
+        raise InvalidInputError("y",
             f"{estimator} needs samples of at least 2 classes, but y has 1 class: "
             f"{classes.tolist()}"
         )

@@ -185,6 +185,7 @@ def certificate(
               and spectrum is not None and spectrum.known)
     # the n x n work runs where the spectrum is (a GPU: K0 and the eigenvectors there)
     K0x = spectrum.matrix_for(K0) if spectrum is not None else K0
+    a_sum = float(np.sum(np.abs(ap)))  # the scale of a tiny optimum (the Certificate's)
     while True:
         ev = evaluate(K0, y, ap, rho, spectrum=spectrum, single=single)
         w, V = ev.eig
@@ -195,15 +196,16 @@ def certificate(
         pk = proxy_kernel(K0x, rho, w, V)
         u_fw, r_fw = frank_wolfe_upper(pk, y, ap, C)
         u_svm, r_svm = pk.svm_primal(y * ap, y, C)
-        if not single or relative_gap(lower, min(u_fw, u_svm)) <= tol:
+        if not single or relative_gap(lower, min(u_fw, u_svm), a_sum) <= tol:
             break
         single = False
         del ev, w, V, pk  # the float32 attempt's n x n arrays, before the retry
     u_smo, smo_iters, r_smo = math.inf, 0, 0.0
-    if smo_refine and not (tol is not None and relative_gap(lower, min(u_fw, u_svm)) <= tol):
+    if smo_refine and not (tol is not None
+                           and relative_gap(lower, min(u_fw, u_svm), a_sum) <= tol):
         cap = default_smo_max_iter(y.size) if smo_max_iter is None else int(smo_max_iter)
         def done(bound: float) -> bool:
-            return tol is not None and relative_gap(lower, bound) <= tol
+            return tol is not None and relative_gap(lower, bound, a_sum) <= tol
 
         u_smo, smo_iters, r_smo = smo_bound(y, ap, C, pk, cap, done, smo_time)
     upper = min(u_fw, u_svm, u_smo)
@@ -238,6 +240,7 @@ def certificate(
     return Certificate(
         primal_value=lower, dual_value=float(upper), sense="maximize",
         point={"alpha": ap, "b": np.asarray(b)}, residuals=res, note=note,
+        scale=a_sum if math.isfinite(a_sum) else None,  # as svm.certificate's
     )
 
 

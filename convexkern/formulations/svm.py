@@ -183,10 +183,16 @@ def _certificate(K: Any, y: Any, alpha: Any, C: float | np.ndarray | None, *,
             "project it first with convexkern.projections.project_svm_feasible",
         )
     b = _svm.dual_bounds(K, y, alpha, Cf, psd_eps)
+    # the scale a bracket below 1e-9 is judged against (report.relative_gap): the dual
+    # objective's linear terms sum(alpha), within a factor 2 of D(alpha) near the
+    # optimum (1/2 alpha'Q alpha <= sum(alpha) there); without it a kernel scaled by 1e10
+    # (optimum 1e-10) was judged by an absolute gap, optimal with a bracket 7.5 times
+    # wider than the optimum
+    scale = float(np.sum(np.abs(b.alpha)))
     return Certificate(
         primal_value=b.lower, dual_value=b.upper, sense="maximize",
         point={"alpha": b.alpha, "b": np.asarray(b.b)}, residuals=b.residuals,
-        note="; ".join(b.notes),
+        note="; ".join(b.notes), scale=scale if math.isfinite(scale) else None,
     )
 
 
@@ -417,16 +423,15 @@ def _separable_fact(K: np.ndarray, y: np.ndarray):
     return fact
 
 
-def _inseparable_fact(K: np.ndarray, y: np.ndarray):
+def _inseparable_fact(K: np.ndarray, y: np.ndarray, features: np.ndarray | None = None):
     """The hard margin's other lazy fact: the classes are not separable in the feature
-    space of K, so the hard-margin primal is infeasible and its dual unbounded.  The
-    word is HiGHS's on the separability LP (:func:`convexkern.math.svm.separability`), not
-    a checked ray: the report says so."""
+    space of K, so the hard-margin primal is infeasible and its dual unbounded; proven
+    by a Farkas ray checked in exact arithmetic (:func:`convexkern.math.svm.separability`,
+    on ``features`` where the kernel is ``X X'``), ``""`` when not proven."""
 
     def fact() -> str:
-        verdict, reason = separability(K, y)
-        return (f"the classes are not separable: {reason} (HiGHS's word on the LP, not a "
-                "checked ray)") if verdict == "inseparable" else ""
+        verdict, reason = separability(K, y, features)
+        return f"the classes are not separable: {reason}" if verdict == "inseparable" else ""
 
     return fact
 
@@ -515,5 +520,5 @@ def primal(X: Any, y: Any, C: float | None = 1.0) -> Formulation:
         facts={"bounded": "the objective is >= 0",
                "feasible": _separable_fact(X @ X.T, y) if hard
                else "w = 0, b = 0, xi = 1 is feasible",
-               **({"infeasible": _inseparable_fact(X @ X.T, y)} if hard else {})},
+               **({"infeasible": _inseparable_fact(X @ X.T, y, X)} if hard else {})},
     )

@@ -462,16 +462,24 @@ def bounds_at(f: np.ndarray, y: np.ndarray, a: np.ndarray, C: float | np.ndarray
                      notes=notes)
 
 
-def separability(K: np.ndarray, y: np.ndarray) -> tuple[str, str]:
+def separability(K: np.ndarray, y: np.ndarray, features: np.ndarray | None = None
+                 ) -> tuple[str, str]:
     """Whether the classes are separable in the feature space of ``K``: some ``(beta, b)``
     with ``y_i ((K beta)_i + b) > 0`` for all ``i`` (then the hard-margin primal is
     feasible and its dual bounded).  Returns ``(verdict, reason)``, the verdict
     ``"separable"`` (a witness was found by an LP and its margins re-checked with a
-    rounding-error bound: a proof), ``"inseparable"`` (HiGHS proved the LP
-    ``y_i ((K beta)_i + b) >= 1`` infeasible) or ``"unknown"``.
+    rounding-error bound: a proof), ``"inseparable"`` (a Farkas ray checked in exact
+    arithmetic: a proof, :func:`_inseparable_ray`), ``"nearly_inseparable"`` (HiGHS
+    found the LP infeasible to its tolerance, but no ray holds exactly: the data are
+    within rounding of inseparable ones, as a linear kernel ``X X'`` of rank d < n
+    stored in floating point is) or ``"unknown"``.
 
     The LP is scale-free (``beta`` absorbs any scaling of ``K``), so it is solved on
     ``K / max|K|``: at ``K ~ 1e-12`` the unscaled LP's tolerances (1e-7) decide nothing.
+    HiGHS's "infeasible" on it is not a proof by itself: on ``K = RBF + 1e-10 I`` with
+    duplicated points of opposite labels (positive definite, so separable, with a
+    ``beta`` of size 1e10) it said infeasible.  ``features`` (the rows ``x_i`` of a linear
+    kernel ``K = X X'``) are what the exact check reads in place of ``K``.
     """
     from scipy.optimize import linprog
 
@@ -484,7 +492,10 @@ def separability(K: np.ndarray, y: np.ndarray) -> tuple[str, str]:
     res = linprog(np.zeros(n + 1), A_ub=A, b_ub=-np.ones(n), bounds=(None, None),
                   method="highs")
     if res.status == 2:
-        return "inseparable", "y_i((K beta)_i + b) >= 1 is infeasible (HiGHS, K scaled)"
+        why = _inseparable_ray(Kn, y, K if features is None else features)
+        if why.startswith("proved"):
+            return "inseparable", why
+        return "nearly_inseparable", f"HiGHS said the separability LP is infeasible, but {why}"
     if res.status != 0 or res.x is None:
         return "unknown", f"the separability LP ended with status {res.status}"
     beta, b = res.x[:n], float(res.x[n])
@@ -495,6 +506,83 @@ def separability(K: np.ndarray, y: np.ndarray) -> tuple[str, str]:
         return "separable", (f"a separating (beta, b) was found and its margins checked "
                              f"(min {float(margins.min()):.3g} > its rounding bound)")
     return "unknown", "the separating point the LP found does not pass the check"
+
+
+#: the largest ``support x columns`` the exact Farkas check multiplies out in fractions
+_EXACT_WORK = 2_000_000
+
+
+def _inseparable_ray(Kn: np.ndarray, y: np.ndarray, M: np.ndarray) -> str:
+    """A Farkas ray for ``y_i ((K beta)_i + b) >= 1``: ``lam >= 0`` with ``sum lam = 1``,
+    ``y' lam = 0`` and ``M' (y * lam) = 0`` *exactly* (``M`` the stored ``K``, or the
+    features ``X`` of a linear kernel), which no ``(beta, b)`` can meet.  An LP on ``Kn``
+    in floating point names the support; on it the equations are solved again in
+    rational arithmetic on the stored doubles (:func:`_exact_ray`), and the ray is kept
+    when every entry is nonnegative.  Returns ``"proved: ..."`` or why not."""
+    from scipy.optimize import linprog
+
+    n = y.size
+    A_eq = np.vstack([(Kn * y[None, :]), y[None, :], np.ones((1, n))])
+    b_eq = np.zeros(n + 2)
+    b_eq[-1] = 1.0
+    res = linprog(np.zeros(n), A_eq=A_eq, b_eq=b_eq, bounds=(0, None), method="highs")
+    if res.status != 0 or res.x is None:
+        return "no Farkas ray was found to prove it"
+    on = np.flatnonzero(res.x > 1e-9 * float(np.max(res.x)))
+    if on.size == 0 or on.size * on.size * (M.shape[1] + 2) > _EXACT_WORK:
+        return "no Farkas ray small enough to check exactly was found"
+    lam = _exact_ray(M[on], y[on], res.x[on])
+    if lam is None:
+        return ("no Farkas ray on the support the LP found holds exactly: the data are "
+                "within rounding of inseparable ones, not proved inseparable")
+    return (f"proved: {on.size} points whose labelled combination of kernel rows is "
+            "exactly 0 (a Farkas ray of y_i((K beta)_i + b) >= 1, checked in rational "
+            "arithmetic)")
+
+
+def _exact_ray(Ms: np.ndarray, ys: np.ndarray, guess: np.ndarray) -> list | None:
+    """``lam >= 0`` on the given points with ``Ms' (ys * lam) = 0``, ``ys' lam = 0`` and
+    ``sum lam = 1`` in exact rational arithmetic (Gaussian elimination on the stored
+    doubles; an unknown left free by the elimination keeps its LP value, rounded to a
+    fraction), or ``None`` when the equations have no solution or it has a negative
+    entry."""
+    from fractions import Fraction
+
+    k = ys.size
+    rows = [[Fraction(float(Ms[i, j])) * int(ys[i]) for i in range(k)]
+            for j in range(Ms.shape[1])]
+    rows.append([Fraction(int(ys[i])) for i in range(k)])
+    rhs = [Fraction(0)] * len(rows)
+    rows.append([Fraction(1)] * k)
+    rhs.append(Fraction(1))
+    pivots: list[int] = []
+    r = 0
+    for col in range(k):  # reduced row echelon form, exactly
+        at = next((i for i in range(r, len(rows)) if rows[i][col] != 0), None)
+        if at is None:
+            continue
+        rows[r], rows[at], rhs[r], rhs[at] = rows[at], rows[r], rhs[at], rhs[r]
+        p = rows[r][col]
+        rows[r] = [v / p for v in rows[r]]
+        rhs[r] = rhs[r] / p
+        for i in range(len(rows)):
+            if i != r and rows[i][col] != 0:
+                m = rows[i][col]
+                rows[i] = [a - m * b for a, b in zip(rows[i], rows[r])]
+                rhs[i] = rhs[i] - m * rhs[r]
+        pivots.append(col)
+        r += 1
+        if r == len(rows):
+            break
+    if any(v != 0 for v in rhs[r:]):  # a row reduced to 0 = nonzero: no solution
+        return None
+    free = [c for c in range(k) if c not in pivots]
+    lam = [Fraction(0)] * k
+    for c in free:
+        lam[c] = Fraction(float(max(guess[c], 0.0))).limit_denominator(10**6)
+    for i, c in enumerate(pivots):
+        lam[c] = rhs[i] - sum(rows[i][f] * lam[f] for f in free)
+    return lam if all(v >= 0 for v in lam) and sum(lam) == 1 else None
 
 
 def gap_estimate(v: np.ndarray, y: np.ndarray, alpha: np.ndarray, C: float | np.ndarray,

@@ -16,7 +16,6 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import InvalidInputError
 from ...formulation import Formulation
 from ...math.krein import Decomposition, full_coefficients
 from ...report import SolveReport, Status
@@ -29,12 +28,10 @@ __all__ = ["run_trik", "solve_smo_krein", "solve_trik", "solve_trik_krein"]
 
 
 def solve_smo_krein(f: Formulation, **kw: Any) -> SolveReport:
-    """SMO on K~ through the svm.dual glue (the formulation is the svm dual on K~)."""
+    """SMO on K~ through the svm.dual glue (the formulation is the svm dual on K~; the
+    hard margin too, as the svm dual's SMO solves it)."""
     from ...solvers import solve
 
-    if f.data["hard"]:
-        raise InvalidInputError("C", "SMO needs a finite C; use 'trik' or a conic solver "
-                                "for the hard margin")
     as_svm = dataclasses.replace(f, kind="svm.dual")
     options = {k: v for k, v in kw.items() if k not in ("tol", "max_iter", "time_limit",
                                                         "verbose", "x0")}

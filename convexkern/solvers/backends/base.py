@@ -11,6 +11,7 @@ solver's name.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -269,6 +270,11 @@ class ConicSolverSpec:
         (:mod:`convexkern.math.conic.rays`)."""
         del raw, claim
         return None
+
+    def solving(self) -> contextlib.AbstractContextManager:
+        """A context the solver's own call runs in (none by default): a solver whose
+        arithmetic depends on a process-wide setting gets it for its call only."""
+        return contextlib.nullcontext()
 
     def last_iterate(self, raw: Any) -> Any | None:
         """A raw answer cvxpy can unpack into the variables, for a stop on a limit that
