@@ -559,6 +559,9 @@ def _prove_claim(f: Formulation, spec: ConicSolverSpec, claim: Status, verdict: 
     if proof[0] is not None:
         return proof[0], True, f"{said}; {proof[1]}"
     why = f"{said}, but its certificate does not prove it ({proof[1]})"
+    if cd is not None and "conic " in why:  # the rows and columns in the user's names
+        names = conic_names(f.problem, chain_inverse[1], cd.solver_rows)
+        why = why if names is None else names.rename(why)
     if (claim is Status.INFEASIBLE and f.name != _PHASE_ONE
             and (time_limit is None or time_limit > 0)):  # never a phase one of a phase one
         done, note = _phase_one_proof(spec, cd, reason, tol=tol, accuracy=accuracy,
