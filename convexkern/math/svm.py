@@ -525,7 +525,8 @@ def _inseparable_ray(Kn: np.ndarray, y: np.ndarray, M: np.ndarray) -> str:
     A_eq = np.vstack([(Kn * y[None, :]), y[None, :], np.ones((1, n))])
     b_eq = np.zeros(n + 2)
     b_eq[-1] = 1.0
-    res = linprog(np.zeros(n), A_eq=A_eq, b_eq=b_eq, bounds=(0, None), method="highs")
+    # a vertex (dual simplex): its support is at most the rank of the rows plus two
+    res = linprog(np.zeros(n), A_eq=A_eq, b_eq=b_eq, bounds=(0, None), method="highs-ds")
     if res.status != 0 or res.x is None:
         return "no Farkas ray was found to prove it"
     on = np.flatnonzero(res.x > 1e-9 * float(np.max(res.x)))
