@@ -79,3 +79,16 @@ def test_a_linear_kernels_features_carry_the_proof(seed):
     yy[:3] *= -1
     verdict, reason = separability(X @ X.T, yy, X)
     assert verdict == "inseparable", reason
+
+
+def test_one_duplicated_pair_among_many_points_is_proved():
+    """The Farkas LP is solved by dual simplex: a vertex, whose support (here the two
+    copies) the exact check can afford; an interior point would spread over all n."""
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((200, 5))
+    X[1] = X[0]
+    yy = np.where(X[:, 0] > 0, 1.0, -1.0)
+    yy[0], yy[1] = 1.0, -1.0
+    K = np.exp(-0.5 * ((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))
+    verdict, reason = separability(K, yy)
+    assert verdict == "inseparable" and reason.startswith("proved: 2 points"), reason
