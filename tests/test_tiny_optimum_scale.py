@@ -71,3 +71,25 @@ def test_a_tiny_optimum_is_judged_alike_whatever_conic_form(solver):
     prob = cp.Problem(cp.Minimize(-eps * x[0] + cp.square(x[1])), [x[0] >= 0, x[0] <= 1])
     r = ck.solve(ck.from_cvxpy(prob), solver)
     _check(r, -eps, -eps)
+
+
+@pytest.mark.parametrize("atom", ["square", "power", "sum_squares", "norm", "maximum"])
+@pytest.mark.parametrize("solver", ["ecos", "clarabel", "scs", "qoco"])
+def test_a_cancelled_optimum_written_with_any_square_is_judged_against_its_terms(atom,
+                                                                                  solver):
+    """``min (x - y)^2 s.t. x + y = 1, x, y >= 0`` (TAME) written with ``square``,
+    ``power``, ``sum_squares``, a norm or ``maximum(d, -d)``: the optimum 0 cancels terms
+    of size 1/2, and the written problem's terms reach into every atom's arguments (an
+    atom read by its class name alone, cvxpy 1.9's ``PowerApprox`` among those missed,
+    counted only its value, 0, and every solver's tight bracket was inaccurate)."""
+    if solver not in ck.installed_solvers():
+        pytest.skip(f"{solver} is not installed")
+    x, y_ = cp.Variable(name="x"), cp.Variable(name="y")
+    d = x - y_
+    obj = {"square": cp.square(d), "power": cp.power(d, 2),
+           "sum_squares": cp.sum_squares(cp.hstack([d])),
+           "norm": cp.norm(cp.hstack([d, 0 * x])), "maximum": cp.maximum(d, -d)}[atom]
+    r = ck.solve(ck.from_cvxpy(cp.Problem(cp.Minimize(obj), [x + y_ == 1, x >= 0, y_ >= 0])),
+                 solver)
+    assert r.status is Status.OPTIMAL, (solver, r.message)
+    assert r.dual_value <= 0.0 <= r.primal_value

@@ -11,13 +11,11 @@ square cancels terms of size 1 (Maros-Meszaros TAME, ``(x - y)^2`` at ``x = y = 
 is 0 because its argument is (``-2^-45 x_0 + x_1^2`` at ``x = (1, 0)``: every term is
 2^-45 or 0, and a bracket 16 times wider than the optimum is not within tol of it).
 
-The terms of an expression are its value with every constant replaced by its absolute
-value and every variable by its absolute value, evaluated through the affine atoms (so
-``x - y`` at ``x = y = 1/2`` has terms 1), through the atoms that grow with the size of
-their argument (powers, norms, ``quad_form``, ``quad_over_lin``, ``huber``, ``abs``), and
-as the atom's own absolute value elsewhere (``exp``, ``log``, ``lambda_max``, ...).  No
-bound rests on this: it only says when a bracket's width is small *relative* to the
-problem.
+The terms of an expression are its value with every constant and every variable replaced
+by its absolute value, evaluated through every atom (so ``x - y`` at ``x = y = 1/2`` has
+terms 1, ``(x - y)^2`` and ``max(x - y, y - x)`` too), and never below the atom's own
+absolute value (a ``log`` of larger terms may be smaller).  No bound rests on this: it
+only says when a bracket's width is small *relative* to the problem.
 """
 
 from __future__ import annotations
@@ -29,13 +27,6 @@ import cvxpy as cp
 import numpy as np
 
 __all__ = ["problem_terms"]
-
-#: atoms whose value grows with the absolute size of their (first) argument, evaluated on
-#: the argument's terms: the size of what they would be without cancellation inside them
-_GROWING = frozenset({
-    "power", "QuadForm", "quad_over_lin", "huber", "abs", "pnorm", "norm1", "norm_inf",
-    "Pnorm", "PnormApprox", "Norm1", "NormInf", "sum_squares", "SymbolicQuadForm"})
-
 
 def _value(e: Any) -> np.ndarray | None:
     v = e.value
@@ -56,16 +47,14 @@ def _terms(e: Any, depth: int = 0) -> np.ndarray | None:
         return _value(e)
     if not hasattr(e, "numeric"):
         return _value(e)
-    name = type(e).__name__
     affine = getattr(e, "is_atom_affine", lambda: False)()
-    if not (affine or name in _GROWING):
-        return _value(e)
     args = []
     for a in e.args:
-        t = _terms(a, depth + 1) if (affine or a is e.args[0]) else _value(a)
+        t = _terms(a, depth + 1)
         if t is None:
             return None
         args.append(t)
+    value = None if affine else _value(e)
     try:
         with np.errstate(all="ignore"):
             out = e.numeric(args)
@@ -77,7 +66,10 @@ def _terms(e: Any, depth: int = 0) -> np.ndarray | None:
     out = np.abs(np.asarray(out, dtype=float))
     if out.size != math.prod(e.shape):
         return _value(e)
-    return out.reshape(e.shape) if e.shape else out.reshape(())
+    out = out.reshape(e.shape) if e.shape else out.reshape(())
+    if value is not None and value.shape == out.shape:
+        out = np.maximum(out, value)  # never below the atom's own size
+    return out
 
 
 def _flat(parts: Any) -> np.ndarray | None:
