@@ -144,8 +144,6 @@ def _check_targets(y: np.ndarray) -> None:
     labels: "Unknown label type") raised as the library's error naming ``y``."""
     try:
         check_classification_targets(y)
-    except InvalidInputError:
-        raise
     except ValueError as exc:
         raise InvalidInputError("y", str(exc)) from exc
 

@@ -28,14 +28,16 @@ import numpy as np
 
 __all__ = ["problem_terms"]
 
-def _value(e: Any) -> np.ndarray | None:
-    v = e.value
-    if v is None:
-        return None
+
+def _abs(v: Any) -> np.ndarray:
+    """``|v|`` as a float array (a sparse or complex value too)."""
     v = np.asarray(v.toarray() if hasattr(v, "toarray") else v)
-    if np.iscomplexobj(v):
-        v = np.abs(v)
-    return np.abs(np.asarray(v, dtype=float))
+    return np.abs(v).astype(float)
+
+
+def _value(e: Any) -> np.ndarray | None:
+    v = e.value  # an atom's value is computed anew on each read
+    return None if v is None else _abs(v)
 
 
 def _terms(e: Any, depth: int = 0) -> np.ndarray | None:
@@ -60,10 +62,7 @@ def _terms(e: Any, depth: int = 0) -> np.ndarray | None:
             out = e.numeric(args)
     except Exception:  # noqa: BLE001 - an atom whose numeric needs its own types
         return _value(e)
-    out = np.asarray(out.toarray() if hasattr(out, "toarray") else out)
-    if np.iscomplexobj(out):
-        out = np.abs(out)
-    out = np.abs(np.asarray(out, dtype=float))
+    out = _abs(out)
     if out.size != math.prod(e.shape):
         return _value(e)
     out = out.reshape(e.shape) if e.shape else out.reshape(())
@@ -80,8 +79,7 @@ def _flat(parts: Any) -> np.ndarray | None:
         if any(g is None for g in got):
             return None
         return np.concatenate(got) if got else np.zeros(0)
-    v = np.asarray(parts.toarray() if hasattr(parts, "toarray") else parts)
-    return np.abs(v).astype(float).ravel()
+    return _abs(parts).ravel()
 
 
 def _constraint_terms(c: Any) -> float:
