@@ -26,6 +26,7 @@ from .data import (
     other_blocks,
     soc_groups,
 )
+from .psd import _smat, _svec_index, psd_shift, psd_shifts, stacked
 
 __all__ = ["psd_shift", "interior_point", "cvxpy_solvers"]
 
@@ -42,68 +43,6 @@ def cvxpy_solvers() -> frozenset[str]:
 
 def _installed() -> frozenset[str]:
     return cvxpy_solvers()
-
-def _svec_index(k: int, lower: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Row and column of each svec entry of a k x k block, listed column by column over
-    the lower (``lower=True``) or the upper triangle."""
-    # column-major order of the lower triangle is row-major order of the upper one, and
-    # the other way round: (i, j) from numpy's row-major lists, transposed
-    i, j = np.triu_indices(k) if lower else np.tril_indices(k)
-    return j, i
-
-
-def _smat(v: np.ndarray, k: int, lower: bool) -> np.ndarray:
-    r, c = _svec_index(k, lower)
-    M = np.zeros((k, k))
-    off = r != c
-    vals = np.where(off, v / math.sqrt(2.0), v)
-    M[r, c] = vals
-    M[c, r] = vals
-    return M
-
-
-def _rump_c(M: np.ndarray, extra: float) -> float:
-    """Rump's constant for the Cholesky test of ``M + extra I`` (BIT 46, 2006, doubled)."""
-    k = M.shape[0]
-    g = float(_gamma(k + 2))
-    trace = float(np.sum(np.abs(np.diag(M)))) + k * abs(extra)
-    return 2.0 * g / (1.0 - g) * trace + 1e-290
-
-
-def _chol_ok(A: np.ndarray) -> bool:
-    try:
-        np.linalg.cholesky(A)
-        return True
-    except np.linalg.LinAlgError:
-        return False
-
-
-def psd_shift(M: np.ndarray, margin: float = 0.0) -> float:
-    """A shift ``t >= 0`` with ``M + (t - margin) I`` positive definite, verified:
-    floating-point Cholesky of that matrix minus ``c I`` runs to completion, ``c`` from
-    Rump's test ("Verification of positive definiteness", BIT 46, 2006), doubled for
-    safety.  ``t = 0`` when ``M - margin I`` is verified PD as it is; ``inf`` if no shift
-    could be verified."""
-    k = M.shape[0]
-    if k == 0:
-        return 0.0
-    if not (np.all(np.isfinite(M)) and math.isfinite(margin)):
-        return math.inf
-    eye = np.eye(k)
-    c0 = _rump_c(M, margin)
-    if _chol_ok(M - (margin + c0) * eye):
-        return 0.0
-    lam = float(scipy.linalg.eigvalsh(M, subset_by_index=[0, 0])[0])
-    t = max(0.0, margin - lam)
-    scale = float(np.max(np.abs(np.diag(M)))) + 1.0e-300
-    for _ in range(6):
-        c = _rump_c(M, t + margin)
-        shift = t + 2.0 * c
-        if _chol_ok(M + (shift - margin - c) * eye):
-            return _up(shift)
-        t = 2.0 * t + 4.0 * c + 16.0 * _U * scale
-    return math.inf
-
 
 #: the relative error allowed for ``exp``/``log`` of the math library in the power and
 #: exponential cone tests (a few ulps in fact; every such value is widened by this)
@@ -132,6 +71,23 @@ def _exp_split(data: ConicData) -> tuple[np.ndarray, list[tuple[str, int, int]]]
         return (np.array([i for kind, i, _ in blocks if kind == "exp"], dtype=np.intp),
                 [b for b in blocks if b[0] != "exp"])
     return cached(data, "exp_split", make)
+
+
+def _psd_groups(data: ConicData) -> list[tuple[int, np.ndarray, np.ndarray]]:
+    """The PSD blocks grouped by side ``k``: ``(k, first rows, diagonal positions within
+    a block's svec)``, once per form (a stack of a side's blocks is one batch of
+    :func:`~convexkern.math.conic.psd.psd_shifts`)."""
+    def make() -> list[tuple[int, np.ndarray, np.ndarray]]:
+        by: dict[int, list[int]] = {}
+        for kind, i, k in _exp_split(data)[1]:
+            if kind == "psd":
+                by.setdefault(k, []).append(i)
+        out = []
+        for k, starts in by.items():
+            r, c = _svec_index(k, data.psd_lower)
+            out.append((k, np.array(starts, dtype=np.intp), np.flatnonzero(r == c)))
+        return out
+    return cached(data, "psd_groups", make)
 
 
 def _ups(v: np.ndarray) -> np.ndarray:
@@ -196,18 +152,15 @@ def _into_cone(v: np.ndarray, data: ConicData, dual: bool) -> tuple[np.ndarray, 
             reason = "a second-order cone block is not finite"
         low = np.isfinite(need) & (v[heads] < need)
         v[heads[low]] = need[low]
-    for kind, i, k in _exp_split(data)[1]:
-        if kind == "psd":
-            size = k * (k + 1) // 2
-            block = v[i: i + size]
-            t = psd_shift(_smat(block, k, data.psd_lower))
-            if not math.isfinite(t):
-                reason = "a PSD block could not be verified"
-            elif t > 0:
-                r, c = _svec_index(k, data.psd_lower)
-                d = np.flatnonzero(r == c) + i
-                v[d] = np.nextafter(v[d] + t, math.inf)
-        elif kind == "pow":
+    for k, starts, diag in _psd_groups(data):  # the blocks of one side at once
+        t = psd_shifts(stacked(v, starts, k, data.psd_lower), np.zeros(starts.size))
+        if not np.all(np.isfinite(t)):
+            reason = "a PSD block could not be verified"
+        up = np.isfinite(t) & (t > 0)
+        d = starts[up][:, None] + diag
+        v[d] = np.nextafter(v[d] + t[up][:, None], math.inf)
+    for kind, i, _ in _exp_split(data)[1]:
+        if kind == "pow":
             v[i], v[i + 1] = _into_pow(v[i], v[i + 1], v[i + 2], alphas[i], dual)
             if not np.all(np.isfinite(v[i: i + 3])):
                 reason = "a power cone block is not finite"
@@ -312,18 +265,17 @@ def _cone_moves(s: np.ndarray, rad: np.ndarray, data: ConicData) -> tuple[np.nda
         # rounded up, but a 0 from an exact head (no radius) is exact: need == head
         short = np.where((gap == 0.0) & (rad[heads] == 0.0), 0.0, np.nextafter(gap, np.inf))
         move[heads] = np.where(short > 0.0, short, 0.0)
-    for kind, i, k in _exp_split(data)[1]:
-        if kind == "psd":
-            size = k * (k + 1) // 2
-            S = _smat(s[i: i + size], k, data.psd_lower)
-            Rm = _smat(rad[i: i + size], k, data.psd_lower)
-            # every S* within Rm of S is PSD once S - |Rm|_F I is
-            t = psd_shift(S, _up(float(np.linalg.norm(Rm)) * (1.0 + float(_gamma(k * k + 2)))))
-            if not math.isfinite(t):
-                reason = "a PSD block of the primal slack could not be verified"
-            r_, c_ = _svec_index(k, data.psd_lower)
-            move[i + np.flatnonzero(r_ == c_)] = t
-        elif kind == "pow":
+    for k, starts, diag in _psd_groups(data):  # the blocks of one side at once
+        # every S* within Rm of S is PSD once S - |Rm|_F I is
+        grow = 1.0 + float(_gamma(k * k + 2))
+        margins = [_up(float(np.linalg.norm(Rm)) * grow)
+                   for Rm in stacked(rad, starts, k, data.psd_lower)]
+        t = psd_shifts(stacked(s, starts, k, data.psd_lower), np.array(margins))
+        if not np.all(np.isfinite(t)):
+            reason = "a PSD block of the primal slack could not be verified"
+        move[starts[:, None] + diag] = t[:, None]
+    for kind, i, _ in _exp_split(data)[1]:
+        if kind == "pow":
             def low(v: float, r: float) -> float:  # exact when r = 0
                 return _down(v - r) if r > 0 else v
 
