@@ -345,6 +345,11 @@ def _pair_bounds(cd: ConicData, x: Any, y: Any, signs: tuple[float, ...],
             return relative_gap(lower, upper, _gap_scale(
                 primal_terms, near_zero, lower, upper)) <= ENOUGH * tol
 
+        def at_tol(lower: float, upper: float) -> bool:  # what the status is judged by
+            return relative_gap(lower, upper, _gap_scale(
+                primal_terms, near_zero, lower, upper)) <= tol
+        enough.at_tol = at_tol  # type: ignore[attr-defined]
+
     dual = None if y is None else signs[0] * y
     if cd.factors:  # the written problem's bracket, not the factored form's
         return factored_bounds(cd, x, dual, lambda d, xd, yd: conic_bounds(

@@ -79,22 +79,9 @@ from .fix import (
     slack_bound,
 )
 from .recession import epigraph_direction
+from .weak import _box_enough, _dual_residual, _min_product, _weak_duality
 
 __all__ = ["ConicData", "ConicBounds", "conic_bounds", "psd_shift", "interior_point"]
-
-
-def _min_product(alo: np.ndarray, ahi: np.ndarray, lo: np.ndarray, hi: np.ndarray
-                 ) -> np.ndarray:
-    """``min a x`` over ``a in [alo, ahi]``, ``x in [lo, hi]`` elementwise, with
-    ``0 * inf = 0`` (a zero coefficient or a zero bound contributes nothing)."""
-    out = np.full(alo.shape, np.inf)
-    for a in (alo, ahi):
-        for b in (lo, hi):
-            with np.errstate(invalid="ignore"):
-                p = a * b
-            p = np.where((a == 0) | (b == 0), 0.0, p)
-            out = np.minimum(out, p)
-    return out
 
 
 def _toward_bounds(data: ConicData, y: np.ndarray, lo: np.ndarray, hi: np.ndarray
@@ -271,19 +258,6 @@ def _lower(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np
     return _down(total), "", res
 
 
-def _dual_residual(data: ConicData, At: sp.csr_matrix, yv: np.ndarray, wv: np.ndarray
-                   ) -> tuple[np.ndarray, np.ndarray]:
-    """The dual residual ``c + A'y + Pw`` and a componentwise bound on its rounding."""
-    rr = data.c + At @ yv
-    mag = np.abs(data.c) + abs_mv(At, yv)
-    kcol = np.diff(At.indptr) + 2
-    if data.P is not None:
-        rr = rr + data.P @ wv
-        mag = mag + abs_mv(data.P, wv)
-        kcol = kcol + np.diff(data.P.indptr) + 1
-    return rr, np.where(mag > 0, _gamma(kcol) * mag + _TINY, 0.0)
-
-
 def _open_column(r: np.ndarray, bad: np.ndarray, why: str) -> str:
     """Why the lower bound is open: the first column whose residual has no finite box."""
     j = int(np.flatnonzero(bad)[0])
@@ -344,23 +318,6 @@ def _reachable(data: ConicData, y: np.ndarray, w: np.ndarray, term: np.ndarray,
         return True
     now = _weak_duality(data, y, w, term, paid)
     return not enough(now) and enough(min(now + cost, getattr(enough, "upper", math.inf)))
-
-
-def _weak_duality(data: ConicData, y: np.ndarray, w: np.ndarray, term: np.ndarray,
-                  paid: float) -> float:
-    """``-b'y - 1/2 w'Pw + sum(term) - paid`` rounded down with the rounding bounds of
-    every sum and product (the lower bound of :func:`_lower` once its terms are known)."""
-    by, ebyv = _dot(data.b, y)
-    s_box, e_box = _fsum(term)
-    e_box += 2 * _U * float(np.sum(np.abs(term)))  # the products' own rounding
-    q, eq = (0.0, 0.0)
-    if data.P is not None:
-        q, eq = _dot(w, data.P @ w)
-        eq += float(np.sum(np.abs(w) * _gamma(np.diff(data.P.indptr) + 2)
-                           * abs_mv(data.P, w)))
-    val = -by - 0.5 * q + s_box - paid
-    errs = ebyv + 0.5 * eq + e_box
-    return val - errs - 8 * _U * (abs(by) + abs(q) + abs(s_box) + paid) - _TINY
 
 
 def _refine_undecided(data: ConicData, At: sp.csr_matrix, y: np.ndarray, w: np.ndarray,
@@ -647,34 +604,6 @@ def conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
 _POOLS = None
 
 
-#: the primal box's rounds stop once the lower bound would still be enough to its caller
-#: were the box's price this many times larger (a margin for what the estimate leaves
-#: out: the multipliers :func:`_toward_bounds` drops, the exact recomputation of
-#: undecided residuals)
-_BOX_MARGIN = 3.0
-
-
-def _box_enough(data: ConicData, x: np.ndarray, y: np.ndarray,
-                good: Callable[[float], bool]) -> Callable[[np.ndarray, np.ndarray], bool]:
-    """When the primal box's rounds may stop (:func:`_primal_box`): the weak-duality bound
-    at ``(y, w = x)`` would still be ``good`` were the box's price (``-sum min r_j x_j``
-    over the box, :func:`_lower`) :data:`_BOX_MARGIN` times larger.  Only when to stop
-    depends on this estimate; the bound itself is computed afterwards, from the box, as
-    always."""
-    n = data.c.size
-    r, err = _dual_residual(data, transposed(data), y, x)
-    base = _weak_duality(data, y, x, np.zeros(0), 0.0)
-
-    def done(lo: np.ndarray, hi: np.ndarray) -> bool:
-        with np.errstate(invalid="ignore", over="ignore"):
-            term = _min_product(r - err, r + err, lo[:n], hi[:n])
-            if not np.all(np.isfinite(term)):
-                return False
-            price = float(-np.sum(np.minimum(term, 0.0)))
-            return bool(good(base + float(np.sum(term)) - (_BOX_MARGIN - 1.0) * price))
-    return done
-
-
 def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
                   rounds: int = 3, interior: bool = True,
                   enough: Callable[[float, float], bool] | None = None) -> ConicBounds:
@@ -769,6 +698,8 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
             def good(v: float, up: float = upper) -> bool:
                 return enough is not None and enough(*_with_offset(v, up, d))
             good.upper = upper  # what a lower bound can reach (without d)
+            if (at_tol := getattr(enough, "at_tol", None)) is not None:
+                good.at_tol = lambda v, up=upper: at_tol(*_with_offset(v, up, d))
 
             # the early stop prices the box's residual terms only: not with a PSD shift,
             # whose penalty (_lower) grows with the box's width too

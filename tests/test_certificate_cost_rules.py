@@ -1,0 +1,263 @@
+"""The certificate's cheaper paths (issue 25's cost): each gives what the path it replaces
+gives, or bounds that still hold every feasible point.
+
+* :func:`~convexkern.math.conic.chains.close_chains` (a chain of rows closed in one
+  pass): every bound it writes holds the whole feasible set, checked against the exact
+  extent of each column over it (an LP per column, HiGHS);
+* :func:`~convexkern.math.conic.psd.psd_shifts` (PSD blocks of one side in a batch): the
+  same shift, to the bit, as :func:`psd_shift` block by block;
+* ``_alike_rows`` (the test before the pair sums' sort): it never hides a pair;
+* the exact row sums by array sweeps and by ``math.fsum`` (the number of rows decides
+  which runs): the same values and bounds;
+* the primal box's stop on slow rounds (``weak._box_enough``): only where the bound
+  already meets ``tol`` and the rounds left could not make it enough.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.optimize import linprog
+
+
+def _system(seed: int, chain: bool):
+    """``rlo <= G z <= rhi`` through a known point, some columns boxed, the rest open;
+    with ``chain``, a staircase of two-entry rows below a few random ones (each row
+    closes the next column once the one before is closed)."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(3, 10))
+    z0 = rng.normal(size=n)
+    if chain:
+        rows = [np.eye(n)[0]] + [np.eye(n)[i + 1] * rng.choice([-2.0, 0.5, 1.0])
+                                 - np.eye(n)[i] * rng.choice([1.0, 3.0]) for i in range(n - 1)]
+        G = sp.csr_matrix(np.array(rows))
+    else:
+        G = sp.random(int(rng.integers(2, 8)), n, density=0.5, random_state=rng, format="csr")
+        G.data = rng.choice([-3.0, -1.0, -0.1, 0.0, 0.5, 1.0, 7.0], G.nnz)
+    act = G @ z0
+    m = G.shape[0]
+    rlo = act - rng.choice([0.0, 0.5, np.inf], m)
+    rhi = act + rng.choice([0.0, 0.3, np.inf], m)
+    lo = z0 - rng.choice([1.0, np.inf, np.inf], n)
+    hi = z0 + rng.choice([2.0, np.inf, np.inf], n)
+    return G, rlo, rhi, lo, hi
+
+
+def _extent(G, rlo, rhi, lo, hi, j: int, sense: float) -> float:
+    """``sense * max(sense * z_j)`` over the feasible set (``inf``: unbounded), by LP."""
+    n = G.shape[1]
+    dense = G.toarray()
+    A_ub, b_ub, A_eq, b_eq = [], [], [], []
+    for i in range(G.shape[0]):
+        if rlo[i] == rhi[i]:
+            A_eq.append(dense[i])
+            b_eq.append(rhi[i])
+            continue
+        if math.isfinite(rhi[i]):
+            A_ub.append(dense[i])
+            b_ub.append(rhi[i])
+        if math.isfinite(rlo[i]):
+            A_ub.append(-dense[i])
+            b_ub.append(-rlo[i])
+    c = np.zeros(n)
+    c[j] = -sense
+    res = linprog(c, A_ub=np.array(A_ub) if A_ub else None, b_ub=b_ub or None,
+                  A_eq=np.array(A_eq) if A_eq else None, b_eq=b_eq or None,
+                  bounds=[(None if not math.isfinite(a) else a,
+                           None if not math.isfinite(b) else b) for a, b in zip(lo, hi)],
+                  method="highs", options={"presolve": False})  # its presolve called
+    # one of these unbounded LPs (through a known point) infeasible
+    if res.status == 3:
+        return sense * math.inf
+    assert res.status == 0, res.message
+    return sense * -res.fun
+
+
+@pytest.mark.parametrize("chain", [False, True])
+@pytest.mark.parametrize("seed", range(25))
+def test_every_bound_a_chain_closes_holds_the_feasible_set(seed, chain):
+    from convexkern.math.conic.chains import close_chains
+
+    G, rlo, rhi, lo0, hi0 = _system(seed, chain)
+    lo, hi = lo0.copy(), hi0.copy()
+    closed = close_chains(G, rlo, rhi, lo, hi)
+    newly = (np.isfinite(lo) & ~np.isfinite(lo0)) | (np.isfinite(hi) & ~np.isfinite(hi0))
+    assert closed == int(np.count_nonzero(np.isfinite(lo) & ~np.isfinite(lo0))
+                         + np.count_nonzero(np.isfinite(hi) & ~np.isfinite(hi0)))
+    # only open bounds are written; the finite ones are left as they were
+    keep_lo, keep_hi = np.isfinite(lo0), np.isfinite(hi0)
+    assert np.array_equal(lo[keep_lo], lo0[keep_lo]) and np.array_equal(hi[keep_hi],
+                                                                       hi0[keep_hi])
+    for j in np.flatnonzero(newly):
+        top = _extent(G, rlo, rhi, lo0, hi0, int(j), 1.0)
+        bottom = _extent(G, rlo, rhi, lo0, hi0, int(j), -1.0)
+        # an unbounded side has no finite bound; a bounded one is held, to rounding
+        assert hi[j] == math.inf if top == math.inf else hi[j] >= top - 1e-12 * (
+            1 + abs(top)), (j, hi[j], top)
+        assert lo[j] == -math.inf if bottom == -math.inf else lo[j] <= bottom + 1e-12 * (
+            1 + abs(bottom)), (j, lo[j], bottom)
+        # and it is a real bound, not a wild one: within rounding of the extent where the
+        # column is a link of the chain (its own row fixes it up to its neighbour's range)
+        if chain and math.isfinite(top) and np.isfinite(hi0).sum() == 0:
+            assert hi[j] <= top + 1e-9 * (1 + abs(top))
+
+
+def test_a_staircase_is_closed_in_one_call_and_holds_its_point():
+    """``z_0 in [0, 1]``, ``z_{i+1} - 2 z_i = 1``: a chain of 300 links, each bound
+    implied by the one before; one call closes them all, and the solution through
+    ``z_0 = 0.5`` stays inside."""
+    from convexkern.math.conic.chains import close_chains
+
+    n = 300
+    rows = [np.eye(n)[0]] + [np.eye(n)[i + 1] - 2 * np.eye(n)[i] for i in range(n - 1)]
+    G = sp.csr_matrix(np.array(rows))
+    rlo = np.concatenate([[0.0], np.ones(n - 1)])
+    rhi = np.concatenate([[1.0], np.ones(n - 1)])
+    lo, hi = np.full(n, -np.inf), np.full(n, np.inf)
+    assert close_chains(G, rlo, rhi, lo, hi) == 2 * n
+    z = np.empty(n)
+    z[0] = 0.5
+    for i in range(n - 1):
+        z[i + 1] = 2 * z[i] + 1
+    assert np.all(lo <= z) and np.all(z <= hi)
+
+
+def test_a_row_with_two_open_terms_closes_nothing():
+    from convexkern.math.conic.chains import close_chains
+
+    G = sp.csr_matrix(np.array([[1.0, 1.0, 1.0]]))
+    lo = np.array([0.0, -np.inf, -np.inf])
+    hi = np.array([1.0, np.inf, np.inf])
+    assert close_chains(G, np.array([-np.inf]), np.array([2.0]), lo, hi) == 0
+    assert np.isinf(hi[1]) and np.isinf(hi[2])
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_batch_of_psd_blocks_gets_the_shift_each_block_gets_alone(seed):
+    from convexkern.math.conic.psd import psd_shift, psd_shifts
+
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(1, 7))
+    B = int(rng.integers(1, 12))
+    Ms, margins = [], []
+    for b in range(B):
+        R = rng.normal(size=(k, k))
+        kind = b % 5
+        if kind == 0:  # well inside
+            M = R @ R.T + np.eye(k)
+        elif kind == 1:  # singular: on the boundary
+            M = R[:, :1] @ R[:, :1].T
+        elif kind == 2:  # indefinite
+            M = 0.5 * (R + R.T)
+        elif kind == 3:  # inside, a margin to keep
+            M = R @ R.T + 2 * np.eye(k)
+        else:  # a hair inside, the margin the test decides on
+            M = R @ R.T + 1e-13 * np.eye(k)
+        Ms.append(M)
+        margins.append([0.0, 0.0, 0.0, 1.0, 1e-13][kind])
+    if seed % 4 == 0:
+        Ms[0] = Ms[0].copy()
+        Ms[0][0, 0] = np.nan  # not finite: inf, as alone
+    stack, margins = np.array(Ms), np.array(margins)
+    got = psd_shifts(stack, margins)
+    want = np.array([psd_shift(M, float(t)) for M, t in zip(Ms, margins)])
+    np.testing.assert_array_equal(got, want)
+
+
+def test_the_pair_test_never_hides_a_pair():
+    """Random nonnegative rows, some over the same columns: where ``_alike_rows`` says no
+    two rows may share their columns, no two do."""
+    from convexkern.math.conic.boxes import _alike_rows
+
+    rng = np.random.default_rng(7)
+    seen_pairs = seen_none = 0
+    for trial in range(200):
+        m, n = int(rng.integers(2, 12)), int(rng.integers(2, 8))
+        A = sp.random(m, n, density=0.4, random_state=rng, format="csr")
+        if trial % 3 == 0 and m >= 2:  # a row repeated over the same columns
+            A = sp.lil_matrix(A)
+            A[m - 1] = A[0] * -1.5
+            A = sp.csr_matrix(A)
+        A.sort_indices()
+        rows = np.flatnonzero(np.diff(A.indptr) >= 2)
+        if rows.size < 2:
+            continue
+        patterns = [tuple(A.indices[A.indptr[i]: A.indptr[i + 1]]) for i in rows]
+        shared = len(set(patterns)) < len(patterns)
+        alike = _alike_rows(A, rows)
+        assert alike or not shared, patterns
+        seen_pairs += shared
+        seen_none += not alike
+    assert seen_pairs > 10 and seen_none > 10  # both cases met
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_row_sums_by_sweeps_and_by_fsum_agree_to_the_bit(seed, monkeypatch):
+    from convexkern.math.conic import data as D
+    from tests.test_exact_rows import _check, _rows
+
+    rng = np.random.default_rng(seed)
+    M, v, const = _rows(rng, 120, 60, [1.0, 8.0, 60.0][seed % 3])
+    rows = np.arange(M.shape[0])
+    by_fsum = D._exact_rows(M, v, rows, const)
+    monkeypatch.setattr(D, "_SHORT_ROWS", 1)  # every length range in bulk
+    by_sweeps = D._exact_rows(M, v, rows, const)
+    np.testing.assert_array_equal(by_fsum[0], by_sweeps[0])
+    np.testing.assert_array_equal(by_fsum[1], by_sweeps[1])
+    _check(M, v, const)
+
+
+def _priced():
+    """One column with a dual residual of -1e-9 and a box [0, h]: the box's price is
+    1e-9 h, the weak-duality base 1 (``-b'y`` with ``b = 1e9``, ``y = -1e-9``)."""
+    from convexkern.math.conic.data import ConicData
+
+    A = sp.csr_matrix(np.array([[1.0]]))
+    data = ConicData(c=np.array([0.0]), A=A, b=np.array([1e9]), zero=1)
+    return data, np.array([0.0]), np.array([-1e-9])
+
+
+@pytest.mark.parametrize("shrink, meets, stops", [
+    (0.97, True, True),    # slow, already within tol, never enough: stop
+    (0.97, False, False),  # slow but not within tol yet: the rounds go on
+    (0.5, True, False),    # fast: the rounds may still make it enough
+])
+def test_slow_rounds_stop_only_within_tol(shrink, meets, stops):
+    from convexkern.math.conic.weak import _box_enough
+
+    data, x, y = _priced()
+
+    def good(v):  # ENOUGH * tol: out of reach
+        return v >= 1.0 + 1e-3
+
+    good.at_tol = lambda v: meets  # type: ignore[attr-defined]
+    done = _box_enough(data, x, y, good)
+    h, said = 1e3, []
+    for _ in range(4):
+        said.append(done(np.array([0.0]), np.array([h])))
+        h *= shrink
+    assert said[0] is False  # one round says nothing of the rate
+    assert any(said) == stops, said
+
+
+def test_without_a_tol_rule_slow_rounds_never_stop():
+    from convexkern.math.conic.weak import _box_enough
+
+    data, x, y = _priced()
+    done = _box_enough(data, x, y, lambda v: False)
+    assert not any(done(np.array([0.0]), np.array([1e3 * 0.97 ** k])) for k in range(6))
+
+
+def test_the_random_systems_close_bounds_at_all():
+    """Not vacuous: the systems above close about 200 bounds between them."""
+    from convexkern.math.conic.chains import close_chains
+
+    total = 0
+    for seed in range(25):
+        for chain in (False, True):
+            G, rlo, rhi, lo, hi = _system(seed, chain)
+            total += close_chains(G, rlo, rhi, lo, hi)
+    assert total > 100
