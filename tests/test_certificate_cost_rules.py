@@ -168,8 +168,9 @@ def test_a_batch_of_psd_blocks_gets_the_shift_each_block_gets_alone(seed):
 
 
 def test_the_pair_test_never_hides_a_pair():
-    """Random nonnegative rows, some over the same columns: where ``_alike_rows`` says no
-    two rows may share their columns, no two do."""
+    """Random nonnegative rows, some over the same columns: ``_alike_rows`` keeps every
+    row that shares its columns with another (the pair sums are looked for among those
+    only)."""
     from convexkern.math.conic.boxes import _alike_rows
 
     rng = np.random.default_rng(7)
@@ -186,11 +187,11 @@ def test_the_pair_test_never_hides_a_pair():
         if rows.size < 2:
             continue
         patterns = [tuple(A.indices[A.indptr[i]: A.indptr[i + 1]]) for i in rows]
-        shared = len(set(patterns)) < len(patterns)
+        twins = np.array([patterns.count(p) > 1 for p in patterns])
         alike = _alike_rows(A, rows)
-        assert alike or not shared, patterns
-        seen_pairs += shared
-        seen_none += not alike
+        assert np.all(alike[twins]), patterns  # every row with a twin is kept
+        seen_pairs += bool(twins.any())
+        seen_none += not alike.any()
     assert seen_pairs > 10 and seen_none > 10  # both cases met
 
 
@@ -261,3 +262,37 @@ def test_the_random_systems_close_bounds_at_all():
             G, rlo, rhi, lo, hi = _system(seed, chain)
             total += close_chains(G, rlo, rhi, lo, hi)
     assert total > 100
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_pair_sums_are_those_found_among_all_rows(seed, monkeypatch):
+    """``|v_k| <= t_k`` pairs (``t - v >= 0``, ``t + v >= 0``) among random rows, some
+    over the same columns without cancelling: the pair sums found among the rows
+    ``_alike_rows`` keeps are the ones found among all rows, entry for entry."""
+    from convexkern.math.conic import boxes
+    from convexkern.math.conic.data import ConicData
+
+    rng = np.random.default_rng(seed)
+    n, k = 12, 4
+    rows = []
+    for q in range(k):  # the epigraph pairs over (v_q, t_q)
+        a = np.zeros(n)
+        a[q], a[k + q] = 1.0, -1.0
+        b_ = a.copy()
+        b_[q] = -1.0
+        rows += [a, b_]
+    for _ in range(10):  # random rows, a few repeated with other values
+        a = np.where(rng.random(n) < 0.3, rng.choice([-2.0, 0.5, 1.0], n), 0.0)
+        rows.append(a)
+        if rng.random() < 0.5:
+            rows.append(a * 3.0)
+    rows = [r for r in rows if np.count_nonzero(r) >= 1]
+    order = rng.permutation(len(rows))
+    A = sp.csr_matrix(np.array(rows)[order])
+    data = ConicData(c=np.zeros(n), A=A, b=np.zeros(A.shape[0]), zero=0, nonneg=A.shape[0])
+    got = boxes._pair_sums(data)
+    monkeypatch.setattr(boxes, "_alike_rows", lambda A_, r: np.ones(r.size, dtype=bool))
+    want = boxes._pair_sums(data)
+    assert want is not None and got is not None  # the epigraph pairs are there
+    np.testing.assert_array_equal(got[0].toarray(), want[0].toarray())
+    np.testing.assert_array_equal(got[1], want[1])
