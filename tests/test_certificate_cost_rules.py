@@ -296,3 +296,28 @@ def test_the_pair_sums_are_those_found_among_all_rows(seed, monkeypatch):
     assert want is not None and got is not None  # the epigraph pairs are there
     np.testing.assert_array_equal(got[0].toarray(), want[0].toarray())
     np.testing.assert_array_equal(got[1], want[1])
+
+
+@pytest.mark.parametrize("k", [1, 3, 7, 8])
+@pytest.mark.parametrize("case", ["margin +1e308", "margin -1e308", "diagonal 1e308",
+                                  "entries 1e200"])
+def test_a_batch_near_overflow_is_tested_block_by_block(k, case):
+    """A review's reproducer: a block whose shifted matrix overflows (or that LAPACK's
+    batched eigenvalues cannot finish) made the whole batch raise; it now goes through
+    ``psd_shift`` alone, with the others, and the shifts are those of the blocks alone."""
+    from convexkern.math.conic.psd import psd_shift, psd_shifts
+
+    Ms = np.stack([np.eye(k)] * 4)
+    margins = np.zeros(4)
+    if case == "margin +1e308":
+        margins[3] = 1e308
+    elif case == "margin -1e308":
+        margins[3] = -1e308
+    elif case == "diagonal 1e308":
+        Ms[3] = np.eye(k) * 1e308
+    else:
+        Ms[3] = np.full((k, k), 1e200) + 1e300 * np.eye(k)
+    with np.errstate(all="ignore"):
+        want = [psd_shift(M, float(t)) for M, t in zip(Ms, margins)]
+        got = psd_shifts(Ms, margins)
+    np.testing.assert_array_equal(got, want)

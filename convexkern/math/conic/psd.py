@@ -122,9 +122,17 @@ def psd_shifts(Ms: np.ndarray, margins: np.ndarray) -> np.ndarray:
         g = float(_gamma(k + 2))
         trace = np.array([float(np.sum(d)) for d in diag]) + k * np.abs(margins[fin])
         c0 = 2.0 * g / (1.0 - g) * trace + 1e-290
-        T = M - (margins[fin] + c0)[:, None, None] * np.eye(k)
-        with np.errstate(invalid="ignore"):
-            lam = np.linalg.eigvalsh(T)[:, 0] if fin.size else np.zeros(0)
+        with np.errstate(invalid="ignore", over="ignore"):
+            T = M - (margins[fin] + c0)[:, None, None] * np.eye(k)
+        # the screen: blocks whose shifted matrix overflowed, or a batch LAPACK cannot
+        # finish (entries near 1e308), are left to psd_shift one by one
+        lam = np.full(fin.size, -np.inf)
+        ok = np.all(np.isfinite(T.reshape(fin.size, -1)), axis=1)
+        if ok.any():
+            try:
+                lam[ok] = np.linalg.eigvalsh(T[ok])[:, 0]
+            except np.linalg.LinAlgError:
+                pass
         scale = np.max(diag, axis=1, initial=0.0) if fin.size else np.zeros(0)
         cand = lam > 1e-10 * scale
         if np.any(cand):
