@@ -1,4 +1,4 @@
-"""The certificate's cheaper paths (issue 25's cost): each gives what the path it replaces
+"""The certificate's cheaper paths: each gives what the path it replaces
 gives, or bounds that still hold every feasible point.
 
 * :func:`~convexkern.math.conic.chains.close_chains` (a chain of rows closed in one
