@@ -330,8 +330,8 @@ def _pair_sums(data: ConicData) -> tuple[sp.csr_matrix, np.ndarray] | None:
 
 def _alike_rows(A: sp.csr_matrix, rows: np.ndarray) -> np.ndarray:
     """Which of ``rows`` of ``A`` may be over the same columns as another of them: rows
-    that are share their length and the sums of their column indices and of those
-    squared, so a row alike in these to no other is in no pair (a few array operations
+    over the same columns share their length and the sums of their column indices and of
+    those squared, so a row alike in these to no other is in no pair (a few array operations
     before the sort of the padded table in :func:`_pair_sums`, which then holds only the
     rows marked: Netlib ISRAEL's sort of all its rows took 3.8 ms)."""
     pos, indptr = row_positions(A, rows)
