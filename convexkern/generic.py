@@ -341,14 +341,14 @@ def _pair_bounds(cd: ConicData, x: Any, y: Any, signs: tuple[float, ...],
     if tol is not None and tol > 0:
         primal_terms, near_zero = _term_scale(cd, x), _near_zero_scale(cd, x, y, written)
 
-        def enough(lower: float, upper: float) -> bool:
-            return relative_gap(lower, upper, _gap_scale(
-                primal_terms, near_zero, lower, upper)) <= ENOUGH * tol
+        def gap(lower: float, upper: float) -> float:
+            return relative_gap(lower, upper, _gap_scale(primal_terms, near_zero, lower,
+                                                         upper))
 
-        def at_tol(lower: float, upper: float) -> bool:  # what the status is judged by
-            return relative_gap(lower, upper, _gap_scale(
-                primal_terms, near_zero, lower, upper)) <= tol
-        enough.at_tol = at_tol  # type: ignore[attr-defined]
+        def enough(lower: float, upper: float) -> bool:
+            return gap(lower, upper) <= ENOUGH * tol
+        # what the status is judged by (the primal box's stop on slow rounds reads it)
+        enough.at_tol = lambda lower, upper: gap(lower, upper) <= tol  # type: ignore[attr-defined]
 
     dual = None if y is None else signs[0] * y
     if cd.factors:  # the written problem's bracket, not the factored form's

@@ -29,13 +29,8 @@ def _svec_index(k: int, lower: bool) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _smat(v: np.ndarray, k: int, lower: bool) -> np.ndarray:
-    r, c = _svec_index(k, lower)
-    M = np.zeros((k, k))
-    off = r != c
-    vals = np.where(off, v / math.sqrt(2.0), v)
-    M[r, c] = vals
-    M[c, r] = vals
-    return M
+    """The symmetric ``k x k`` matrix whose scaled svec is ``v``."""
+    return stacked(v, np.zeros(1, dtype=np.intp), k, lower)[0]
 
 
 def stacked(v: np.ndarray, starts: np.ndarray, k: int, lower: bool) -> np.ndarray:
@@ -54,8 +49,13 @@ def stacked(v: np.ndarray, starts: np.ndarray, k: int, lower: bool) -> np.ndarra
 def _rump_c(M: np.ndarray, extra: float) -> float:
     """Rump's constant for the Cholesky test of ``M + extra I`` (BIT 46, 2006, doubled)."""
     k = M.shape[0]
+    return float(_rump_of(k, float(np.sum(np.abs(np.diag(M)))) + k * abs(extra)))
+
+
+def _rump_of(k: int, trace: float | np.ndarray) -> float | np.ndarray:
+    """:func:`_rump_c` from the side ``k`` and ``sum |M_ii| + k |extra|`` (elementwise for
+    an array of them: the same operations on each)."""
     g = float(_gamma(k + 2))
-    trace = float(np.sum(np.abs(np.diag(M)))) + k * abs(extra)
     return 2.0 * g / (1.0 - g) * trace + 1e-290
 
 
@@ -119,9 +119,8 @@ def psd_shifts(Ms: np.ndarray, margins: np.ndarray) -> np.ndarray:
         # Rump's constant of each block, as _rump_c computes it (each trace a sum of its
         # own contiguous row, as np.sum of the block's diagonal)
         diag = np.ascontiguousarray(np.abs(np.diagonal(M, axis1=1, axis2=2)))
-        g = float(_gamma(k + 2))
-        trace = np.array([float(np.sum(d)) for d in diag]) + k * np.abs(margins[fin])
-        c0 = 2.0 * g / (1.0 - g) * trace + 1e-290
+        c0 = _rump_of(k, np.array([float(np.sum(d)) for d in diag])
+                      + k * np.abs(margins[fin]))
         with np.errstate(invalid="ignore", over="ignore"):
             T = M - (margins[fin] + c0)[:, None, None] * np.eye(k)
         # the screen: blocks whose shifted matrix overflowed, or a batch LAPACK cannot
