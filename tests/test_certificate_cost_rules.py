@@ -321,3 +321,30 @@ def test_a_batch_near_overflow_is_tested_block_by_block(k, case):
         want = [psd_shift(M, float(t)) for M, t in zip(Ms, margins)]
         got = psd_shifts(Ms, margins)
     np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("enough, at_tol, relaxed", [
+    (True, True, False), (False, True, False), (False, False, True)])
+def test_a_factored_bracket_within_tol_is_not_relaxed(monkeypatch, enough, at_tol, relaxed):
+    """``factored_bounds``: the written objective's bracket is kept as it is once it meets
+    the caller's ``tol`` (``enough.at_tol``); only a bracket missing it pays for the
+    relaxed and tightened forms, and then each side is the better of the two."""
+    from convexkern.math.conic import factored
+    from convexkern.math.conic.data import ConicBounds
+
+    direct = ConicBounds(lower=-1.0, upper=1.0, lower_reason="", upper_reason="")
+    other = ConicBounds(lower=-0.5, upper=2.0, lower_reason="", upper_reason="")
+    calls: list[str] = []
+    monkeypatch.setattr(factored, "_objective_form", lambda data, x, y: ("form",))
+
+    def relax(data, x, y, bounds):
+        calls.append("relaxed")
+        return other
+    monkeypatch.setattr(factored, "_relaxed_bounds", relax)
+
+    def rule(lower, upper):
+        return enough
+    rule.at_tol = lambda lower, upper: at_tol
+    out = factored.factored_bounds(None, None, None, lambda *a: direct, rule)
+    assert calls == (["relaxed"] if relaxed else [])
+    assert (out.lower, out.upper) == ((-0.5, 1.0) if relaxed else (-1.0, 1.0))

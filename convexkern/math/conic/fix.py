@@ -39,7 +39,7 @@ from .data import (
     take,
     transposed,
 )
-from .redundant import WORK, exact_dependence, independent_equalities
+from .redundant import WORK, exact_dependence, ill_posed_rows, independent_equalities
 from .triangular import Peeled, forward_peel, triangular_basis, triangular_radius
 
 __all__ = ["abs_mv", "active_fix", "clip_singletons", "dual_fix", "dual_polish",
@@ -488,6 +488,8 @@ def equality_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
     if z == 0 or not (np.any(s[:z]) or np.any(es[:z])):
         return *none, ""  # no equality row, or every one met exactly
     known = data.cache.get("independent")
+    if ill_posed_rows(data):  # no basis over them has an enclosure, at any point
+        return *none, known[1]
     eq = known[0] if known is not None else np.arange(z)
     B, d, reason = _equality_fix_on(data, eq, x, s, es)
     if reason and known is None and "rank deficient" in reason:
@@ -611,6 +613,8 @@ def active_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
         return *fail, "no time was left for the exact correction (time_limit)"
     start = (x, s, es)
     known = data.cache.get("independent")
+    if ill_posed_rows(data):  # the equality rows have no enclosure at any point
+        return *fail, known[1]
     eq = known[0] if known is not None else np.arange(z)
     act, pinned = none, none
     for _ in range(3):
