@@ -770,14 +770,41 @@ def _singular_reason(AE: sp.csr_matrix, z: int) -> str:
             "this point do not span them (a degenerate point)")
 
 
+#: the points whose slack :func:`slack_bound` keeps per form (the upper bound reads the
+#: slack of one point again and again: its plain try, its active try, their clips)
+_SLACKS_KEPT = 4
+
+
 def slack_bound(data: ConicData, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``s = b - Ax`` with a componentwise bound on its rounding error."""
+    """``s = b - Ax`` with a componentwise bound on its rounding error.  The same point
+    (bit for bit) on the same form gets the same arrays, computed once (copies: a
+    caller may write into them)."""
+    x = np.ascontiguousarray(x, dtype=float)
+    key = (x.shape, x.tobytes())
+    kept = data.cache.setdefault("slacks", {})
+    got = kept.get(key)
+    if got is None:
+        got = _slack_bound(data, x)
+        if len(kept) >= _SLACKS_KEPT:
+            kept.pop(next(iter(kept)))
+        kept[key] = got
+    return got[0].copy(), got[1].copy()
+
+
+def _slack_bound(data: ConicData, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`slack_bound`, computed."""
+    gam, unit = cached(data, "slack_rows", lambda: _slack_rows(data.A))
     s = data.b - data.A @ x
     mag = np.abs(data.b) + abs_mv(data.A, x)
-    es = np.where(mag > 0, _gamma(np.diff(data.A.indptr) + 2) * mag + _TINY, 0.0)
+    es = np.where(mag > 0, gam * mag + _TINY, 0.0)
     # a row with one entry of magnitude 1 is b - x: one rounding, exact when it gives 0
-    nnz = np.diff(data.A.indptr)
-    unit = np.flatnonzero(nnz == 1)
-    unit = unit[np.abs(data.A.data[data.A.indptr[unit]]) == 1.0]
     es[unit] = _U * np.abs(s[unit])
     return _refine_slack(data, x, s, es)
+
+
+def _slack_rows(A: sp.csr_matrix) -> tuple[np.ndarray, np.ndarray]:
+    """Per row of ``A``, ``gamma_{k+2}`` of its length, and the rows with one entry of
+    magnitude 1."""
+    nnz = np.diff(A.indptr)
+    unit = np.flatnonzero(nnz == 1)
+    return _gamma(nnz + 2), unit[np.abs(A.data[A.indptr[unit]]) == 1.0]
