@@ -371,22 +371,35 @@ def _lower_best(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray,
 
 def _upper(data: ConicData, x: np.ndarray,
            box: Callable[[], tuple[np.ndarray, np.ndarray]],
-           inner: np.ndarray | None = None) -> tuple[float, str, dict[str, float]]:
+           inner: np.ndarray | None = None, memo: dict | None = None
+           ) -> tuple[float, str, dict[str, float]]:
     """The best of :func:`_upper_at` at ``x`` and at points stepped toward the interior
     point ``inner`` (each one a valid bound); ``box()`` gives the dual box, computed
-    only where a move must be paid for."""
-    best = _upper_at(data, x, box)
+    only where a move must be paid for.  ``memo`` (a dict kept by the caller for one
+    bracket) holds the results already computed, by point (bit for bit), box and kind:
+    a round after a phase one tries ``x`` itself again with the same box."""
+    def upper_at(point: np.ndarray, active: bool = False
+                 ) -> tuple[float, str, dict[str, float]]:
+        if memo is None:
+            return _upper_at(data, point, box, active)
+        key = (point.tobytes(), id(box), active)
+        if key not in memo:
+            memo[key] = _upper_at(data, point, box, active)
+        val, why, res = memo[key]
+        return val, why, dict(res)
+
+    best = upper_at(x)
     if _active_helps(best, data):
-        cand = _upper_at(data, x, box, active=True)
+        cand = upper_at(x, active=True)
         if cand[0] < math.inf:
             best = cand
             best[2]["active_rows_exact"] = 1.0
     if inner is None or best[0] < math.inf and best[2].get("primal_residual", 0.0) == 0.0:
         return best
     def at(theta: float) -> tuple[float, str, dict[str, float]]:
-        cand = _upper_at(data, x + theta * (inner - x), box)
+        cand = upper_at(x + theta * (inner - x))
         if _active_helps(cand, data):  # rows a relative interior point meets
-            cand = _upper_at(data, x + theta * (inner - x), box, active=True)
+            cand = upper_at(x + theta * (inner - x), active=True)
         return cand
 
     cand, theta = _smallest_step(at, lambda v: v < math.inf)
@@ -648,6 +661,7 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
     tried_inner = tried_dual = stepped = tried_lift = paid = False
     failed_at: float | None = None  # the lower bound whose dual box the upper failed with
     boxes: dict[float, Callable[[], tuple[np.ndarray, np.ndarray]]] = {}
+    tried: dict = {}  # the upper bounds computed, by point, box and kind (_upper's memo)
 
     def dual_box(at: float) -> Callable[[], tuple[np.ndarray, np.ndarray]]:
         """The dual box of the cut at ``at``, built at its first use, once per value."""
@@ -684,7 +698,7 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
                     why_up += " (no time was left for a phase-one point)"
             if not again or (inner is not None and not stepped):
                 stepped = inner is not None
-                val, why, r = _upper(data, x, dual_box(lower), inner)
+                val, why, r = _upper(data, x, dual_box(lower), inner, tried)
                 res.update(r)
                 if math.isfinite(val):
                     upper, why_up, progress = val, "", True
