@@ -604,7 +604,29 @@ def active_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
     (one entry) is pinned and does not move.  Two least-squares steps in floating point
     first meet those rows more closely (no claim rests on them: the slack is recomputed
     and the rows and pins are read again after each).  Active rows that depend on the
-    others are left to the cone moves.  Returns ``(x, B, d, rows met exactly, reason)``."""
+    others are left to the cone moves.  Returns ``(x, B, d, rows met exactly, reason)``.
+
+    Without a deadline (whose budgets a second call may not share) the same point and
+    slack on the same form, with the same rows known redundant, are corrected once: the
+    upper bound asks again with each new dual box (copies are handed out)."""
+    if time_left() is not None:
+        return _active_fix(data, x, s, es)
+    known = data.cache.get("independent")
+    key = (x.tobytes(), s.tobytes(), es.tobytes(),
+           None if known is None else known[0].tobytes())
+    kept = data.cache.setdefault("active_fixes", {})
+    got = kept.get(key)
+    if got is None:
+        got = _active_fix(data, x, s, es)
+        if len(kept) >= _SLACKS_KEPT:
+            kept.pop(next(iter(kept)))
+        kept[key] = got
+    return (*(a.copy() for a in got[:4]), got[4])
+
+
+def _active_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, str]:
+    """:func:`active_fix`, computed."""
     z = data.zero
     none = np.zeros(0, dtype=int)
     fail = (x, none, np.zeros(0), none)
