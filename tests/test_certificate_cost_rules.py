@@ -348,3 +348,87 @@ def test_a_factored_bracket_within_tol_is_not_relaxed(monkeypatch, enough, at_to
     out = factored.factored_bounds(None, None, None, lambda *a: direct, rule)
     assert calls == (["relaxed"] if relaxed else [])
     assert (out.lower, out.upper) == ((-0.5, 1.0) if relaxed else (-1.0, 1.0))
+
+
+def _lp_form(seed: int):
+    """``min c'x, A x = b, x >= 0`` as a conic form (zero rows, then ``-x + s = 0``), with
+    a vertex optimum from HiGHS and a few rows of one unit entry."""
+    from convexkern.math.conic import ConicData
+
+    rng = np.random.default_rng(seed)
+    m, n = 4, 9
+    A = rng.integers(-3, 4, (m, n)).astype(float)
+    x0 = rng.choice([0.0, 1.0, 2.5], n)
+    b = A @ x0
+    c = rng.uniform(0.5, 2.0, n)
+    x = linprog(c, A_eq=A, b_eq=b, bounds=[(0, None)] * n, method="highs").x
+    form = ConicData(c=c, A=sp.vstack([sp.csr_matrix(A), -sp.eye(n)], format="csr"),
+                     b=np.concatenate([b, np.zeros(n)]), zero=m, nonneg=n)
+    return form, x + rng.normal(scale=1e-9, size=n)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_kept_slack_is_the_slack_computed_afresh_and_handed_out_as_a_copy(seed):
+    from dataclasses import replace
+
+    from convexkern.math.conic import fix
+
+    form, x = _lp_form(seed)
+    points = [x + k * 1e-7 for k in range(fix._SLACKS_KEPT + 2)]
+    for p in points + points[::-1]:
+        s, es = fix.slack_bound(form, p)
+        fresh = replace(form)  # the same form with an empty cache
+        s0, es0 = fix.slack_bound(fresh, p)
+        np.testing.assert_array_equal(s, s0)
+        np.testing.assert_array_equal(es, es0)
+        s[:] = np.nan  # a caller writing into its arrays changes nothing kept
+        es[:] = -1.0
+    s, es = fix.slack_bound(form, points[-1])
+    assert np.all(np.isfinite(s)) and np.all(es >= 0)
+
+
+def test_a_kept_active_correction_is_a_copy_and_not_kept_under_a_deadline(monkeypatch):
+    import time
+
+    from convexkern.math.budget import deadline
+    from convexkern.math.conic import fix
+
+    form, x = _lp_form(1)
+    s, es = fix.slack_bound(form, x)
+    first = fix.active_fix(form, x, s, es)
+    calls = []
+    real = fix._active_fix
+    monkeypatch.setattr(fix, "_active_fix", lambda *a: calls.append(1) or real(*a))
+    again = fix.active_fix(form, x, s, es)
+    assert calls == []  # kept
+    for a, b in zip(first[:4], again[:4]):
+        np.testing.assert_array_equal(a, b)
+        a[...] = -7  # the caller's copy only
+    third = fix.active_fix(form, x, s, es)
+    for a, b in zip(again[:4], third[:4]):
+        np.testing.assert_array_equal(a, b)
+    assert first[4] == third[4]
+    with deadline(time.perf_counter() + 60.0):  # a deadline's budgets are not shared
+        fix.active_fix(form, x, s, es)
+    assert calls == [1]
+    # rows found redundant since: a new correction
+    form.cache["independent"] = (np.arange(form.zero - 1), "")
+    fix.active_fix(form, x, s, es)
+    assert calls == [1, 1]
+
+
+def test_the_upper_bounds_memo_hands_out_its_results_unchanged(monkeypatch):
+    from convexkern.math.conic import bounds
+
+    form, x = _lp_form(2)
+    box = lambda: (np.full(form.b.size, -np.inf), np.full(form.b.size, np.inf))  # noqa: E731
+    memo: dict = {}
+    want = bounds._upper(form, x, box)
+    got = bounds._upper(form, x, box, None, memo)
+    assert got[:2] == want[:2] and got[2] == want[2]
+    got[2]["written"] = 1.0  # a caller's update of the residuals stays its own
+    calls = []
+    real = bounds._upper_at
+    monkeypatch.setattr(bounds, "_upper_at", lambda *a: calls.append(1) or real(*a))
+    again = bounds._upper(form, x, box, None, memo)
+    assert calls == [] and again[:2] == want[:2] and again[2] == want[2]
