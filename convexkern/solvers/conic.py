@@ -82,7 +82,10 @@ def solve_conic(
     tolerances are absolute, so a problem with a small objective (|opt| ~ 1e-4) needs
     them far below ``tol``.  First at the settings the gap's shortfall asks for, then,
     if those still miss ``tol``, at the policy's full factor, both within one budget.
-    The best-certified report is kept; ``solver_stats["refined"]`` says it happened.
+    The best-certified report is kept; ``solver_stats["refined"]`` says it happened.  None
+    is run where no point could close the open side: equality rows dependent on the others
+    only to rounding (:func:`_ill_posed`), or an SDP's side with no strictly feasible
+    point (:func:`_no_interior`).
 
     For a first-order solver (``ConicSolverSpec.quick_first``: SCS, OSQP), where such a
     re-solve may follow (not for SDPs, whose phase one also says when no re-solve can

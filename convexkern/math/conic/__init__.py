@@ -11,6 +11,7 @@ computed:
 * :mod:`.cones`: moving a point into each cone and its dual with a proven margin, the
   cone moves a primal slack needs, the phase-one points (primal and dual);
 * :mod:`.boxes`: boxes on the primal and dual variables by interval propagation;
+* :mod:`.slack`: the primal slack ``b - Ax`` with its rounding bound, once per point;
 * :mod:`.fix`: the exact corrections (equality rows, active rows, free columns' dual
   residuals) enclosed by Rump's bound;
 * :mod:`.bounds`: the bracket itself (:func:`conic_bounds`, weak duality with the box,

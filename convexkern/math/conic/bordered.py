@@ -96,8 +96,8 @@ def bordered_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray,
     ``eq`` (which must have a diagonal basis among the columns with ``room > 0``) and
     the active inequality rows ``act``: ``(x, B, d, inequality rows met exactly,
     reason)`` as there, or ``None`` when the structure is absent (the dense path then
-    runs).  ``slack`` and ``clip`` are :func:`~convexkern.math.conic.fix.slack_bound` and
-    :func:`~convexkern.math.conic.fix.clip_singletons`."""
+    runs).  ``slack`` and ``clip`` are :func:`~convexkern.math.conic.slack.slack_bound` and
+    :func:`~convexkern.math.conic.slack.clip_singletons`."""
     mov = np.flatnonzero(room > 0)
     if eq.size == 0 or mov.size == 0:
         return None

@@ -67,19 +67,10 @@ from .data import (
     cached,
     transposed,
 )
-from .fix import (
-    abs_mv,
-    active_fix,
-    clip_singletons,
-    dual_fix,
-    dual_polish,
-    equality_fix,
-    fix_cost,
-    quadratic_polish,
-    slack_bound,
-)
+from .fix import active_fix, dual_fix, dual_polish, equality_fix, fix_cost, quadratic_polish
 from .recession import epigraph_direction
 from .redundant import ill_posed_rows
+from .slack import abs_mv, clip_singletons, slack_bound
 from .weak import _box_enough, _dual_residual, _min_product, _weak_duality
 
 __all__ = ["ConicData", "ConicBounds", "conic_bounds", "psd_shift", "interior_point"]

@@ -25,7 +25,7 @@ from .data import (
     row_positions,
     transposed,
 )
-from .fix import abs_mv
+from .slack import abs_mv
 
 __all__: list[str] = []  # private helpers of the convexkern.math.conic package
 

@@ -10,8 +10,8 @@ claimed of that step: the residual is recomputed, with its error bound, where it
 
 * primal: :func:`equality_fix` (the equality rows), :func:`active_fix` (the equality
   rows and the inequality rows the point meets, at a degenerate vertex), with
-  :func:`clip_singletons` meeting bound rows exactly and :func:`slack_bound` computing
-  ``b - Ax`` with its error;
+  :func:`~convexkern.math.conic.slack.clip_singletons` meeting bound rows exactly and
+  :func:`~convexkern.math.conic.slack.slack_bound` computing ``b - Ax`` with its error;
 * dual: :func:`dual_fix` (a zero residual on the columns with no finite box) after
   :func:`dual_polish`.
 """
@@ -30,32 +30,19 @@ from .data import (
     _TINY,
     _U,
     ConicData,
-    _exact_rows,
     _gamma,
     _up,
-    _worst_first,
     cached,
     nonneg_rows,
     take,
     transposed,
 )
 from .redundant import WORK, exact_dependence, ill_posed_rows, independent_equalities
+from .slack import _SLACKS_KEPT, abs_mv, clip_singletons, slack_bound
 from .triangular import Peeled, forward_peel, triangular_basis, triangular_radius
 
 __all__ = ["abs_mv", "active_fix", "clip_singletons", "dual_fix", "dual_polish",
            "equality_fix", "quadratic_polish", "slack_bound"]
-
-
-def abs_mv(M: sp.csr_matrix, v: np.ndarray) -> np.ndarray:
-    """``|M| |v|``; ``|M|`` is kept on ``M`` while its data array is the same object."""
-    kept = getattr(M, "_ck_abs", None)
-    if kept is None or kept[0] is not M.data:
-        kept = (M.data, abs(M))
-        try:
-            M._ck_abs = kept  # type: ignore[union-attr]
-        except AttributeError:
-            pass
-    return kept[1] @ np.abs(v)
 
 
 def dual_fix(data: ConicData, y: np.ndarray, r: np.ndarray, err: np.ndarray,
@@ -416,60 +403,6 @@ def quadratic_polish(data: ConicData, y: np.ndarray, w: np.ndarray, residual,
     return out
 
 
-def _refine_slack(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray,
-                  limit: int = 5000) -> tuple[np.ndarray, np.ndarray]:
-    """The slack ``b - Ax`` recomputed exactly on the equality and nonnegative rows whose
-    cone membership the rounding bound leaves open (see :func:`_refine_undecided`)."""
-    z, nn = data.zero, data.nonneg
-    idx = np.arange(z + nn)
-    open_ = np.zeros(z + nn, dtype=bool)
-    open_[:z] = (np.abs(s[:z]) <= es[:z]) & (es[:z] > 0)
-    open_[z:] = (s[z: z + nn] < es[z: z + nn])
-    rows = _worst_first(data.A, idx[open_], es[idx[open_]], limit)
-    if rows.size == 0:
-        return s, es
-    vals, errs = _exact_rows(data.A, -x, rows, data.b)
-    s, es = s.copy(), es.copy()
-    better = errs < es[rows]
-    s[rows[better]], es[rows[better]] = vals[better], errs[better]
-    return s, es
-
-
-def _singletons(data: ConicData) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The bound-like rows ``a x_j <= b`` (a nonneg row with one entry): ``(j, a, b)``."""
-    def make() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        rows = nonneg_rows(data)
-        one = np.flatnonzero(np.diff(rows.indptr) == 1)
-        return (rows.indices[rows.indptr[one]], rows.data[rows.indptr[one]],
-                data.b[data.zero + one])
-    return cached(data, "singletons", make)
-
-
-def clip_singletons(data: ConicData, x: np.ndarray) -> np.ndarray:
-    """``x`` with every bound-like row (a nonneg row ``a x_j <= b`` with one entry) met
-    exactly: the coordinate is moved onto the inner side of the bound, stepping an ulp at
-    a time until the computed slack is provably nonnegative."""
-    j, a, b = _singletons(data)
-    if j.size == 0:
-        return x
-    x = x.copy()
-    for _ in range(4):
-        slack = b - a * x[j]
-        ok = slack >= 2 * _U * (np.abs(b) + np.abs(a * x[j])) + (slack != 0) * _TINY
-        ok |= (slack == 0) & ((a * x[j]) == b) & (np.abs(a) == 1.0)  # exact: a = +-1
-        bad = ~ok
-        if not bad.any():
-            break
-        # the bound itself, then one ulp further inside per round
-        target = np.where(bad, b / a, x[j])
-        inward = np.where(a > 0, -np.inf, np.inf)
-        cur = np.where(bad & (np.sign(a) * (x[j] - target) >= 0), target, x[j])
-        step = np.where(bad & ((b - a * cur) < 0), np.nextafter(cur, inward), cur)
-        np.minimum.at(x, j[bad & (a > 0)], step[bad & (a > 0)])
-        np.maximum.at(x, j[bad & (a < 0)], step[bad & (a < 0)])
-    return x
-
-
 def equality_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
                   ) -> tuple[np.ndarray, np.ndarray, str]:
     """Columns ``B`` and a radius ``d`` such that some ``x* = x + delta`` with ``delta``
@@ -790,43 +723,3 @@ def _singular_reason(AE: sp.csr_matrix, z: int) -> str:
         return f"the {z} equality rows are rank deficient (numerical rank {rank}: redundant rows)"
     return (f"the {z} equality rows have full rank, but the columns with room to move at "
             "this point do not span them (a degenerate point)")
-
-
-#: the points whose slack :func:`slack_bound` keeps per form (the upper bound reads the
-#: slack of one point again and again: its plain try, its active try, their clips)
-_SLACKS_KEPT = 4
-
-
-def slack_bound(data: ConicData, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``s = b - Ax`` with a componentwise bound on its rounding error.  The same point
-    (bit for bit) on the same form gets the same arrays, computed once (copies: a
-    caller may write into them)."""
-    x = np.ascontiguousarray(x, dtype=float)
-    key = (x.shape, x.tobytes())
-    kept = data.cache.setdefault("slacks", {})
-    got = kept.get(key)
-    if got is None:
-        got = _slack_bound(data, x)
-        if len(kept) >= _SLACKS_KEPT:
-            kept.pop(next(iter(kept)))
-        kept[key] = got
-    return got[0].copy(), got[1].copy()
-
-
-def _slack_bound(data: ConicData, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`slack_bound`, computed."""
-    gam, unit = cached(data, "slack_rows", lambda: _slack_rows(data.A))
-    s = data.b - data.A @ x
-    mag = np.abs(data.b) + abs_mv(data.A, x)
-    es = np.where(mag > 0, gam * mag + _TINY, 0.0)
-    # a row with one entry of magnitude 1 is b - x: one rounding, exact when it gives 0
-    es[unit] = _U * np.abs(s[unit])
-    return _refine_slack(data, x, s, es)
-
-
-def _slack_rows(A: sp.csr_matrix) -> tuple[np.ndarray, np.ndarray]:
-    """Per row of ``A``, ``gamma_{k+2}`` of its length, and the rows with one entry of
-    magnitude 1."""
-    nnz = np.diff(A.indptr)
-    unit = np.flatnonzero(nnz == 1)
-    return _gamma(nnz + 2), unit[np.abs(A.data[A.indptr[unit]]) == 1.0]

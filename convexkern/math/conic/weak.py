@@ -10,7 +10,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .data import _TINY, _U, ConicData, _dot, _fsum, _gamma, transposed
-from .fix import abs_mv
+from .slack import abs_mv
 
 __all__: list[str] = []  # private helpers of the convexkern.math.conic package
 
