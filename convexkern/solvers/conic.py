@@ -83,9 +83,7 @@ def solve_conic(
     them far below ``tol``.  First at the settings the gap's shortfall asks for, then,
     if those still miss ``tol``, at the policy's full factor, both within one budget.
     The best-certified report is kept; ``solver_stats["refined"]`` says it happened.  None
-    is run where no point could close the open side: equality rows dependent on the others
-    only to rounding (:func:`_ill_posed`), or an SDP's side with no strictly feasible
-    point (:func:`_no_interior`).
+    is run for an SDP's side with no strictly feasible point (:func:`_no_interior`).
 
     For a first-order solver (``ConicSolverSpec.quick_first``: SCS, OSQP), where such a
     re-solve may follow (not for SDPs, whose phase one also says when no re-solve can
@@ -136,7 +134,7 @@ def solve_conic(
         return in_full(first)
     if f.problem.__dict__.get("_convexkern_altered", {}).get(spec.cvxpy_name):
         return first  # the solver's form is not the problem: no point of it closes a bound
-    hopeless = _ill_posed(first) or (_no_interior(first) if f.cone_class == "SDP" else "")
+    hopeless = _no_interior(first) if f.cone_class == "SDP" else ""
     if hopeless:  # a more accurate point cannot close a bound no interior point exists for
         return replace(first, message="; ".join(m for m in (first.message, hopeless) if m))
     left = None if time_limit is None else time_limit - (time.perf_counter() - t_start)
@@ -224,19 +222,6 @@ def _no_interior(r: SolveReport) -> str:
                     f"(phase-one margin {margin:.2g}), so a more accurate point cannot give "
                     "it a finite bound")
     return ""
-
-
-def _ill_posed(r: SolveReport) -> str:
-    """Why a refining re-solve cannot help ``r``: equality rows dependent on the others
-    only to rounding (the certificate's ``ill_posed_rows``, cvxpy's ``lp_5``), which no
-    point meets exactly with an enclosure, so the primal side stays open whatever point a
-    re-solve returns; or ``""``."""
-    rows = (r.residuals or {}).get("ill_posed_rows")
-    if not rows or math.isfinite(r.primal_value):
-        return ""
-    return (f"not re-solved: {int(rows)} equality row(s) depend on the others only to "
-            "rounding, so no point, however accurate, gives the primal side a finite "
-            "bound")
 
 
 class _NoStart(Exception):

@@ -69,7 +69,6 @@ from .data import (
 )
 from .fix import active_fix, dual_fix, dual_polish, equality_fix, fix_cost, quadratic_polish
 from .recession import epigraph_direction
-from .redundant import ill_posed_rows
 from .slack import abs_mv, clip_singletons, slack_bound
 from .weak import _box_enough, _dual_residual, _min_product, _weak_duality
 
@@ -680,7 +679,7 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
             # the box of the lower bound's cut too: the cut often closes it (SDPLIB mcp100,
             # dual form: a 23 s phase one for a bound the cut gave anyway)
             again = failed_at is not None and failed_at == lower
-            if again and interior and not tried_inner and not ill_posed_rows(data):
+            if again and interior and not tried_inner:
                 tried_inner, progress = True, True
                 inner, margin = interior_point(data, x)
                 res["phase_one_margin"] = margin
@@ -730,8 +729,6 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
     if paid and math.isfinite(upper) and not math.isfinite(lower):  # the moves' price:
         upper, why_up = math.inf, ("the moves are priced over the dual feasible set, "
                                    "which no dual point proves nonempty")
-    if not math.isfinite(upper) and (k := ill_posed_rows(data)):
-        res["ill_posed_rows"] = float(k)  # open at any point: no re-solve can close it
     lower, upper = _with_offset(lower, upper, d)
     return ConicBounds(lower=lower, upper=upper, lower_reason=why_lo, upper_reason=why_up,
                        residuals=res)

@@ -264,8 +264,10 @@ class ConicData:
     #: written problem's (:func:`~convexkern.math.conic.factored.factored_bounds`)
     factors: tuple = ()
     #: work the certificate keeps for this form across points (``"equality"``: the basis
-    #: of the equality correction; ``"interior"``: the phase-one point); a copy made with
-    #: :func:`dataclasses.replace` starts empty
+    #: of the equality correction; ``"interior"``: the phase-one point; ``"slacks"``: the
+    #: last points' slacks); a copy made with :func:`dataclasses.replace` starts empty.  A
+    #: form is not changed in place once certified (the cache would not know): a changed
+    #: form is a new one (:func:`dataclasses.replace`)
     cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def rows_of(self, v: np.ndarray | None) -> np.ndarray | None:

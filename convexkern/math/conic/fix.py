@@ -37,7 +37,7 @@ from .data import (
     take,
     transposed,
 )
-from .redundant import WORK, exact_dependence, ill_posed_rows, independent_equalities
+from .redundant import WORK, exact_dependence, independent_equalities
 from .slack import _SLACKS_KEPT, abs_mv, clip_singletons, slack_bound
 from .triangular import Peeled, forward_peel, triangular_basis, triangular_radius
 
@@ -421,8 +421,6 @@ def equality_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
     if z == 0 or not (np.any(s[:z]) or np.any(es[:z])):
         return *none, ""  # no equality row, or every one met exactly
     known = data.cache.get("independent")
-    if ill_posed_rows(data):  # no basis over them has an enclosure, at any point
-        return *none, known[1]
     eq = known[0] if known is not None else np.arange(z)
     B, d, reason = _equality_fix_on(data, eq, x, s, es)
     if reason and known is None and "rank deficient" in reason:
@@ -551,6 +549,8 @@ def active_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
     got = kept.get(key)
     if got is None:
         got = _active_fix(data, x, s, es)
+        # copies kept: the point handed back may be the caller's own array
+        got = (*(a.copy() for a in got[:4]), got[4])
         if len(kept) >= _SLACKS_KEPT:
             kept.pop(next(iter(kept)))
         kept[key] = got
@@ -568,8 +568,6 @@ def _active_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
         return *fail, "no time was left for the exact correction (time_limit)"
     start = (x, s, es)
     known = data.cache.get("independent")
-    if ill_posed_rows(data):  # the equality rows have no enclosure at any point
-        return *fail, known[1]
     eq = known[0] if known is not None else np.arange(z)
     act, pinned = none, none
     for _ in range(3):

@@ -32,7 +32,7 @@ import scipy.sparse as sp
 from ..budget import affordable
 from .data import ConicData
 
-__all__ = ["exact_dependence", "ill_posed_rows", "independent_equalities"]
+__all__ = ["exact_dependence", "independent_equalities"]
 
 #: pivots of the rank-revealing QR below this fraction of the largest: a dependent row
 RANK_TOL = 1e-9
@@ -42,10 +42,6 @@ DENOMINATOR = 10**6
 WORK = 400_000
 #: the most rows a dependent row is solved for exactly (:func:`_consistent`)
 SUPPORT = 8
-#: a dependent pivot below this fraction of the largest is rounding itself: any square
-#: basis over those rows has a condition number past 1/eps, so no enclosure (Rump's bound
-#: needs ``||I - R B|| < 1``) exists at any point (:func:`ill_posed_rows`)
-ROUNDING_PIVOT = 1e-14
 
 
 def independent_equalities(data: ConicData) -> tuple[np.ndarray, str]:
@@ -63,29 +59,19 @@ def independent_equalities(data: ConicData) -> tuple[np.ndarray, str]:
     z, n = data.zero, data.c.size
     if z > 2000 or not affordable(4.0 * z * z * n):
         return np.arange(z), ""  # not searched (not kept: a later call may have the time)
-    rows, reason, data.cache["ill_posed"] = _find(data)
-    cached = data.cache["independent"] = rows, reason
+    cached = data.cache["independent"] = _find(data)
     return cached
 
 
-def ill_posed_rows(data: ConicData) -> int:
-    """How many equality rows of ``data`` a search (:func:`independent_equalities`, run
-    by the upper bound's correction) found dependent on the others only to rounding, at a
-    pivot within rounding (:data:`ROUNDING_PIVOT`): no square basis over them has an
-    enclosure, at any point however accurate, so the upper bound is open whatever the
-    solver returns.  0 when none, when the pivot is larger, or when no search has run."""
-    return int(data.cache.get("ill_posed", 0))
-
-
-def _find(data: ConicData) -> tuple[np.ndarray, str, int]:
+def _find(data: ConicData) -> tuple[np.ndarray, str]:
     z, n = data.zero, data.c.size
     everything = np.arange(z)
     if z < 2:
-        return everything, "", 0
+        return everything, ""
     kept, open_rows, pivot = exact_dependence(data.A[:z].tocsr(), data.b[:z])
     rows = np.union1d(kept, open_rows)
     if not open_rows.size:
-        return rows, "", 0
+        return rows, ""
     shown = ", ".join(f"conic row {i}" for i in open_rows[:3])
     more = f" and {len(open_rows) - 3} more" if len(open_rows) > 3 else ""
     pivot_text = (f"relative pivot {pivot:.1g}; " if math.isfinite(pivot)
@@ -93,8 +79,7 @@ def _find(data: ConicData) -> tuple[np.ndarray, str, int]:
     return rows, (f"of the {z} equality rows, {shown}{more} depend on the others only to "
                   f"rounding ({pivot_text}no exact combination found): the "
                   "stored problem is within rounding of one with no feasible point "
-                  "(ill-posed)"), (int(open_rows.size) if not pivot > ROUNDING_PIVOT
-                                   else 0)
+                  "(ill-posed)")
 
 
 def exact_dependence(M: sp.csr_matrix, rhs: np.ndarray, cols: np.ndarray | None = None,
