@@ -372,9 +372,10 @@ def test_a_kept_slack_is_the_slack_computed_afresh_and_handed_out_as_a_copy(seed
     from dataclasses import replace
 
     from convexkern.math.conic import fix
+    from convexkern.math.conic.data import KEPT_POINTS
 
     form, x = _lp_form(seed)
-    points = [x + k * 1e-7 for k in range(fix._SLACKS_KEPT + 2)]
+    points = [x + k * 1e-7 for k in range(KEPT_POINTS + 2)]
     for p in points + points[::-1]:
         s, es = fix.slack_bound(form, p)
         fresh = replace(form)  # the same form with an empty cache

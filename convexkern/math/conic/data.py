@@ -349,6 +349,26 @@ def cached(data: ConicData, key: str, make):
     return out
 
 
+#: the points whose work :func:`kept_for` keeps per form and kind (the upper bound reads
+#: one point's slack and correction again and again: its plain try, its active try,
+#: their clips, each new dual box)
+KEPT_POINTS = 4
+
+
+def kept_for(data: ConicData, kind: str, key: Any, make):
+    """``make()`` for ``key`` (a point's bytes, bit for bit), kept in ``data.cache[kind]``
+    for the last :data:`KEPT_POINTS` keys: what a certificate computes again for the same
+    point on the same form.  The caller copies what it hands out."""
+    kept = data.cache.setdefault(kind, {})
+    got = kept.get(key)
+    if got is None:
+        got = make()
+        if len(kept) >= KEPT_POINTS:
+            kept.pop(next(iter(kept)))
+        kept[key] = got
+    return got
+
+
 def row_positions(M: sp.csr_matrix, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Where the stored entries of ``rows`` of the CSR matrix ``M`` are in ``M.data`` and
     ``M.indices`` (row by row, in ``rows``' order; a row given twice, twice) and the new

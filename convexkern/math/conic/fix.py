@@ -33,12 +33,13 @@ from .data import (
     _gamma,
     _up,
     cached,
+    kept_for,
     nonneg_rows,
     take,
     transposed,
 )
 from .redundant import WORK, exact_dependence, independent_equalities
-from .slack import _SLACKS_KEPT, abs_mv, clip_singletons, slack_bound
+from .slack import abs_mv, clip_singletons, slack_bound
 from .triangular import Peeled, forward_peel, triangular_basis, triangular_radius
 
 __all__ = ["abs_mv", "active_fix", "clip_singletons", "dual_fix", "dual_polish",
@@ -545,15 +546,11 @@ def active_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
     known = data.cache.get("independent")
     key = (x.tobytes(), s.tobytes(), es.tobytes(),
            None if known is None else known[0].tobytes())
-    kept = data.cache.setdefault("active_fixes", {})
-    got = kept.get(key)
-    if got is None:
+    def make() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, str]:
         got = _active_fix(data, x, s, es)
         # copies kept: the point handed back may be the caller's own array
-        got = (*(a.copy() for a in got[:4]), got[4])
-        if len(kept) >= _SLACKS_KEPT:
-            kept.pop(next(iter(kept)))
-        kept[key] = got
+        return (*(a.copy() for a in got[:4]), got[4])
+    got = kept_for(data, "active_fixes", key, make)
     return (*(a.copy() for a in got[:4]), got[4])
 
 

@@ -8,7 +8,17 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .data import _TINY, _U, ConicData, _exact_rows, _gamma, _worst_first, cached, nonneg_rows
+from .data import (
+    _TINY,
+    _U,
+    ConicData,
+    _exact_rows,
+    _gamma,
+    _worst_first,
+    cached,
+    kept_for,
+    nonneg_rows,
+)
 
 __all__ = ["abs_mv", "clip_singletons", "slack_bound"]
 
@@ -25,25 +35,14 @@ def abs_mv(M: sp.csr_matrix, v: np.ndarray) -> np.ndarray:
     return kept[1] @ np.abs(v)
 
 
-#: the points whose slack :func:`slack_bound` keeps per form (the upper bound reads the
-#: slack of one point again and again: its plain try, its active try, their clips)
-_SLACKS_KEPT = 4
-
 
 def slack_bound(data: ConicData, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``s = b - Ax`` with a componentwise bound on its rounding error.  The same point
     (bit for bit) on the same form gets the same arrays, computed once (copies: a
     caller may write into them)."""
     x = np.ascontiguousarray(x, dtype=float)
-    key = (x.shape, x.tobytes())
-    kept = data.cache.setdefault("slacks", {})
-    got = kept.get(key)
-    if got is None:
-        got = _slack_bound(data, x)
-        if len(kept) >= _SLACKS_KEPT:
-            kept.pop(next(iter(kept)))
-        kept[key] = got
-    return got[0].copy(), got[1].copy()
+    s, es = kept_for(data, "slacks", (x.shape, x.tobytes()), lambda: _slack_bound(data, x))
+    return s.copy(), es.copy()
 
 
 def _slack_bound(data: ConicData, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
