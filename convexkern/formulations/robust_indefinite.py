@@ -274,7 +274,8 @@ def dual(K0: Any, y: Any, C: float = 1.0, rho: float = 1.0, *,
 
     The cvxpy problem is the conic dual (6), with the Schur block written out explicitly
     (``matrix_frac`` re-evaluates :math:`z^\\top K^{-1} z` at a singular ``K`` and can be
-    off at the optimum):
+    off at the optimum).  It is built on first access of ``f.problem`` (a conic solve):
+    ``robust_apg``, the paper's methods and the certificate read ``f.data`` alone:
 
     .. math:: \\min\\ \\tfrac12 t + C e^\\top\\mu + \\rho\\|K - K_0\\|_F^2 \\quad\\text{s.t.}\\quad
               \\begin{pmatrix}K & z\\\\ z^\\top & t\\end{pmatrix}\\succeq 0,\\
@@ -326,15 +327,24 @@ def dual(K0: Any, y: Any, C: float = 1.0, rho: float = 1.0, *,
     lam = cp.Variable(n, nonneg=True, name="lambda")
     mu = cp.Variable(n, nonneg=True, name="mu")
     nu = cp.Variable(name="nu")
-    z = cp.multiply(y, 1.0 + lam - mu) + nu  # Y(e + lambda - mu + nu y), Y y = e
-    zc = cp.reshape(z, (n, 1), order="F")
-    block = cp.bmat([[K, zc], [zc.T, cp.reshape(t, (1, 1), order="F")]])
-    schur = block >> 0
-    obj = 0.5 * t + Cp * cp.sum(mu) + rp * cp.sum_squares(K - K0)
-    problem = cp.Problem(cp.Minimize(obj), [schur])
+    schur: list[Any] = []  # the Schur block's constraint, once the problem is built
+
+    def build() -> cp.Problem:
+        # built on first access of f.problem: cvxpy's constant copies K0 twice (40 GB at
+        # n = 5e4), which robust_apg and the certificate never read
+        z = cp.multiply(y, 1.0 + lam - mu) + nu  # Y(e + lambda - mu + nu y), Y y = e
+        zc = cp.reshape(z, (n, 1), order="F")
+        block = cp.bmat([[K, zc], [zc.T, cp.reshape(t, (1, 1), order="F")]])
+        schur[:] = [block >> 0]
+        obj = 0.5 * t + Cp * cp.sum(mu) + rp * cp.sum_squares(K - K0)
+        return cp.Problem(cp.Minimize(obj), list(schur))
+
+    build.sense = "minimize"  # type: ignore[attr-defined]
+    build.cone_class = "SDP"  # type: ignore[attr-defined]
 
     def extract(f: Formulation) -> dict[str, np.ndarray]:
-        Z = schur.dual_value
+        f.problem  # noqa: B018 (built, if it was not: then no dual value is stored)
+        Z = schur[0].dual_value
         if Z is None:
             raise InvalidInputError("point", "the conic problem has no dual solution stored")
         return {"alpha": conic_alpha(Z, f.data["y"])}
@@ -348,7 +358,7 @@ def dual(K0: Any, y: Any, C: float = 1.0, rho: float = 1.0, *,
 
     return Formulation(
         name="robust_indefinite.dual",
-        problem=problem,
+        problem=build,
         variables={"K": K, "t": t, "lambda": lam, "mu": mu, "nu": nu},
         parameters={"C": Cp, "rho": rp},
         source=f"{SOURCE}, problem (3) solved through its dual (6)",
