@@ -141,9 +141,14 @@ def stabilization(
     base = svm.dual(dec.K_tilde, y, C, psd_check=False)
     hard = C is None
     name = f"krein.stabilization({decomposition}{', hard' if hard else ''})"
+
+    def build() -> Any:  # the SVM dual's cvxpy problem, built on first access (svm.dual)
+        return base.problem
+
+    build.sense, build.cone_class = "maximize", "QP"  # type: ignore[attr-defined]
     return Formulation(
         name=name,
-        problem=base.problem,
+        problem=build,
         variables=base.variables,
         parameters=base.parameters,
         source=SOURCE,

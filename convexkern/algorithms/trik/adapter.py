@@ -32,7 +32,9 @@ def solve_smo_krein(f: Formulation, **kw: Any) -> SolveReport:
     hard margin too, as the svm dual's SMO solves it)."""
     from ...solvers import solve
 
-    as_svm = dataclasses.replace(f, kind="svm.dual")
+    # the problem as stored: a builder not yet called stays one (SMO never reads it;
+    # replace() reading f.problem would build it)
+    as_svm = dataclasses.replace(f, kind="svm.dual", problem=f.__dict__["_problem"])
     options = {k: v for k, v in kw.items() if k not in ("tol", "max_iter", "time_limit",
                                                         "verbose", "x0")}
     return solve(as_svm, "smo", tol=kw.get("tol"), max_iter=kw.get("max_iter"),
