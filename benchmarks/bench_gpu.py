@@ -35,7 +35,7 @@ not a new data set.  Measured, wall clock, each once:
 A warm-up at n = 400 on the GPU first (CuPy compiles its kernels on first use; that
 time is reported apart).  Targets: robust SVM at n = 2e4 to a certified 1e-4 in under
 60 s (one H100: 40.8 s), at n = 5e4 in under 10 minutes (one H200, which holds its 100 GB:
-265.9 s); the flip at n = 2e4 in under 30 s (one H100: 16.2 s); docs/performance.md.
+215.0 s); the flip at n = 2e4 in under 30 s (one H100: 16.2 s); docs/performance.md.
 """
 
 from __future__ import annotations
