@@ -251,6 +251,14 @@ class Formulation:
         params = ", ".join(f"{k}={v}" for k, v in self.param_values().items())
         return f"<Formulation {self.name} ({self.sense}, {self.cone_class}; {params})>"
 
+    def __getstate__(self) -> dict[str, Any]:
+        # a copy (copy.copy, deepcopy, pickle) holds the problem built: a builder still to
+        # be called closes over this formulation's variables and parameters, which a deep
+        # copy replaces (its problem would then not be over its own variables), and a
+        # local function does not pickle.  Rows on demand (svm.dual) form their matrix then.
+        self.problem  # noqa: B018
+        return dict(self.__dict__)
+
 
 SENSES = ("minimize", "maximize")
 
@@ -270,6 +278,12 @@ class _LazyProblem:
 
     def __set__(self, obj: Any, value: Any) -> None:
         obj.__dict__["_problem"] = value
+
+
+def stored_problem(f: Formulation) -> Any:
+    """``f``'s problem as stored, without building it: the ``cvxpy.Problem``, or the
+    builder function not yet called (then no solve has used it)."""
+    return f.__dict__["_problem"]
 
 
 # a data descriptor set after the dataclass is made: its __init__ (``self.problem =

@@ -61,7 +61,7 @@ import numpy as np
 import scipy.linalg as sla
 
 from ..errors import InvalidInputError
-from ..formulation import Formulation
+from ..formulation import Formulation, stored_problem
 from ..math.device import resolve, to_host
 from ..math.robust_indefinite import (
     Evaluation,
@@ -327,24 +327,24 @@ def dual(K0: Any, y: Any, C: float = 1.0, rho: float = 1.0, *,
     lam = cp.Variable(n, nonneg=True, name="lambda")
     mu = cp.Variable(n, nonneg=True, name="mu")
     nu = cp.Variable(name="nu")
-    schur: list[Any] = []  # the Schur block's constraint, once the problem is built
-
     def build() -> cp.Problem:
         # built on first access of f.problem: cvxpy's constant copies K0 twice (40 GB at
         # n = 5e4), which robust_apg and the certificate never read
         z = cp.multiply(y, 1.0 + lam - mu) + nu  # Y(e + lambda - mu + nu y), Y y = e
         zc = cp.reshape(z, (n, 1), order="F")
         block = cp.bmat([[K, zc], [zc.T, cp.reshape(t, (1, 1), order="F")]])
-        schur[:] = [block >> 0]
         obj = 0.5 * t + Cp * cp.sum(mu) + rp * cp.sum_squares(K - K0)
-        return cp.Problem(cp.Minimize(obj), list(schur))
+        return cp.Problem(cp.Minimize(obj), [block >> 0])
 
     build.sense = "minimize"  # type: ignore[attr-defined]
     build.cone_class = "SDP"  # type: ignore[attr-defined]
 
     def extract(f: Formulation) -> dict[str, np.ndarray]:
-        f.problem  # noqa: B018 (built, if it was not: then no dual value is stored)
-        Z = schur[0].dual_value
+        # the Schur block: the first PSD constraint of side n + 1 of the problem as it is
+        # (a copy's own; none while the problem is not built: no solve has used it)
+        p = stored_problem(f)
+        Z = next((c.dual_value for c in getattr(p, "constraints", ())
+                  if isinstance(c, cp.constraints.PSD) and c.shape == (n + 1, n + 1)), None)
         if Z is None:
             raise InvalidInputError("point", "the conic problem has no dual solution stored")
         return {"alpha": conic_alpha(Z, f.data["y"])}

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ...formulation import Formulation
+from ...formulation import Formulation, stored_problem
 from ...math.krein import Decomposition, full_coefficients
 from ...report import SolveReport, Status
 from ...solvers.outcome import certified_report, pointless_report
@@ -34,7 +34,7 @@ def solve_smo_krein(f: Formulation, **kw: Any) -> SolveReport:
 
     # the problem as stored: a builder not yet called stays one (SMO never reads it;
     # replace() reading f.problem would build it)
-    as_svm = dataclasses.replace(f, kind="svm.dual", problem=f.__dict__["_problem"])
+    as_svm = dataclasses.replace(f, kind="svm.dual", problem=stored_problem(f))
     options = {k: v for k, v in kw.items() if k not in ("tol", "max_iter", "time_limit",
                                                         "verbose", "x0")}
     return solve(as_svm, "smo", tol=kw.get("tol"), max_iter=kw.get("max_iter"),
