@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...report import Status
-from .base import CLASSES_QP, ConicSolverSpec, Verdict, as_vector, drop_none
+from .base import CLASSES_QP, FAST_FLOPS, ConicSolverSpec, Verdict, as_vector, drop_none
 
 #: HiGHS's ``HighsModelStatus`` names -> status (every one a proven word: HiGHS has no
 #: "inaccurate" variant)
@@ -42,6 +42,12 @@ QP_ITERATIONS = 200_000
 #: seconds per stored entry of the model cvxpy passes HiGHS before its clock starts (0.27 s
 #: for 2.25e6 entries measured here, rounded up)
 LOAD_SECONDS = 2e-7
+#: seconds per stored entry of ``A`` and of ``P`` HiGHS may run past its own limit once its
+#: clock runs (its presolve reads the clock between passes): with limits of 0.05-1 s it
+#: returned up to 0.40 s past limit and load on a 1500-point 1-norm SVM LP (``A``: 2.25e6
+#: entries), up to 0.10 s on the SVM dual QP of the same size (``P``: 2.25e6 entries)
+STEP_SECONDS_A = 2e-7
+STEP_SECONDS_P = 3e-8
 
 
 class Highs(ConicSolverSpec):
@@ -61,8 +67,16 @@ class Highs(ConicSolverSpec):
         # its clock starts once cvxpy has passed it the model: the load of a 1500-point
         # 1-norm SVM LP (2.25e6 entries) took 0.27 s, so its limit of 0.57 s ended 0.83 s
         # after the call; counted at LOAD_SECONDS per stored entry
-        nnz = sum(getattr(data.get(k), "nnz", 0) or 0 for k in ("A", "P"))
-        return LOAD_SECONDS * float(nnz)
+        return LOAD_SECONDS * _entries(data)
+
+    def clock_work(self, data: Mapping[str, Any]) -> tuple[float, float]:
+        # nothing before its first clock read beyond the load (setup_seconds); between two
+        # reads a presolve pass, counted per entry of A and P (as flops at FAST_FLOPS,
+        # the rate the caller divides by): under time_limit its own limit is shortened by
+        # one and a half of them, so that the pass it begins last ends by the deadline
+        step = (STEP_SECONDS_A * _entries(data, ("A",))
+                + STEP_SECONDS_P * _entries(data, ("P",)))
+        return 0.0, step * FAST_FLOPS
 
     def verdict(self, raw: Any, settings: Mapping[str, Any]) -> Verdict | None:
         word = raw.get("model_status") if isinstance(raw, Mapping) else None
@@ -81,6 +95,11 @@ class Highs(ConicSolverSpec):
         sol = raw.get("solution") if isinstance(raw, Mapping) else None
         return (as_vector(getattr(sol, "col_value", None)),
                 as_vector(getattr(sol, "row_dual", None)))
+
+
+def _entries(data: Mapping[str, Any], keys: tuple[str, ...] = ("A", "P")) -> float:
+    """The stored entries of cvxpy's matrices ``keys``."""
+    return float(sum(getattr(data.get(k), "nnz", 0) or 0 for k in keys))
 
 
 # HiGHS's QP solver has no gap tolerance: its certified gap was 1.5e-8..3.3e-7 relative
