@@ -164,3 +164,48 @@ def test_scs_gets_the_time_left_after_compilation(monkeypatch):
     r = ck.solve(f, "scs", time_limit=1.0)
     assert r.status in (Status.OPTIMAL, Status.OPTIMAL_INACCURATE)
     assert 0.0 < seen["limit"] <= 0.7
+
+
+def test_exact_recomputations_and_box_rounds_past_the_deadline_are_not_begun(monkeypatch):
+    """The exact recomputation of undecided rows (``_exact_rows``: 0.5-0.7 s on the 1-norm
+    SVM LP's dual rows, begun 0.2-0.5 s past the deadline) and a round of the box's
+    propagation (0.3-0.5 s there, begun with 0.02 s left) cannot be interrupted: neither is
+    begun when it cannot end by the deadline; the rounding bounds and the box so far stand
+    (valid, only looser). Without a deadline both run as before."""
+    from convexkern.math.conic import bounds, boxes, slack
+    from convexkern.math.conic.data import transposed
+
+    data = _needs_phase_one()
+    x = np.array([0.5, 0.5])  # x1 + x2 = 1 met: the equality row's sign is undecided
+    s, es = data.b - data.A @ x, np.full(3, 1e-15)
+    r, err = np.zeros(2), np.full(2, 1e-15)
+    At = transposed(data)
+    calls = []
+
+    def exact(*args, **kw):
+        calls.append(1)
+        raise AssertionError("begun past the deadline")
+
+    monkeypatch.setattr(slack, "_exact_rows", exact)
+    monkeypatch.setattr(bounds, "_exact_rows", exact)
+    with deadline(time.perf_counter() - 1.0):
+        s2, es2 = slack._refine_slack(data, x, s, es)
+        r2, err2 = bounds._refine_undecided(data, At, np.zeros(3), None, r, err)
+    assert not calls
+    assert np.array_equal(s2, s) and np.array_equal(es2, es)
+    assert np.array_equal(r2, r) and np.array_equal(err2, err)
+    monkeypatch.undo()
+    assert np.array_equal(slack._refine_slack(data, x, s, es)[1][:1], [0.0])  # exact 0
+
+    # the box's rounds: the first is begun while fits() says so, none after (unchecked,
+    # two: the box of the first, then one that moves nothing)
+    answers = iter([True, False])
+    rounds = []
+    monkeypatch.setattr(boxes, "fits", lambda seconds: next(answers, False))
+    real = boxes._propagate
+    monkeypatch.setattr(boxes, "_propagate", lambda *a, **k: (rounds.append(1), real(*a, **k)))
+    G = data.A.tocsr()
+    lo, hi = np.full(2, -np.inf), np.full(2, np.inf)
+    boxes._tighten(G, np.full(3, -np.inf), data.b.copy(), lo, hi, lambda lo, hi: None)
+    assert len(rounds) == 1
+    assert np.all(lo <= 0.0) and np.all(hi >= 1.0)  # it holds the feasible set [0, 1]^2

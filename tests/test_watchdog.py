@@ -393,3 +393,22 @@ def test_the_set_up_estimate_counts_the_qp_forms_inequality_rows():
     osqp = CONIC.get("osqp")
     if osqp is not None:
         assert osqp.watch(data, 0.1) and not osqp.watch(data, 100.0)
+
+
+def test_highs_is_not_started_when_its_set_up_and_one_step_cannot_fit(svm_dual, monkeypatch):
+    """HiGHS reads its clock only once the model is loaded, and then between presolve
+    passes. Begun with its own limit cut to nothing (a refining re-solve started with 0.3 s
+    left on a 1500-point SVM dual), it returned 0.5 s past the deadline. It is not watched,
+    so it is not started when its set-up and one step cannot fit what is left."""
+    highs = CONIC.get("highs")
+    if highs is None or "highs" not in ck.available_solvers(svm_dual):
+        pytest.skip("highspy is not installed")
+    monkeypatch.setattr(type(highs), "setup_seconds", lambda self, data: 100.0)
+    t0 = _start()
+    r = ck.solve(svm_dual, "highs", time_limit=5.0)
+    assert time.perf_counter() - t0 < 5.0
+    assert r.status is Status.TIME_LIMIT
+    assert "was not started" in r.message and "set-up" in r.message, r.message
+    monkeypatch.undo()
+    r = ck.solve(svm_dual, "highs", time_limit=30.0)
+    assert r.status in (Status.OPTIMAL, Status.OPTIMAL_INACCURATE), r.message

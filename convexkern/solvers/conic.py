@@ -227,9 +227,11 @@ def _no_interior(r: SolveReport) -> str:
 class _NoStart(Exception):
     """The solver's work before its first clock read cannot fit in the time left."""
 
-    def __init__(self, need: float, left: float) -> None:
+    def __init__(self, need: float, left: float,
+                 what: str = "the dense factorisations it does before it first reads its "
+                             "clock take") -> None:
         super().__init__(f"{need:.2g} s needed, {left:.2g} s left")
-        self.need, self.left = need, left
+        self.need, self.left, self.what = need, left, what
 
 
 def _out_of_time(spec: ConicSolverSpec, exc: Exception, time_limit: float | None) -> str:
@@ -239,9 +241,8 @@ def _out_of_time(spec: ConicSolverSpec, exc: Exception, time_limit: float | None
         return (f"{name} was not started: cvxpy's compilation of the problem left no time "
                 f"of time_limit={time_limit}")
     if isinstance(exc, _NoStart):
-        return (f"{name} was not started: the dense factorisations it does before it "
-                f"first reads its clock take about {exc.need:.2g} s (at {FAST_FLOPS:.0e} "
-                f"flop/s), more than the {max(exc.left, 0.0):.2g} s left of "
+        return (f"{name} was not started: {exc.what} about {exc.need:.2g} s (at "
+                f"{FAST_FLOPS:.0e} flop/s), more than the {max(exc.left, 0.0):.2g} s left of "
                 f"time_limit={time_limit}")
     assert isinstance(exc, Stopped)
     setup = getattr(exc, "setup", 0.0)
@@ -333,17 +334,25 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
     first, step = spec.clock_work(data)
     if left is not None and first / FAST_FLOPS > left + grace:
         raise _NoStart(first / FAST_FLOPS, left)
+    watched = bool(unsafe) or (left is not None and can_watch() and spec.watch(data, left))
     if left is not None and spec.time_key in settings:
         # what is left after the compilation, less one step (with a margin: the rate is
         # an optimistic one) so that the step it begins last still ends by the deadline;
         # never 0, which some solvers read as "no limit" (SCS)
-        settings = {**settings, spec.time_key: max(
-            min(settings[spec.time_key], left) - setup - 1.5 * step / FAST_FLOPS, 1e-3)}
+        own = min(settings[spec.time_key], left) - setup - 1.5 * step / FAST_FLOPS
+        if own <= 0 and setup + step > 0 and not watched:
+            # its set-up and one step would end past the deadline, and nothing would stop
+            # it there: not begun (HiGHS on a 1500-point SVM dual, a re-solve begun with
+            # 0.3 s left: 0.5 s more)
+            raise _NoStart(setup + 1.5 * step / FAST_FLOPS, left,
+                           "its set-up before its clock runs and one step between two "
+                           "reads of it take")
+        settings = {**settings, spec.time_key: max(own, 1e-3)}
     def call(given: dict[str, Any]) -> Any:
         with spec.solving():
             return chain.solve_via_data(problem, data, warm, verbose, given)
 
-    if unsafe or (left is not None and can_watch() and spec.watch(data, left)):
+    if watched:
         in_child = spec.child_settings(settings)
         if left is not None and spec.time_key in in_child:
             # its own stop well ahead of the kill: the set-up estimate errs both ways

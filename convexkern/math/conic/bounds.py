@@ -65,6 +65,7 @@ from .data import (
     _up,
     _worst_first,
     cached,
+    exact_rows_fit,
     transposed,
 )
 from .fix import active_fix, dual_fix, dual_polish, equality_fix, fix_cost, quadratic_polish
@@ -327,6 +328,8 @@ def _refine_undecided(data: ConicData, At: sp.csr_matrix, y: np.ndarray, w: np.n
     M = At if data.P is None else cached(
         data, "dual_rows", lambda: sp.hstack([At, data.P], format="csr"))
     cols = _worst_first(M, cols, err[cols], limit)
+    if not exact_rows_fit(M, cols):  # past the deadline: the rounding bounds stand
+        return r, err
     if data.P is None:
         vals, errs = _exact_rows(At, y, cols, data.c)
     else:

@@ -11,7 +11,7 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
 
-from ..budget import PASS_SECONDS, fits, time_left
+from ..budget import PASS_SECONDS, fits
 from .chains import close_chains
 from .cones import _cone_box
 from .data import (
@@ -211,19 +211,17 @@ def _tighten(G, rlo, rhi, lo, hi, cone_rule, extra_rule=None, rounds: int = 20,
     none moves by more than 1e-3 of its size (a box only multiplies residuals of the order
     of the solver's accuracy: a few per cent of looseness costs nothing, more rounds do),
     or until ``done(lo, hi)`` says the box is good enough for its user.
-    Past the caller's deadline (:mod:`convexkern.math.budget`) no further round is run
-    after the first, and the first only when it fits the deadline's grace
-    (:func:`~convexkern.math.budget.fits`): every round's box is valid, later ones only
-    tighter."""
+    Under the caller's deadline (:mod:`convexkern.math.budget`) a round is begun only when
+    it fits what is left and the deadline's grace (:func:`~convexkern.math.budget.fits`):
+    every round's box is valid, later ones only tighter."""
     if not fits(PASS_SECONDS * (G.nnz + G.shape[1])):
         return  # not even one round fits what is left: the box stays as it is
     layout = _Layout(G)
     last: np.ndarray | None = None  # the box the previous round's rows were propagated on
     after: np.ndarray | None = None  # the box at the end of the previous round
     for k in range(rounds):
-        left = time_left()
-        if k > 0 and left is not None and left <= 0:
-            break
+        if k > 0 and not fits(PASS_SECONDS * (G.nnz + G.shape[1])):
+            break  # a round cannot be interrupted: none begun that ends past the deadline
         before = np.concatenate([lo, hi]) if after is None else after
         fin_before = np.isfinite(before)
         if extra_rule is not None:

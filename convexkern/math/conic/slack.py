@@ -16,6 +16,7 @@ from .data import (
     _gamma,
     _worst_first,
     cached,
+    exact_rows_fit,
     kept_for,
     nonneg_rows,
 )
@@ -74,7 +75,7 @@ def _refine_slack(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray,
     open_[:z] = (np.abs(s[:z]) <= es[:z]) & (es[:z] > 0)
     open_[z:] = (s[z: z + nn] < es[z: z + nn])
     rows = _worst_first(data.A, idx[open_], es[idx[open_]], limit)
-    if rows.size == 0:
+    if rows.size == 0 or not exact_rows_fit(data.A, rows):  # (past the deadline)
         return s, es
     vals, errs = _exact_rows(data.A, -x, rows, data.b)
     s, es = s.copy(), es.copy()
