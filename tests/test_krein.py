@@ -132,24 +132,6 @@ def test_stabilization_conic_smo_trik_agree(pima_tanh, decomposition):
     assert f.certificate(pt, tol=1e-3).upper == f.certificate(pt).upper
 
 
-@pytest.mark.parametrize("decomposition", ["flip", "shift"])
-def test_the_conic_problem_is_built_only_for_a_conic_solve(pima_tanh, decomposition):
-    """The custom solvers read f.data alone: the SVM dual's cvxpy problem with K~ is built
-    on first access of f.problem, for a conic solve; sense and cone class known before."""
-    import cvxpy as cp
-
-    K, y = pima_tanh[0], pima_tanh[1]
-    f = krein.stabilization(K, y, C=1.0, decomposition=decomposition)
-    assert (f.sense, f.cone_class) == ("maximize", "QP")
-    r = ck.solve(f)
-    assert r.status is ck.Status.OPTIMAL, r.message
-    assert not isinstance(f.__dict__["_problem"], cp.Problem)
-    c = ck.solve(f, "clarabel", tol=1e-9)
-    assert isinstance(f.__dict__["_problem"], cp.Problem)
-    assert c.status is ck.Status.OPTIMAL, c.message
-    assert c.primal_value <= r.dual_value and r.primal_value <= c.dual_value
-
-
 def test_krein_variant_never_above_optimum(pima_tanh):
     K, y = pima_tanh[0], pima_tanh[1]
     v = verdicts.krein_stopping(K, y, C=1.0)

@@ -13,6 +13,7 @@ import pytest
 
 import convexkern as ck
 from convexkern.data import load_binary
+from convexkern.formulation import stored_problem
 from convexkern.formulations import krein, svm
 from convexkern.formulations import robust_indefinite as ri
 from convexkern.kernels import RBF, Sigmoid
@@ -37,7 +38,27 @@ def _builders(pima):
 
 
 def _unbuilt(f) -> bool:
-    return not isinstance(f.__dict__["_problem"], cp.Problem)
+    return not isinstance(stored_problem(f), cp.Problem)
+
+
+@pytest.mark.parametrize(("name", "custom", "kind"), [
+    ("svm.dual", "smo", ("maximize", "QP")), ("krein.shift", "trik", ("maximize", "QP")),
+    ("krein.flip", "smo", ("maximize", "QP")), ("robust", "robust_apg", ("minimize", "SDP"))])
+def test_the_conic_problem_is_built_only_for_a_conic_solve(pima, name, custom, kind):
+    """The custom algorithms and their certificates read f.data alone: the cvxpy problem
+    (whose constants copy the kernel two or three times) is built on first access of
+    f.problem, for a conic solve, whose bracket then overlaps the custom one; the sense and
+    cone class are known before (the Krein SMO adapter once built it, through replace())."""
+    f = _builders(pima)[name]()
+    assert (f.sense, f.cone_class) == kind
+    r = ck.solve(f, custom, tol=1e-7)
+    assert r.ok, r.message
+    assert _unbuilt(f)
+    c = ck.solve(f, "clarabel", tol=1e-7)
+    assert not _unbuilt(f)
+    assert c.ok, c.message
+    assert c.primal_value <= r.dual_value and r.primal_value <= c.dual_value
+    assert (f.sense, f.cone_class) == kind
 
 
 @pytest.mark.parametrize("name", ["svm.dual", "krein.shift", "krein.flip", "robust"])

@@ -287,24 +287,6 @@ def test_schur_block_is_explicit(usps30_opt):
         ck.available_solvers(f))
 
 
-def test_the_conic_problem_is_built_only_for_a_conic_solve(pima24):
-    """robust_apg and its certificate read f.data alone: the cvxpy problem (whose constant
-    copies K0 twice) is built on first access of f.problem, and a conic solve of it then
-    brackets the same optimum."""
-    K0, y = pima24
-    f = ri.dual(K0, y, C=1.0, rho=1.0)
-    assert (f.sense, f.cone_class) == ("minimize", "SDP")
-    r = ck.solve(f, "robust_apg", tol=1e-7)
-    assert r.ok, r.message
-    assert not isinstance(f.__dict__["_problem"], cp.Problem)  # still the builder
-    c = ck.solve(f, "clarabel", tol=1e-7)
-    assert isinstance(f.__dict__["_problem"], cp.Problem)
-    assert c.ok, c.message
-    # both brackets are certified: each holds the optimum, so they overlap
-    assert c.primal_value <= r.dual_value and r.primal_value <= c.dual_value
-    assert (f.sense, f.cone_class) == ("minimize", "SDP")
-
-
 # ------------------------------------------------------------------ algorithms
 @pytest.mark.parametrize("solver,tol", [("robust_apg", 1e-8), ("robust_pg", 1e-6),
                                         ("robust_accpm", 1e-4)])

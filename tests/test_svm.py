@@ -125,23 +125,6 @@ def test_smo_and_conic_match_libsvm_on_usps(usps35_small):
         assert b == pytest.approx(float(sk.intercept_[0]), abs=1e-6)
 
 
-def test_the_conic_problem_is_built_only_for_a_conic_solve(usps35_small):
-    """SMO and the certificate read f.data alone: the cvxpy problem (whose constants copy K)
-    is built on first access of f.problem, for a conic solve, which then agrees; the
-    formulation's sense and cone class are known before."""
-    _, y, K = usps35_small
-    f = svm.dual(K, y, C=2.0)
-    assert (f.sense, f.cone_class) == ("maximize", "QP")
-    r = ck.solve(f, "smo", tol=1e-7)
-    assert r.ok, r.message
-    assert not isinstance(f.__dict__["_problem"], cp.Problem)  # still the builder
-    c = ck.solve(f, "clarabel", tol=1e-7)
-    assert isinstance(f.__dict__["_problem"], cp.Problem)
-    assert c.ok, c.message
-    assert c.primal_value <= r.dual_value and r.primal_value <= c.dual_value
-    assert (f.sense, f.cone_class) == ("maximize", "QP")
-
-
 def test_primal_and_dual_agree_linear_kernel(pima_small):
     X, y, _ = pima_small
     fp = svm.primal(X, y, C=0.5)
