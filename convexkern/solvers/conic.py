@@ -227,9 +227,7 @@ def _no_interior(r: SolveReport) -> str:
 class _NoStart(Exception):
     """The solver's work before its first clock read cannot fit in the time left."""
 
-    def __init__(self, need: float, left: float,
-                 what: str = "the dense factorisations it does before it first reads its "
-                             "clock take") -> None:
+    def __init__(self, need: float, left: float, what: str = "") -> None:
         super().__init__(f"{need:.2g} s needed, {left:.2g} s left")
         self.need, self.left, self.what = need, left, what
 
@@ -241,9 +239,10 @@ def _out_of_time(spec: ConicSolverSpec, exc: Exception, time_limit: float | None
         return (f"{name} was not started: cvxpy's compilation of the problem left no time "
                 f"of time_limit={time_limit}")
     if isinstance(exc, _NoStart):
-        return (f"{name} was not started: {exc.what} about {exc.need:.2g} s (at "
-                f"{FAST_FLOPS:.0e} flop/s), more than the {max(exc.left, 0.0):.2g} s left of "
-                f"time_limit={time_limit}")
+        what = exc.what or ("the dense factorisations it does before it first reads its "
+                            f"clock take about {exc.need:.2g} s (at {FAST_FLOPS:.0e} flop/s)")
+        return (f"{name} was not started: {what}, more than the {max(exc.left, 0.0):.2g} s "
+                f"left of time_limit={time_limit}")
     assert isinstance(exc, Stopped)
     setup = getattr(exc, "setup", 0.0)
     why = ("it has no clock of its own" if spec.watched else
@@ -344,9 +343,9 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
             # its set-up and one step would end past the deadline, and nothing would stop
             # it there: not begun (HiGHS on a 1500-point SVM dual, a re-solve begun with
             # 0.3 s left: 0.5 s more)
-            raise _NoStart(setup + 1.5 * step / FAST_FLOPS, left,
-                           "its set-up before its clock runs and one step between two "
-                           "reads of it take")
+            need = setup + 1.5 * step / FAST_FLOPS
+            raise _NoStart(need, left, f"its set-up before its clock runs and one step "
+                                       f"between two reads of it take about {need:.2g} s")
         settings = {**settings, spec.time_key: max(own, 1e-3)}
     def call(given: dict[str, Any]) -> Any:
         with spec.solving():
