@@ -48,7 +48,7 @@ import numpy as np
 
 from .._validation import check_kernel, check_labels, check_margin_C, check_matrix
 from ..errors import InvalidInputError, InvalidTypeError
-from ..formulation import Formulation
+from ..formulation import Formulation, stored_problem
 from ..math.device import resolve, to_host
 from ..math.krein import (
     ALPHA_RTOL,
@@ -141,14 +141,9 @@ def stabilization(
     base = svm.dual(dec.K_tilde, y, C, psd_check=False)
     hard = C is None
     name = f"krein.stabilization({decomposition}{', hard' if hard else ''})"
-
-    def build() -> Any:  # the SVM dual's cvxpy problem, built on first access (svm.dual)
-        return base.problem
-
-    build.sense, build.cone_class = "maximize", "QP"  # type: ignore[attr-defined]
     return Formulation(
         name=name,
-        problem=build,
+        problem=stored_problem(base),  # svm.dual's builder: built on first access
         variables=base.variables,
         parameters=base.parameters,
         source=SOURCE,
