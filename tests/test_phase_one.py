@@ -6,12 +6,15 @@ blocks in both layouts: SCS lists the lower triangle, Clarabel the upper)."""
 from __future__ import annotations
 
 import math
+import time
+from types import SimpleNamespace
 
 import cvxpy as cp
 import numpy as np
 import pytest
 
 from convexkern.generic import conic_data
+from convexkern.math.budget import deadline
 from convexkern.math.conic import cones, phase_one
 
 SETTINGS = cones.PHASE_ONE_SETTINGS["CLARABEL"]
@@ -183,3 +186,93 @@ def test_the_dual_block_rows_are_the_dual_cones_margins():
                     r = i - start
                     want[r: r + 3] = (y[i] - y[i + 1] + 2 * t, -y[i] - t, y[i + 2] - t)
             np.testing.assert_array_equal(got, want)
+
+
+class _Clock:
+    """A clock for ``phase_one``'s reads of ``time.perf_counter``: each read advances it by
+    ``tick`` seconds."""
+
+    def __init__(self, tick: float) -> None:
+        self.now, self.tick = 0.0, tick
+
+    def perf_counter(self) -> float:
+        self.now += self.tick
+        return self.now
+
+
+class _Spy:
+    """Clarabel with each solve's status and iteration count written down."""
+
+    def __init__(self, clarabel) -> None:
+        self._clarabel, self.solves = clarabel, []
+
+    def __getattr__(self, name: str):
+        return getattr(self._clarabel, name)
+
+    def DefaultSolver(self, *args):  # noqa: N802 (Clarabel's name)
+        solver, solves = self._clarabel.DefaultSolver(*args), self.solves
+
+        class _Solver:
+            def __getattr__(self, name: str):
+                return getattr(solver, name)
+
+            def solve(self):
+                sol = solver.solve()
+                solves.append((str(sol.status), sol.iterations))
+                return sol
+
+        return _Solver()
+
+
+@pytest.mark.parametrize("side", ["primal", "dual"])
+def test_the_phase_one_ends_when_its_next_iteration_would_pass_the_limit(monkeypatch, side):
+    """Clarabel's own ``time_limit`` is read after an iteration's work (on kernel logistic
+    regression's phase one a limit of 0.05 s ended after 0.107 s): the termination
+    callback ends the solve when the next iteration, reckoned at 1.5 times the last one
+    (before the first, the set-up's time), would pass the limit.  With a clock that moves
+    a second a read and a limit of 2.5 s, no iteration fits: the solve ends at the
+    callback's first call, where unhurried (or by Clarabel's own clock: 2.5 s is ages)
+    it runs its iterations to the end."""
+    data = _data(_problems()["socp"], "CLARABEL")
+    spy = _Spy(phase_one._clarabel())
+    monkeypatch.setattr(phase_one, "_clarabel", lambda: spy)
+    call = (lambda limit: phase_one.primal(data, None, None, SETTINGS, limit)) \
+        if side == "primal" else (lambda limit: phase_one.dual(data, None, SETTINGS, limit))
+    call(None)
+    status, iterations = spy.solves.pop()
+    assert status == "Solved" and iterations >= 3
+    monkeypatch.setattr(phase_one, "time", SimpleNamespace(perf_counter=_Clock(1.0).perf_counter),
+                        raising=False)
+    try:
+        call(2.5)
+    except phase_one.OutOfTime:
+        pass
+    status, iterations = spy.solves.pop()
+    assert status == "CallbackTerminated" and iterations == 0
+
+
+def test_no_fallback_solve_after_a_phase_one_the_clock_ended(monkeypatch):
+    """A direct phase one ended by its limit leaves no time for the fallback through cvxpy
+    (SCS's, begun with 0.1 s left, overran ``time_limit=1`` by a third of a second): the
+    phase one answers 'no point' at once; one that ended without a point for another
+    reason still falls back."""
+    data = _data(_problems()["lp"], "CLARABEL")
+
+    def out_of_time(*args, **kwargs):
+        raise phase_one.OutOfTime
+
+    solves = []
+    real_solve = cp.Problem.solve
+    monkeypatch.setattr(cp.Problem, "solve",
+                        lambda self, *a, **k: (solves.append(1), real_solve(self, *a, **k))[1])
+    monkeypatch.setattr(phase_one, "primal", out_of_time)
+    monkeypatch.setattr(phase_one, "dual", out_of_time)
+    with deadline(time.perf_counter() + 60.0):
+        assert cones._phase_one(data, cp) == (None, 0.0, None)
+        y = np.zeros(data.A.shape[0])
+        assert cones._dual_phase_one(data, cp, y) == (None, None, 0.0)
+    assert not solves
+    monkeypatch.setattr(phase_one, "primal", lambda *a, **k: (None, 0.0, None))
+    with deadline(time.perf_counter() + 60.0):
+        x, t, _ = cones._phase_one(data, cp)
+    assert solves and x is not None and t > 0  # no point directly: the fallback ran

@@ -521,8 +521,11 @@ def _dual_phase_one(data: ConicData, cp, near: np.ndarray | None
         left = time_left()
         if left is not None and left <= 0:
             return None, None, 0.0
-        got = phase_one.dual(data, near, PHASE_ONE_SETTINGS["CLARABEL"],
-                             None if left is None else 0.5 * left)
+        try:
+            got = phase_one.dual(data, near, PHASE_ONE_SETTINGS["CLARABEL"],
+                                 None if left is None else 0.5 * left)
+        except phase_one.OutOfTime:
+            return None, None, 0.0
         if got is not None:
             if got[0] is not None:
                 return got
@@ -582,8 +585,11 @@ def _phase_one(data: ConicData, cp, blocked: np.ndarray | None = None,
         left = time_left()
         if left is not None and left <= 0:
             return None, 0.0, None
-        got = phase_one.primal(data, blocked, near, PHASE_ONE_SETTINGS["CLARABEL"],
-                               None if left is None else 0.5 * left)
+        try:
+            got = phase_one.primal(data, blocked, near, PHASE_ONE_SETTINGS["CLARABEL"],
+                                   None if left is None else 0.5 * left)
+        except phase_one.OutOfTime:
+            return None, 0.0, None
         if got is not None:
             if got[0] is not None:
                 return got
