@@ -412,3 +412,35 @@ def test_highs_is_not_started_when_its_set_up_and_one_step_cannot_fit(svm_dual, 
     monkeypatch.undo()
     r = ck.solve(svm_dual, "highs", time_limit=30.0)
     assert r.status in (Status.OPTIMAL, Status.OPTIMAL_INACCURATE), r.message
+
+
+def test_the_watched_child_is_stopped_at_the_deadline_not_past_the_estimates(svm_dual,
+                                                                             monkeypatch):
+    """The estimates that decide how a solve runs (the set-up's, whether to watch it) take
+    time of their own: 0.09 s on a dense 1500 x 600 block, and the watched SCS was then
+    stopped that long past the deadline (1.07-1.09 T). The child's wait is what is left
+    when it is forked."""
+    import convexkern.solvers.conic as conic
+
+    ecos = CONIC.get("ecos")
+    if ecos is None or "ecos" not in ck.available_solvers(svm_dual):
+        pytest.skip("ecos is not installed")
+    slow = 0.4
+
+    def slow_setup(self, data):
+        time.sleep(slow)  # an estimate as slow as the dense block's, and then some
+        return 0.0
+
+    waits = []
+
+    def record(call, wait):
+        waits.append((wait, conic.time_left()))
+        raise wd.Stopped(wait)
+
+    monkeypatch.setattr(type(ecos), "setup_seconds", slow_setup)
+    monkeypatch.setattr(conic, "run_watched", record)
+    r = ck.solve(svm_dual, "ecos", time_limit=5.0)
+    assert r.status is Status.TIME_LIMIT
+    (wait, left), = waits
+    grace = 0.02 * 5.0
+    assert wait <= left + grace + 0.05  # not left + grace + the estimate's 0.4 s

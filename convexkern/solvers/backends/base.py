@@ -98,17 +98,29 @@ def ldl_work(data: Mapping[str, Any]) -> float:
     work = 0.0
     # the constraint rows: ``A`` (conic form), or ``A`` and ``F`` (the QP form: equality
     # and inequality rows), or ``A`` and ``G`` (ECOS's)
-    blocks = [M.tocsr() for M in (data.get(k) for k in ("A", "F", "G"))
+    counts = [_line_counts(M) for M in (data.get(k) for k in ("A", "F", "G"))
               if M is not None and hasattr(M, "tocsr") and M.shape[0]]
-    if blocks:
-        rows = np.concatenate([np.diff(M.indptr) for M in blocks]).astype(float)
-        cols = sum(np.bincount(M.indices, minlength=M.shape[1]) for M in blocks).astype(float)
+    if counts:
+        rows = np.concatenate([r for r, _ in counts]).astype(float)
+        cols = sum(c for _, c in counts).astype(float)
         work += float(min(rows @ rows, cols @ cols))
     P = data.get("P")
     if P is not None and hasattr(P, "tocsc"):
-        p = np.diff(P.tocsc().indptr).astype(float)
+        p = _line_counts(P)[1].astype(float)
         work += float(p @ p) / 3.0
     return work
+
+
+def _line_counts(M: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The stored entries of each row and of each column of the sparse matrix ``M``, read
+    from its compressed form as it is (a CSC matrix turned into CSR first cost 0.04 s on
+    a dense 1500 x 600 block, counted against the caller's deadline)."""
+    fmt = getattr(M, "format", "")
+    if fmt not in ("csr", "csc"):
+        M, fmt = M.tocsr(), "csr"
+    major = np.diff(M.indptr)
+    minor = np.bincount(M.indices, minlength=M.shape[1 if fmt == "csr" else 0])
+    return (major, minor) if fmt == "csr" else (minor, major)
 
 
 @dataclass(frozen=True, kw_only=True)
