@@ -119,6 +119,25 @@ def test_a_child_past_its_time_is_stopped_and_killed():
     assert not marker
 
 
+def test_the_wait_counts_the_fork(monkeypatch):
+    """A process of a few hundred megabytes takes 5-15 ms to fork: counted after the fork,
+    the wait let a limit of 0.1 s end at 1.09-1.25 T. Here the fork is made slow (0.5 s
+    in the parent) and the wait of 0.6 s still ends 0.6 s after the call."""
+    real_fork = os.fork
+
+    def slow_fork():
+        pid = real_fork()
+        if pid:
+            time.sleep(0.5)
+        return pid
+
+    monkeypatch.setattr(wd.os, "fork", slow_fork)
+    t0 = _start()
+    with pytest.raises(wd.Stopped):
+        wd.run_watched(lambda: time.sleep(30), 0.6)
+    assert time.perf_counter() - t0 < 0.6 + 0.3  # not 0.5 + 0.6
+
+
 def test_the_clockless_solvers_are_watched_and_the_others_only_when_asked():
     for name in ("ecos", "qoco", "piqp", "cvxopt"):
         if name in CONIC:

@@ -137,8 +137,9 @@ def run_watched(call: Callable[[], Any], wait: float) -> Any:
     try:
         # no deadline (wait = inf: a solve isolated for safety only): wait for it; a
         # deadline past what select takes (time_t: time_limit=1e10 raised OverflowError)
-        # is no deadline either
-        timeout = max(wait, 0.0) if wait < _LONGEST_WAIT else None
+        # is no deadline either; counted from before the fork (a process of a few hundred
+        # megabytes takes 5-15 ms to fork, 5-15 % of a limit of 0.1 s)
+        timeout = max(t0 + wait - time.perf_counter(), 0.0) if wait < _LONGEST_WAIT else None
         ready = bool(select.select([rfd], [], [], timeout)[0])
         data = _read_all(rfd) if ready else b""  # a finished solve is read to the end
     except BaseException:  # interrupted while waiting (Ctrl-C): the child goes too
