@@ -136,6 +136,12 @@ def test_a_certificate_past_the_deadline_and_its_grace_starts_nothing():
         graced = conic_bounds(data, x, y)
     assert graced.lower <= 0.0 <= graced.upper
     assert np.isfinite(graced.lower) and np.isfinite(graced.upper)
+    # a millisecond left: less than the least a certificate takes (2.6-3 ms on cvxpy's
+    # standard problems, whatever their size; begun, it ended 10-15 ms past T = 0.2)
+    with deadline(time.perf_counter() + 1e-3):
+        short = conic_bounds(data, x, y)
+    assert short.lower == -np.inf and short.upper == np.inf
+    assert "no time was left for the certificate" in short.lower_reason
 
 
 def test_scs_gets_the_time_left_after_compilation(monkeypatch):
