@@ -8,6 +8,7 @@ import time
 
 import cvxpy as cp
 import numpy as np
+import scipy.sparse as sp
 
 import convexkern as ck
 from convexkern.math.budget import deadline, time_left
@@ -215,3 +216,26 @@ def test_exact_recomputations_and_box_rounds_past_the_deadline_are_not_begun(mon
     boxes._tighten(G, np.full(3, -np.inf), data.b.copy(), lo, hi, lambda lo, hi: None)
     assert len(rounds) == 1
     assert np.all(lo <= 0.0) and np.all(hi >= 1.0)  # it holds the feasible set [0, 1]^2
+
+
+def test_the_epigraph_step_is_not_begun_when_its_passes_cannot_fit(monkeypatch):
+    """The epigraph step (the slack, then the search for epigraph columns: four passes
+    over the form, not interrupted) was begun whenever any time was left: with 15 ms left,
+    on a logistic regression of 5000 exponential cones, it ended 0.16 s past the deadline.
+    It is begun only when those passes fit; without a deadline it runs."""
+    from convexkern.math.conic import bounds
+
+    rng = np.random.default_rng(0)
+    A = sp.random(400, 300, density=0.05, random_state=0, format="csr")  # 6000 entries
+    data = ConicData(c=np.ones(300), A=A, b=np.ones(400), nonneg=400)
+    x = rng.standard_normal(300)
+    calls = []
+    real = bounds.slack_bound
+    monkeypatch.setattr(bounds, "slack_bound",
+                        lambda *a, **k: (calls.append(1), real(*a, **k))[1])
+    box = lambda: (np.full(400, -np.inf), np.full(400, np.inf))  # noqa: E731
+    with deadline(time.perf_counter() + 5e-4):  # 4 passes of 6400 entries: about 8 ms
+        assert bounds._lifted_upper(data, x, box) is None
+    assert not calls
+    bounds._lifted_upper(data, x, box)
+    assert calls

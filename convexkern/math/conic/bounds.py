@@ -407,9 +407,10 @@ def _lifted_upper(data: ConicData, x: np.ndarray,
                   ) -> tuple[float, str, dict[str, float]] | None:
     """:func:`_upper` stepping along the epigraph columns
     (:func:`convexkern.math.conic.recession.epigraph_direction`) of the cone rows ``x``
-    misses, or ``None`` when there are none (or no time is left)."""
-    left = time_left()
-    if left is not None and left <= 0:
+    misses, or ``None`` when there are none (or no time is left: the slack and the
+    search are four passes over the form, not interrupted; begun with 15 ms left, on a
+    logistic regression of 5000 exponential cones they ended 0.16 s past the deadline)."""
+    if not fits(4 * PASS_SECONDS * (data.A.nnz + data.A.shape[0])):
         return None
     xc = x
     if data.lb is not None:

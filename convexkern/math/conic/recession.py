@@ -43,10 +43,18 @@ def _row_kinds(data: ConicData) -> tuple[np.ndarray, np.ndarray]:
     kind[: data.zero] = 0
     kind[data.zero: data.zero + data.nonneg] = 1
     owner = np.full(m, -1, dtype=np.int64)
-    for k, (name, i, size) in enumerate(data.blocks):
-        rows = size * (size + 1) // 2 if name == "psd" else size
-        owner[i: i + rows] = k
-        kind[i: i + rows] = {"soc": 2, "exp": 3}.get(name, 4)
+    if data.blocks:  # all blocks at once (a loop over logistic regression's 5000
+        # exponential cones took 0.15 s, begun by the epigraph step past a deadline)
+        names = [name for name, _, _ in data.blocks]
+        first = np.array([i for _, i, _ in data.blocks], dtype=np.int64)
+        size = np.array([k for _, _, k in data.blocks], dtype=np.int64)
+        psd = np.array([name == "psd" for name in names])
+        rows = np.where(psd, size * (size + 1) // 2, size)
+        blk = np.repeat(np.arange(len(names)), rows)
+        at = np.repeat(first - np.cumsum(rows) + rows, rows) + np.arange(int(rows.sum()))
+        code = np.array([{"soc": 2, "exp": 3}.get(name, 4) for name in names], dtype=np.int8)
+        owner[at] = blk
+        kind[at] = code[blk]
     return kind, owner
 
 
