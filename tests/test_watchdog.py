@@ -119,6 +119,19 @@ def test_a_child_past_its_time_is_stopped_and_killed():
     assert not marker
 
 
+def test_a_killed_child_is_reaped_at_the_next_watched_solve():
+    """The kill returns at once (a reaper thread started there cost 2-7 ms of the caller's
+    deadline); the child is reaped when the next watched solve begins."""
+    with pytest.raises(wd.Stopped):
+        wd.run_watched(lambda: time.sleep(30), 0.05)
+    (pid,) = wd._KILLED
+    time.sleep(0.2)  # the kernel releases it
+    assert wd.run_watched(lambda: 7, 5.0) == 7
+    assert not wd._KILLED
+    with pytest.raises(ChildProcessError):  # reaped: no such child any more
+        os.waitpid(pid, os.WNOHANG)
+
+
 def test_the_wait_counts_the_fork(monkeypatch):
     """A process of a few hundred megabytes takes 5-15 ms to fork: counted after the fork,
     the wait let a limit of 0.1 s end at 1.09-1.25 T. Here the fork is made slow (0.5 s

@@ -36,6 +36,7 @@ from ..math.conic import (
 )
 from ..report import SolveReport, Status
 from .backends.base import FAST_FLOPS, ConicSolverSpec, Verdict
+from .compiled import CompileStopped, may_not_fit, watched_compile
 from .cvxpy_bounds import (
     ALTERED_KEY,
     FACTORS_KEY,
@@ -235,6 +236,10 @@ class _NoStart(Exception):
 def _out_of_time(spec: ConicSolverSpec, exc: Exception, time_limit: float | None) -> str:
     """Why a solve under ``time_limit`` gave no point: not started, or stopped."""
     name = spec.name
+    if isinstance(exc, CompileStopped):
+        return (f"{name} was not started: cvxpy's compilation of the problem had not ended "
+                f"at the deadline (time_limit={time_limit}) and was stopped after "
+                f"{exc.waited:.3g} s")
     if isinstance(exc, _NoStart) and exc.need <= 0.0:
         return (f"{name} was not started: cvxpy's compilation of the problem left no time "
                 f"of time_limit={time_limit}")
@@ -299,8 +304,16 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
             out[0][FACTORS_KEY] = kept[spec.cvxpy_name]
         return out
 
+    def compiled() -> tuple[Any, Any, Any]:
+        # watched when it may not fit what is left (a compile of 0.7 s begun under
+        # time_limit=0.1 ran to 7 T): stopped at the deadline, a time limit
+        left = time_left()
+        if left is None or not can_watch() or not may_not_fit(problem, left):
+            return compile_()
+        return watched_compile(compile_, problem, spec.cvxpy_name, max(left, 0.0) + grace)
+
     try:
-        data, chain, inverse = compile_()
+        data, chain, inverse = compiled()
     except AssertionError as exc:  # an internal check of cvxpy's reductions (a complex
         # tr_inv in its complex-to-real step): the problem cannot be compiled for it
         raise cp.error.SolverError(

@@ -104,8 +104,9 @@ def run_watched(call: Callable[[], Any], wait: float) -> Any:
             stream.flush()
         except (AttributeError, OSError, ValueError):
             pass
-    rfd, wfd = os.pipe()
     t0 = time.perf_counter()
+    _reap_killed()
+    rfd, wfd = os.pipe()
     with warnings.catch_warnings():
         # JAX, once imported (MPAX), warns at every fork that a child running JAX code may
         # deadlock; a watched child runs one solver's native code (not JAX)
@@ -191,12 +192,31 @@ def _read_all(fd: int) -> bytes:
 
 def _kill(pid: int) -> None:
     """Kill the child; the kernel's release of a large one takes a while (0.07 s for a
-    solver workspace of about a gigabyte), so it is reaped beside the caller."""
+    solver workspace of about a gigabyte), so it is reaped later: at the next watched
+    solve, or by a thread started then (starting one here cost 2-7 ms of the caller's
+    deadline, a few per cent of a limit of 0.1 s)."""
     try:
         os.kill(pid, signal.SIGKILL)
     except ProcessLookupError:
         pass
-    threading.Thread(target=_reap, args=(pid,), daemon=True).start()
+    _KILLED.append(pid)
+
+
+#: children killed and not yet reaped
+_KILLED: list[int] = []
+
+
+def _reap_killed() -> None:
+    """Reap the children killed so far that have ended; those still being released are
+    left to a thread (daemon: nothing waits on it)."""
+    while _KILLED:
+        pid = _KILLED.pop()
+        try:
+            done, _ = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            continue
+        if not done:
+            threading.Thread(target=_reap, args=(pid,), daemon=True).start()
 
 
 def _reap(pid: int) -> None:

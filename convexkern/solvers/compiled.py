@@ -1,0 +1,127 @@
+"""cvxpy's compilation under the caller's deadline.
+
+``ck.solve(..., time_limit=T)`` promises an answer within ``T`` (DESIGN.md, "what tol and
+a report mean"), and cvxpy's compilation of a problem with large constants is a good part
+of it: 0.6-0.7 s for an SVM dual with a dense 1500 x 1500 kernel, 1.4-1.6 s for the 1-norm
+SVM LP on the same points.  Most of that time is spent inside single native calls (the
+canonicalisation backend's matrix build, a sort of its indices), which no signal
+interrupts, so a compile begun with less time left than it takes ran on to 1.3-7 T.
+
+When the compile may not fit (:func:`may_not_fit`: an optimistic rate per entry of the
+problem's constants), it runs in a forked child (:mod:`.watchdog`) stopped at the
+deadline; what it made (cvxpy's conic data, its solving chain and inverse data, and the
+notes convexkern keeps on the problem about the compile) comes back pickled.  Carrying
+it back costs about a tenth of the compile (0.25 s for the 1-norm SVM LP's 160 MB); the
+problem's own cvxpy cache stays as it was, so a later solve compiles again.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Callable
+from typing import Any
+
+from .watchdog import ChildLost, Stopped, run_watched
+
+__all__ = ["may_not_fit", "watched_compile", "CompileStopped"]
+
+#: an optimistic rate of cvxpy's compilation per entry of the problem's constants and
+#: parameters (measured 3.2e-7 on an SVM dual's dense kernel, 5-6e-7 on kernel logistic
+#: regression and a dense SOCP, 6.5e-7 to 1.1e-6 on the 1-norm SVM LP), and its fixed part
+COMPILE_SECONDS_PER_ENTRY = 2e-7
+COMPILE_FIXED_SECONDS = 5e-3
+
+#: the compile is watched when its optimistic estimate exceeds this share of what is left
+WATCH_SHARE = 0.5
+
+#: what the compile leaves on the problem (:func:`convexkern.solvers.conic._run`), per
+#: solver: carried back from the child
+_NOTES = ("_convexkern_dropped", "_convexkern_factors", "_convexkern_altered")
+
+
+class CompileStopped(Stopped):
+    """cvxpy's compilation, run in a child, had not ended at the deadline."""
+
+
+class _NotCarried(Exception):
+    """What the child compiled does not pickle (it is compiled in the caller instead)."""
+
+
+def estimate(problem: Any) -> float:
+    """An optimistic estimate of the seconds cvxpy's compilation of ``problem`` takes
+    (:data:`COMPILE_SECONDS_PER_ENTRY` per entry of its constants and parameters)."""
+    try:
+        entries = sum(int(getattr(c, "size", 1)) for c in problem.constants())
+        entries += sum(int(getattr(p, "size", 1)) for p in problem.parameters())
+    except (AttributeError, TypeError):
+        return 0.0
+    return COMPILE_FIXED_SECONDS + COMPILE_SECONDS_PER_ENTRY * entries
+
+
+def may_not_fit(problem: Any, left: float) -> bool:
+    """Whether the compile of ``problem`` may take more than :data:`WATCH_SHARE` of the
+    ``left`` seconds: it is then watched."""
+    return estimate(problem) > WATCH_SHARE * left
+
+
+def watched_compile(compile_: Callable[[], tuple[Any, Any, Any]], problem: Any,
+                    cvxpy_name: str, wait: float) -> tuple[Any, Any, Any]:
+    """``compile_()`` run in a forked child stopped after ``wait`` seconds
+    (:class:`CompileStopped`): its ``(data, chain, inverse_data)``, with the notes the
+    compile leaves on ``problem`` for ``cvxpy_name`` set here as the child set them, and
+    cvxpy's id counter moved past the ids the child gave its new variables (so that no
+    later variable of this process shares one).  An answer that does not pickle, or a
+    child lost, is compiled here instead (:class:`~.watchdog.ChildLost` is not raised)."""
+    counter = _id_counter()
+
+    def in_child() -> bytes:
+        before = _cached_compile(problem)
+        out = compile_()
+        notes = {k: problem.__dict__.get(k, {}).get(cvxpy_name) for k in _NOTES}
+        last = None if counter is None else counter.count
+        fresh = before is None or _cached_compile(problem) is not before
+        try:  # pickled here, strictly: a namespace in place of cvxpy's objects would
+            # not solve
+            return pickle.dumps((out, notes, last, fresh), protocol=pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, TypeError, AttributeError) as exc:
+            raise _NotCarried(str(exc)) from None
+
+    try:
+        payload = run_watched(in_child, wait)
+    except Stopped as exc:
+        raise CompileStopped(exc.waited) from None
+    except (ChildLost, _NotCarried):
+        return compile_()
+    out, notes, last, fresh = pickle.loads(payload)
+    if not fresh:  # the child used cvxpy's cached compile of this process: so do its notes
+        return out
+    for key, value in notes.items():
+        if value is not None:
+            problem.__dict__.setdefault(key, {})[cvxpy_name] = value
+    if counter is not None and last is not None and last > counter.count:
+        counter.count = last
+    # cvxpy's cache here holds no compile of the child's: one it holds from before is
+    # dropped, so that the next compile canonicalises again and leaves notes of its own
+    # (the child's name the epigraph variables of its compile)
+    cache = getattr(problem, "_cache", None)
+    if _cached_compile(problem) is not None:
+        try:
+            cache.invalidate()
+        except AttributeError:  # pragma: no cover - a cvxpy without it
+            problem._cache = type(cache)()
+    return out
+
+
+def _cached_compile(problem: Any) -> Any:
+    """cvxpy's cached compile of ``problem`` (its parametrised program), or ``None``."""
+    return getattr(getattr(problem, "_cache", None), "param_prog", None)
+
+
+def _id_counter() -> Any:
+    """cvxpy's counter of expression ids (``None`` where it is not found)."""
+    try:
+        from cvxpy.lin_ops import lin_utils
+    except ImportError:  # pragma: no cover - a cvxpy without it
+        return None
+    counter = getattr(lin_utils, "ID_COUNTER", None)
+    return counter if isinstance(getattr(counter, "count", None), int) else None
