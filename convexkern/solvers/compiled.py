@@ -7,8 +7,8 @@ SVM LP on the same points.  Most of that time is spent inside single native call
 canonicalisation backend's matrix build, a sort of its indices), which no signal
 interrupts, so a compile begun with less time left than it takes ran on to 1.3-7 T.
 
-When the compile may not fit (:func:`may_not_fit`: an optimistic rate per entry of the
-problem's constants), it runs in a forked child (:mod:`.watchdog`) stopped at the
+When the compile may not fit (:func:`may_not_fit`: the fastest rate measured per entry
+of the problem's constants, against half of what is left), it runs in a forked child (:mod:`.watchdog`) stopped at the
 deadline; what it made (cvxpy's conic data, its solving chain and inverse data, and the
 notes convexkern keeps on the problem about the compile) comes back pickled.  Carrying
 it back costs about a tenth of the compile (0.25 s for the 1-norm SVM LP's 160 MB); the
@@ -25,13 +25,13 @@ from .watchdog import ChildLost, Stopped, run_watched
 
 __all__ = ["may_not_fit", "watched_compile", "CompileStopped"]
 
-#: an optimistic rate of cvxpy's compilation per entry of the problem's constants and
-#: parameters (measured 3.2e-7 on an SVM dual's dense kernel, 5-6e-7 on kernel logistic
+#: the rate of cvxpy's compilation per entry of the problem's constants and parameters,
+#: the fastest measured (3.2e-7 on an SVM dual's dense kernel; 5-6e-7 on kernel logistic
 #: regression and a dense SOCP, 6.5e-7 to 1.1e-6 on the 1-norm SVM LP), and its fixed part
-COMPILE_SECONDS_PER_ENTRY = 2e-7
+COMPILE_SECONDS_PER_ENTRY = 3e-7
 COMPILE_FIXED_SECONDS = 5e-3
 
-#: the compile is watched when its optimistic estimate exceeds this share of what is left
+#: the compile is watched when its estimate exceeds this share of what is left
 WATCH_SHARE = 0.5
 
 #: what the compile leaves on the problem (:func:`convexkern.solvers.conic._run`), per
@@ -48,7 +48,7 @@ class _NotCarried(Exception):
 
 
 def estimate(problem: Any) -> float:
-    """An optimistic estimate of the seconds cvxpy's compilation of ``problem`` takes
+    """A low estimate of the seconds cvxpy's compilation of ``problem`` takes
     (:data:`COMPILE_SECONDS_PER_ENTRY` per entry of its constants and parameters)."""
     try:
         entries = sum(int(getattr(c, "size", 1)) for c in problem.constants())
