@@ -105,7 +105,7 @@ def run_watched(call: Callable[[], Any], wait: float) -> Any:
         except (AttributeError, OSError, ValueError):
             pass
     t0 = time.perf_counter()
-    _reap_killed()
+    _reap_ended()
     rfd, wfd = os.pipe()
     with warnings.catch_warnings():
         # JAX, once imported (MPAX), warns at every fork that a child running JAX code may
@@ -151,7 +151,9 @@ def run_watched(call: Callable[[], Any], wait: float) -> Any:
     if not ready:
         _kill(pid)
         raise Stopped(time.perf_counter() - t0)
-    _reap(pid)
+    # the child has written its answer and is leaving: reaped at the next watched solve
+    # (waiting for its exit here cost 6-8 ms, past a deadline of 0.05-0.1 s)
+    _UNREAPED.append(pid)
     if not data:
         raise ChildLost("the solver's process ended without an answer (killed or "
                         "crashed)")
@@ -199,18 +201,18 @@ def _kill(pid: int) -> None:
         os.kill(pid, signal.SIGKILL)
     except ProcessLookupError:
         pass
-    _KILLED.append(pid)
+    _UNREAPED.append(pid)
 
 
-#: children killed and not yet reaped
-_KILLED: list[int] = []
+#: children that have ended or been killed, not yet reaped
+_UNREAPED: list[int] = []
 
 
-def _reap_killed() -> None:
-    """Reap the children killed so far that have ended; those still being released are
-    left to a thread (daemon: nothing waits on it)."""
-    while _KILLED:
-        pid = _KILLED.pop()
+def _reap_ended() -> None:
+    """Reap the children left so far that have ended; those still leaving (a large one's
+    release takes a while) are left to a thread (daemon: nothing waits on it)."""
+    while _UNREAPED:
+        pid = _UNREAPED.pop()
         try:
             done, _ = os.waitpid(pid, os.WNOHANG)
         except ChildProcessError:
