@@ -488,3 +488,10 @@ def test_the_watched_child_is_stopped_at_the_deadline_not_past_the_estimates(svm
     (wait, left), = waits
     grace = 0.02 * 5.0
     assert wait <= left + grace + 0.05  # not left + grace + the estimate's 0.4 s
+
+
+def test_bytes_come_back_as_they_are():
+    """A child's bytes (a payload the caller pickled by its own rules) come back without
+    a second pickle around them."""
+    blob = bytes(range(256)) * 40000  # 10 MB, more than the pipe holds
+    assert bytes(wd.run_watched(lambda: blob, 30.0)) == blob

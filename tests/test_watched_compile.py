@@ -115,3 +115,22 @@ def test_a_compile_past_the_deadline_is_stopped_there(monkeypatch):
     assert r.status is Status.TIME_LIMIT
     assert "compilation of the problem had not ended at the deadline" in r.message, r.message
     assert wall < 0.5 * 1.05 + 0.2  # not the 3 s of the compile
+
+
+def test_a_compile_that_cannot_reach_the_caller_by_the_deadline_is_not_sent():
+    """The caller's wait ends at the first byte of the child's answer: a compile done
+    just before the deadline reached it well after (an SVM dual's 127 MB, 1.1-1.5 T under
+    ``T = 1``). The child sends nothing it cannot carry by the deadline."""
+    big = np.zeros(10**7)  # 80 MB pickled: about 0.16 s to carry back
+
+    def compile_():
+        return big, None, None
+
+    problem = _models()["lp"]
+    t0 = time.perf_counter()
+    with pytest.raises(compiled.CompileStopped):
+        compiled.watched_compile(compile_, problem, "SCS", 0.15)
+    assert time.perf_counter() - t0 < 0.15 + 0.1
+    # with the time to carry it, it comes back whole
+    out = compiled.watched_compile(compile_, problem, "SCS", 30.0)
+    assert np.array_equal(out[0], big) and out[1:] == (None, None)

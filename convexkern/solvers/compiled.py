@@ -8,16 +8,18 @@ canonicalisation backend's matrix build, a sort of its indices), which no signal
 interrupts, so a compile begun with less time left than it takes ran on to 1.3-7 T.
 
 When the compile may not fit (:func:`may_not_fit`: the fastest rate measured per entry
-of the problem's constants, against half of what is left), it runs in a forked child (:mod:`.watchdog`) stopped at the
-deadline; what it made (cvxpy's conic data, its solving chain and inverse data, and the
-notes convexkern keeps on the problem about the compile) comes back pickled.  Carrying
-it back costs about a tenth of the compile (0.25 s for the 1-norm SVM LP's 160 MB); the
-problem's own cvxpy cache stays as it was, so a later solve compiles again.
+of the problem's constants, against half of what is left), it runs in a forked child
+(:mod:`.watchdog`) stopped at the deadline; what it made (cvxpy's conic data, its solving
+chain and inverse data, and the notes convexkern keeps on the problem about the compile)
+comes back pickled, unless it could not arrive by the deadline.  Carrying it back costs
+about a tenth of the compile (0.25 s for the 1-norm SVM LP's 160 MB); the problem's own
+cvxpy cache stays as it was, so a later solve compiles again.
 """
 
 from __future__ import annotations
 
 import pickle
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -47,6 +49,15 @@ class _NotCarried(Exception):
     """What the child compiled does not pickle (it is compiled in the caller instead)."""
 
 
+class _TooLate(Exception):
+    """What the child compiled could not reach the caller by the deadline."""
+
+
+#: seconds per byte of a pickled compile carried back and read (the pipe, then
+#: ``pickle.loads``: 0.1-0.25 s for an SVM dual's 127 MB)
+CARRY_SECONDS_PER_BYTE = 2e-9
+
+
 def estimate(problem: Any) -> float:
     """A low estimate of the seconds cvxpy's compilation of ``problem`` takes
     (:data:`COMPILE_SECONDS_PER_ENTRY` per entry of its constants and parameters)."""
@@ -73,6 +84,7 @@ def watched_compile(compile_: Callable[[], tuple[Any, Any, Any]], problem: Any,
     later variable of this process shares one).  An answer that does not pickle, or a
     child lost, is compiled here instead (:class:`~.watchdog.ChildLost` is not raised)."""
     counter = _id_counter()
+    ends = time.perf_counter() + wait
 
     def in_child() -> bytes:
         before = _cached_compile(problem)
@@ -82,14 +94,22 @@ def watched_compile(compile_: Callable[[], tuple[Any, Any, Any]], problem: Any,
         fresh = before is None or _cached_compile(problem) is not before
         try:  # pickled here, strictly: a namespace in place of cvxpy's objects would
             # not solve
-            return pickle.dumps((out, notes, last, fresh), protocol=pickle.HIGHEST_PROTOCOL)
+            out = pickle.dumps((out, notes, last, fresh), protocol=pickle.HIGHEST_PROTOCOL)
         except (pickle.PicklingError, TypeError, AttributeError) as exc:
             raise _NotCarried(str(exc)) from None
+        # the parent's wait ends at the first byte: a compile done just before the
+        # deadline would reach it well after (an SVM dual's, 1.2-1.5 T under T = 1)
+        if time.perf_counter() + CARRY_SECONDS_PER_BYTE * len(out) > ends:
+            raise _TooLate
+        return out
 
+    t0 = time.perf_counter()
     try:
         payload = run_watched(in_child, wait)
     except Stopped as exc:
         raise CompileStopped(exc.waited) from None
+    except _TooLate:
+        raise CompileStopped(time.perf_counter() - t0) from None
     except (ChildLost, _NotCarried):
         return compile_()
     out, notes, last, fresh = pickle.loads(payload)
