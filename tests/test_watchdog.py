@@ -495,3 +495,29 @@ def test_bytes_come_back_as_they_are():
     a second pickle around them."""
     blob = bytes(range(256)) * 40000  # 10 MB, more than the pipe holds
     assert bytes(wd.run_watched(lambda: blob, 30.0)) == blob
+
+
+def test_nothing_is_started_once_the_compile_has_reached_the_deadline(monkeypatch):
+    """A compile that ends just past the deadline (within the watched stop's grace) left
+    a watched solver forked with only that grace: ECOS on the SVM dual returned at
+    1.06 T. Past the deadline no solver is started."""
+    import convexkern.solvers.conic as conic
+
+    if "ecos" not in CONIC:
+        pytest.skip("ecos is not installed")
+    real = cp.Problem.get_problem_data
+    x = cp.Variable(3)
+    problem = cp.Problem(cp.Minimize(cp.sum_squares(x - 1.0)), [x >= 0])
+    t0 = _start()
+
+    def late(self, *args, **kwargs):
+        out = real(self, *args, **kwargs)
+        time.sleep(max(t0 + 0.302 - time.perf_counter(), 0.0))  # the deadline, and 2 ms
+        return out
+
+    forks = []
+    monkeypatch.setattr(cp.Problem, "get_problem_data", late)
+    monkeypatch.setattr(conic, "run_watched", lambda *a, **k: forks.append(1))
+    r = ck.solve(ck.from_cvxpy(problem), "ecos", time_limit=0.3)
+    assert r.status is Status.TIME_LIMIT and "was not started" in r.message, r.message
+    assert not forks

@@ -344,7 +344,9 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
     # the set-up before the solver's clock starts (SCS: a sparse LDL), estimated once
     setup = 0.0 if left is None else spec.setup_seconds(data)
     first, step = spec.clock_work(data)
-    if left is not None and first / FAST_FLOPS > left + grace:
+    if left is not None and (left <= 0 or first / FAST_FLOPS > left + grace):
+        # past the deadline nothing is started (a watched ECOS, forked with only the
+        # stop's grace left after a compile that ended at the deadline: 1.06 T)
         raise _NoStart(first / FAST_FLOPS, left)
     watched = bool(unsafe) or (left is not None and can_watch() and spec.watch(data, left))
     if left is not None:  # what the estimates above left (0.09 s on a dense 1500 x 600
