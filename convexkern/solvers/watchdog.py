@@ -95,10 +95,11 @@ def _plain(value: Any) -> Any:
 
 
 def run_watched(call: Callable[[], Any], wait: float) -> Any:
-    """``portable(call())``, computed in a forked child; :class:`Stopped` when it has not
-    come back within ``wait`` seconds (the child is killed; ``inf``: no limit).  An
-    exception raised by ``call`` in the child is raised again here (as it was when it
-    pickles, else as a :class:`ChildLost` naming it)."""
+    """``portable(call())``, computed in a forked child (``bytes`` come back as they are,
+    a :class:`memoryview` of them); :class:`Stopped` when it has not come back within
+    ``wait`` seconds (the child is killed; ``inf``: no limit).  An exception raised by
+    ``call`` in the child is raised again here (as it was when it pickles, else as a
+    :class:`ChildLost` naming it)."""
     for stream in (sys.stdout, sys.stderr):  # the child must not print the parent's
         try:                                  # unflushed buffer a second time
             stream.flush()
