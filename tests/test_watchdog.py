@@ -521,3 +521,18 @@ def test_nothing_is_started_once_the_compile_has_reached_the_deadline(monkeypatc
     r = ck.solve(ck.from_cvxpy(problem), "ecos", time_limit=0.3)
     assert r.status is Status.TIME_LIMIT and "was not started" in r.message, r.message
     assert not forks
+
+
+@pytest.mark.parametrize("value", [b"x" * 100_000, {"x": list(range(50_000))}])
+def test_an_answer_cut_short_is_a_lost_child(monkeypatch, value):
+    """A child that dies while sending its answer (killed for memory half-way through a
+    compile's hundred megabytes) left a truncated payload, and ``pickle.loads`` raised
+    out of ``ck.solve``: it is a lost child, whose callers fall back as for a crash."""
+    def dying(fd, *parts):
+        whole = b"".join(bytes(p) for p in parts)
+        os.write(fd, whole[: len(whole) // 2])
+        os._exit(137)
+
+    monkeypatch.setattr(wd, "_write_all", dying)
+    with pytest.raises(wd.ChildLost, match="cut short"):
+        wd.run_watched(lambda: value, 30.0)

@@ -134,3 +134,30 @@ def test_a_compile_that_cannot_reach_the_caller_by_the_deadline_is_not_sent():
     # with the time to carry it, it comes back whole
     out = compiled.watched_compile(compile_, problem, "SCS", 30.0)
     assert np.array_equal(out[0], big) and out[1:] == (None, None)
+
+
+def test_a_compile_in_another_thread_does_not_hang_the_child(monkeypatch):
+    """A fork taken while another thread held the compile's lock left that lock held for
+    ever in the child, whose compile then waited until the deadline (7 of 30 watched
+    solves beside a thread compiling quad_forms came back ``time_limit``). The locks are
+    taken around the fork."""
+    import threading
+
+    import convexkern.solvers.conic as conic
+    from convexkern.solvers.cvxpy_bounds import compile_locks
+
+    monkeypatch.setattr(conic, "may_not_fit", lambda problem, left: True)
+    lock = compile_locks()[0]
+    held = threading.Event()
+
+    def hold():
+        with lock:
+            held.set()
+            time.sleep(0.3)
+
+    other = threading.Thread(target=hold)
+    other.start()
+    held.wait()
+    r = ck.solve(ck.from_cvxpy(_models()["lp"]), "clarabel", time_limit=5.0)
+    other.join()
+    assert r.status is Status.OPTIMAL, r.message

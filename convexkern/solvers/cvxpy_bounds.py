@@ -39,7 +39,7 @@ import numpy as np
 from .cvxpy_written import _nodes, replaced_variables
 
 __all__ = ["ALTERED_KEY", "FACTORS_KEY", "FactorForm", "compile_as_written", "with_factors",
-           "quad_form_drops", "forget_unwatched", "note_watched"]
+           "quad_form_drops", "forget_unwatched", "note_watched", "compile_locks"]
 
 _LOCK = threading.Lock()
 _UNSET = object()
@@ -112,6 +112,13 @@ FACTORS_KEY = "__convexkern_factors__"
 #: cvxpy's quad_form canonicalisation is watched under its own lock (the compile may hold
 #: :data:`_LOCK` at the same time)
 _QUAD_LOCK = threading.Lock()
+
+
+def compile_locks() -> tuple[threading.Lock, threading.Lock]:
+    """The locks a compile takes, in the order it takes them: held around the fork of a
+    compile run in a child (:mod:`.compiled`), so that no other thread is half-way through
+    cvxpy's patched attributes or its quad_form canonicalisation when the child is made."""
+    return _LOCK, _QUAD_LOCK
 
 
 @contextmanager

@@ -94,12 +94,15 @@ def _plain(value: Any) -> Any:
             value, dict) else str(value)
 
 
-def run_watched(call: Callable[[], Any], wait: float) -> Any:
+def run_watched(call: Callable[[], Any], wait: float, hold: tuple = ()) -> Any:
     """``portable(call())``, computed in a forked child (``bytes`` come back as they are,
     a :class:`memoryview` of them); :class:`Stopped` when it has not come back within
     ``wait`` seconds (the child is killed; ``inf``: no limit).  An exception raised by
     ``call`` in the child is raised again here (as it was when it pickles, else as a
-    :class:`ChildLost` naming it)."""
+    :class:`ChildLost` naming it); an answer cut short (a child that died while sending)
+    is a :class:`ChildLost` too.  ``hold``: locks taken, in order, around the fork, so
+    that no other thread is inside what they guard when the child is made (a lock held
+    by another thread at the fork stays held in the child for ever)."""
     for stream in (sys.stdout, sys.stderr):  # the child must not print the parent's
         try:                                  # unflushed buffer a second time
             stream.flush()
@@ -107,14 +110,26 @@ def run_watched(call: Callable[[], Any], wait: float) -> Any:
             pass
     t0 = time.perf_counter()
     _reap_ended()
-    rfd, wfd = os.pipe()
-    _widen(wfd)
-    with warnings.catch_warnings():
-        # JAX, once imported (MPAX), warns at every fork that a child running JAX code may
-        # deadlock; a watched child runs one solver's native code (not JAX)
-        warnings.filterwarnings("ignore", message=r"os\.fork\(\) was called",
-                                category=RuntimeWarning)
-        pid = os.fork()
+    taken = []
+    for lock in hold:
+        limit = max(t0 + wait - time.perf_counter(), 0.0) if wait < _LONGEST_WAIT else -1
+        if not lock.acquire(timeout=limit):
+            for held in reversed(taken):
+                held.release()
+            raise Stopped(time.perf_counter() - t0)
+        taken.append(lock)
+    try:
+        rfd, wfd = os.pipe()
+        _widen(wfd)
+        with warnings.catch_warnings():
+            # JAX, once imported (MPAX), warns at every fork that a child running JAX code
+            # may deadlock; a watched child runs one solver's native code (not JAX)
+            warnings.filterwarnings("ignore", message=r"os\.fork\(\) was called",
+                                    category=RuntimeWarning)
+            pid = os.fork()
+    finally:
+        for held in reversed(taken):  # in the child too: its copies are this thread's
+            held.release()
     if pid == 0:  # the child: solve, send, and leave without the parent's exit handlers
         code = 0
         try:
@@ -126,7 +141,8 @@ def run_watched(call: Callable[[], Any], wait: float) -> Any:
                 value = call()
                 # bytes (a payload pickled by the caller's own rules) go as they are,
                 # after a one-byte mark: no copy of a compile's hundred megabytes
-                parts = ([_RAW, value] if isinstance(value, bytes)
+                parts = ([_RAW, len(value).to_bytes(8, "little"), value]
+                         if isinstance(value, bytes)
                          else [_PICKLED, pickle.dumps((True, portable(value)))])
             except BaseException as exc:  # noqa: BLE001 - carried to the parent
                 parts = [_PICKLED, _pickled_error(exc)]
@@ -164,8 +180,13 @@ def run_watched(call: Callable[[], Any], wait: float) -> Any:
         raise ChildLost("the solver's process ended without an answer (killed or "
                         "crashed)")
     if data[:1] == _RAW:
-        return memoryview(data)[1:]
-    ok, value = pickle.loads(memoryview(data)[1:])
+        if len(data) < 9 or int.from_bytes(data[1:9], "little") != len(data) - 9:
+            raise ChildLost("the child's answer was cut short")
+        return memoryview(data)[9:]
+    try:
+        ok, value = pickle.loads(memoryview(data)[1:])
+    except (pickle.UnpicklingError, EOFError, ValueError) as exc:
+        raise ChildLost(f"the child's answer was cut short ({exc})") from None
     if ok:
         return value
     raise value
