@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .cvxpy_bounds import compile_locks
+from .cvxpy_bounds import cached_compile, compile_locks, drop_compile
 from .watchdog import ChildLost, Stopped, run_watched
 
 __all__ = ["may_not_fit", "watched_compile", "CompileStopped"]
@@ -91,11 +91,11 @@ def watched_compile(compile_: Callable[[], tuple[Any, Any, Any]], problem: Any,
     ends = time.perf_counter() + wait
 
     def in_child() -> bytes:
-        before = _cached_compile(problem)
+        before = cached_compile(problem)
         out = compile_()
         notes = {k: problem.__dict__.get(k, {}).get(cvxpy_name) for k in _NOTES}
         last = None if counter is None else counter.count
-        fresh = before is None or _cached_compile(problem) is not before
+        fresh = before is None or cached_compile(problem) is not before
         try:  # pickled here, strictly: a namespace in place of cvxpy's objects would
             # not solve
             out = pickle.dumps((out, notes, last, fresh), protocol=pickle.HIGHEST_PROTOCOL)
@@ -127,18 +127,9 @@ def watched_compile(compile_: Callable[[], tuple[Any, Any, Any]], problem: Any,
     # cvxpy's cache here holds no compile of the child's: one it holds from before is
     # dropped, so that the next compile canonicalises again and leaves notes of its own
     # (the child's name the epigraph variables of its compile)
-    cache = getattr(problem, "_cache", None)
-    if _cached_compile(problem) is not None:
-        try:
-            cache.invalidate()
-        except AttributeError:  # pragma: no cover - a cvxpy without it
-            problem._cache = type(cache)()
+    if cached_compile(problem) is not None:
+        drop_compile(problem)
     return out
-
-
-def _cached_compile(problem: Any) -> Any:
-    """cvxpy's cached compile of ``problem`` (its parametrised program), or ``None``."""
-    return getattr(getattr(problem, "_cache", None), "param_prog", None)
 
 
 def _id_counter() -> Any:

@@ -40,6 +40,7 @@ from .compiled import CompileStopped, may_not_fit, watched_compile
 from .cvxpy_bounds import (
     ALTERED_KEY,
     FACTORS_KEY,
+    cached_compile,
     compile_as_written,
     forget_unwatched,
     note_watched,
@@ -276,7 +277,7 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
     def compile_() -> tuple[Any, Any, Any]:
         name = spec.cvxpy_name
         forget_unwatched(problem, name)  # a compile of the user's, unwatched
-        before = getattr(getattr(problem, "_cache", None), "param_prog", None)
+        before = cached_compile(problem)
         with compile_as_written(name), quad_form_drops() as drops:
             out = problem.get_problem_data(
                 name, enforce_dpp=cvx.get("enforce_dpp", False),
@@ -289,7 +290,7 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
         # changed since, either way)
         dropped = problem.__dict__.setdefault("_convexkern_dropped", {})
         kept = problem.__dict__.setdefault("_convexkern_factors", {})
-        if before is None or getattr(problem._cache, "param_prog", None) is not before:
+        if before is None or cached_compile(problem) is not before:
             dropped[name] = _dropped(drops) if drops else ""
             kept[name] = list(drops.forms)
         approx = approximated(problem)

@@ -39,7 +39,8 @@ import numpy as np
 from .cvxpy_written import _nodes, replaced_variables
 
 __all__ = ["ALTERED_KEY", "FACTORS_KEY", "FactorForm", "compile_as_written", "with_factors",
-           "quad_form_drops", "forget_unwatched", "note_watched", "compile_locks"]
+           "quad_form_drops", "forget_unwatched", "note_watched", "compile_locks",
+           "cached_compile", "drop_compile"]
 
 _LOCK = threading.Lock()
 _UNSET = object()
@@ -329,21 +330,33 @@ def forget_unwatched(problem: Any, cvxpy_name: str) -> None:
     user's own ``problem.solve(solver=...)``: no record of its factors), or when it holds
     a parameter's value that has changed since (:func:`_frozen_changed`).  Otherwise it
     stays (:func:`note_watched`)."""
-    cache = getattr(problem, "_cache", None)
-    prog = getattr(cache, "param_prog", None)
+    prog = cached_compile(problem)
     seen = problem.__dict__.get("_convexkern_watched", {})
     if prog is not None and (seen.get(cvxpy_name) is not prog
                              or _frozen_changed(problem, cvxpy_name, prog)):
-        try:
-            cache.invalidate()
-        except AttributeError:  # pragma: no cover - a cvxpy without it
-            problem._cache = type(cache)()
+        drop_compile(problem)
+
+
+def cached_compile(problem: Any) -> Any:
+    """cvxpy's cached compile of ``problem`` (its parametrised program), or ``None``."""
+    return getattr(getattr(problem, "_cache", None), "param_prog", None)
+
+
+def drop_compile(problem: Any) -> None:
+    """Drop cvxpy's cached compile of ``problem``: the next compile canonicalises again."""
+    cache = getattr(problem, "_cache", None)
+    if cache is None:
+        return
+    try:
+        cache.invalidate()
+    except AttributeError:  # pragma: no cover - a cvxpy without it
+        problem._cache = type(cache)()
 
 
 def note_watched(problem: Any, cvxpy_name: str) -> None:
     """After a compile under :func:`quad_form_drops`: cvxpy's cached compile was watched;
     the parameters' values it was made with are kept (:func:`_frozen_changed`)."""
-    prog = getattr(getattr(problem, "_cache", None), "param_prog", None)
+    prog = cached_compile(problem)
     problem.__dict__.setdefault("_convexkern_watched", {})[cvxpy_name] = prog
     values = {p.id: _copy_value(p.value) for p in _parameters(problem)}
     problem.__dict__.setdefault("_convexkern_param_values", {})[cvxpy_name] = values
