@@ -48,8 +48,12 @@ def _recipe():
 @pytest.mark.parametrize("solver", ["clarabel", "ecos"])
 def test_the_refining_certificate_solves_no_second_phase_one(solver, monkeypatch):
     """RECIPE on an interior-point solver: its first certificate leaves the lower bound
-    open and the call re-solves; the first certificate's phase-one points serve the
-    second (before: one primal and one dual phase one per certificate)."""
+    open and the call re-solves (by default it does not: the test below; switched on here
+    for the sharing to show); the first certificate's phase-one points serve the second
+    (before: one primal and one dual phase one per certificate)."""
+    from convexkern.solvers.table import CONIC
+
+    monkeypatch.setitem(CONIC[solver].__dict__, "refine_open", True)
     calls = []
     real = cones._phase_one
 
@@ -77,6 +81,29 @@ def test_the_refining_certificate_solves_no_second_phase_one(solver, monkeypatch
     for rep in (r, r2):  # the published optimum -266.616 (a minimisation)
         assert rep.dual_value <= -266.616 * (1 - 1e-6) or not math.isfinite(rep.dual_value)
         assert rep.primal_value >= -266.616 * (1 + 1e-6)
+
+
+@pytest.mark.parametrize("solver", ["clarabel", "ecos", "qoco"])
+def test_an_interior_point_answer_with_an_open_bound_is_not_resolved(solver, monkeypatch):
+    """RECIPE's lower bound stays open on an interior-point solver's answer (its
+    free columns' dual rows are rank deficient): a re-solve at tighter settings, which left
+    it open on every such pair of the public sets and the tests, is not begun
+    (``ConicSolverSpec.refine_open``), and the report says so."""
+    solves: list[int] = []
+    real_at = conic._solve_at
+
+    def at(*a, **k):
+        solves.append(1)
+        return real_at(*a, **k)
+
+    monkeypatch.setattr(conic, "_solve_at", at)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = ck.solve(_recipe(), solver)
+    assert not math.isfinite(r.rel_gap) and r.status is ck.Status.OPTIMAL_INACCURATE
+    assert len(solves) == 1 and not r.solver_stats.get("refined"), r.message
+    assert "not re-solved" in r.message
+    assert r.primal_value >= -266.616 * (1 + 1e-6)  # the published optimum, a minimisation
 
 
 def test_a_first_answer_that_a_resolve_follows_solves_no_phase_one(monkeypatch):

@@ -85,7 +85,9 @@ def solve_conic(
     them far below ``tol``.  First at the settings the gap's shortfall asks for, then,
     if those still miss ``tol``, at the policy's full factor, both within one budget.
     The best-certified report is kept; ``solver_stats["refined"]`` says it happened.  None
-    is run for an SDP's side with no strictly feasible point (:func:`_no_interior`).
+    is run for an SDP's side with no strictly feasible point (:func:`_no_interior`), nor
+    for an open bound of a solver whose spec says a re-solve keeps it open
+    (``ConicSolverSpec.refine_open``).
 
     For a first-order solver (``ConicSolverSpec.quick_first``: SCS, OSQP), where such a
     re-solve may follow (not for SDPs, whose phase one also says when no re-solve can
@@ -137,6 +139,9 @@ def solve_conic(
     if f.problem.__dict__.get("_convexkern_altered", {}).get(spec.cvxpy_name):
         return first  # the solver's form is not the problem: no point of it closes a bound
     hopeless = _no_interior(first) if f.cone_class == "SDP" else ""
+    if not (hopeless or spec.refine_open or math.isfinite(first.rel_gap)):
+        hopeless = (f"not re-solved: a more accurate point of {spec.name} (an interior-point "
+                    "or simplex method) leaves an open bound open")
     if hopeless:  # a more accurate point cannot close a bound no interior point exists for
         return replace(first, message="; ".join(m for m in (first.message, hopeless) if m))
     left = None if time_limit is None else time_limit - (time.perf_counter() - t_start)
