@@ -239,3 +239,39 @@ def test_the_epigraph_step_is_not_begun_when_its_passes_cannot_fit(monkeypatch):
     assert not calls
     bounds._lifted_upper(data, x, box)
     assert calls
+
+
+def test_the_work_leaves_the_end_of_a_short_limit_to_the_report(monkeypatch):
+    """The deadline the solve and its certificate see comes ``report_tail(T)`` before the
+    caller's (10 ms, at most a fifth of T): what follows the last read of the clock (the
+    answer unpacked, the certificate's notes, the report) took 3-8 ms, and calls under
+    T = 0.05-0.1 s ended at 1.05-1.14 T.  Read at the certificate's start."""
+    from convexkern.math.budget import REPORT_TAIL, report_tail
+    from convexkern.solvers import conic
+
+    assert report_tail(1.0) == REPORT_TAIL and report_tail(0.02) == 0.2 * 0.02
+    real = conic.certified_report
+    seen: list[float] = []
+
+    def at_start(*args, **kwargs):
+        seen.append(time.perf_counter() + time_left())
+        return real(*args, **kwargs)
+
+    real_at = conic._solve_at
+    begun: list[float] = []
+
+    def solve_at(*args, **kwargs):
+        begun.append(time.perf_counter())
+        return real_at(*args, **kwargs)
+
+    monkeypatch.setattr(conic, "certified_report", at_start)
+    monkeypatch.setattr(conic, "_solve_at", solve_at)
+    x = cp.Variable(3)
+    for T in (0.04, 5.0):
+        seen.clear()
+        begun.clear()
+        r = ck.solve(ck.from_cvxpy(cp.Problem(cp.Minimize(cp.sum(x)), [x >= 1])),
+                     "clarabel", time_limit=T)
+        assert seen and begun, r.message
+        # counted from the solve's start, a moment after the call's
+        assert begun[0] + T - report_tail(T) <= seen[0] <= begun[0] + T - report_tail(T) + 2e-3

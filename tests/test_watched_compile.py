@@ -161,3 +161,32 @@ def test_a_compile_in_another_thread_does_not_hang_the_child(monkeypatch):
     r = ck.solve(ck.from_cvxpy(_models()["lp"]), "clarabel", time_limit=5.0)
     other.join()
     assert r.status is Status.OPTIMAL, r.message
+
+
+def test_a_problem_of_many_small_pieces_is_estimated_by_its_nodes():
+    """A problem written one constraint at a time (as an SDPA file's reader writes one
+    term per matrix) has few constant entries and many expression nodes, and cvxpy's
+    compile of it takes time per node: 400 rows written in a loop are estimated at more
+    than 400 nodes' worth, enough to be watched with 0.1 s left, where the count of
+    entries alone (about 2,000) put it at 6 ms."""
+    x = cp.Variable(401)
+    rows = [x[i] + 2.0 * x[i + 1] <= float(i) for i in range(400)]
+    p = cp.Problem(cp.Minimize(cp.sum(x)), rows + [x >= 0])
+    entries = sum(int(c.size) for c in p.constants())
+    by_entries = compiled.COMPILE_FIXED_SECONDS + compiled.COMPILE_SECONDS_PER_ENTRY * entries
+    assert by_entries < 0.01
+    assert compiled._nodes(p) >= 4 * 400  # each row: an index, a product, a sum, itself
+    assert compiled.estimate(p) >= by_entries + 1600 * compiled.COMPILE_SECONDS_PER_NODE
+    assert compiled.may_not_fit(p, 0.1)
+
+
+def test_a_shared_expression_is_counted_once():
+    """Nodes are counted once however often the tree reaches them: 14 levels of
+    ``e = abs(e) + e`` (cvxpy flattens the sums, so each level reads every earlier one)
+    are 2**14 paths from the top but 31 distinct nodes."""
+    x = cp.Variable()
+    e = x
+    for _ in range(14):
+        e = cp.abs(e) + e
+    p = cp.Problem(cp.Minimize(e), [x >= 1])
+    assert compiled._nodes(p) == 2 * 14 + 4  # sums, abs; x, the objective, the row, its 1

@@ -7,8 +7,9 @@ SVM LP on the same points.  Most of that time is spent inside single native call
 canonicalisation backend's matrix build, a sort of its indices), which no signal
 interrupts, so a compile begun with less time left than it takes ran on to 1.3-7 T.
 
-When the compile may not fit (:func:`may_not_fit`: the fastest rate measured per entry
-of the problem's constants, against half of what is left), it runs in a forked child
+When the compile may not fit (:func:`may_not_fit`: the fastest rates measured per entry
+of the problem's constants and per node of its expression tree, against half of what is
+left), it runs in a forked child
 (:mod:`.watchdog`) stopped at the deadline; what it made (cvxpy's conic data, its solving
 chain and inverse data, and the notes convexkern keeps on the problem about the compile)
 comes back pickled, unless it could not arrive by the deadline.  Carrying it back costs
@@ -37,6 +38,19 @@ __all__ = ["may_not_fit", "watched_compile", "CompileStopped"]
 COMPILE_SECONDS_PER_ENTRY = 3e-7
 COMPILE_FIXED_SECONDS = 5e-3
 
+#: the rate per node of the problem's expression tree (each distinct expression, atom,
+#: variable, constant and constraint), near the fastest measured among problems with
+#: many small pieces: 67-115 us on SDPLIB truss2 (2450-3070 nodes: 0.21-0.28 s), 100-210
+#: on control1 and control2, up to 430 on theta1's dual form (a problem read from SDPA
+#: writes one term per matrix).  Counted by entries alone, control2's dual form
+#: (0.1-0.28 s) was estimated at 15 ms, not watched, and a call under T = 0.05-0.1 s
+#: ended at 2-4 T.  Not the fastest: a compile runs 1.5-2.5 times slower in a process
+#: that has forked before (the pages it writes fault once more), and at 6e-5 control2's
+#: dual form was still not watched at T = 0.2 s and ended at 1.1-1.7 T.  The price: a
+#: compile watched in vain costs a fork (15-45 ms), which a small limit cannot pay (SDPLIB
+#: hinf1, 155 nodes, compiles in 15 ms: watched, with no answer, below T = 0.06 s)
+COMPILE_SECONDS_PER_NODE = 1e-4
+
 #: the compile is watched when its estimate exceeds this share of what is left
 WATCH_SHARE = 0.5
 
@@ -64,13 +78,30 @@ CARRY_SECONDS_PER_BYTE = 2e-9
 
 def estimate(problem: Any) -> float:
     """A low estimate of the seconds cvxpy's compilation of ``problem`` takes
-    (:data:`COMPILE_SECONDS_PER_ENTRY` per entry of its constants and parameters)."""
+    (:data:`COMPILE_SECONDS_PER_ENTRY` per entry of its constants and parameters,
+    :data:`COMPILE_SECONDS_PER_NODE` per node of its expression tree)."""
     try:
         entries = sum(int(getattr(c, "size", 1)) for c in problem.constants())
         entries += sum(int(getattr(p, "size", 1)) for p in problem.parameters())
+        nodes = _nodes(problem)
     except (AttributeError, TypeError):
         return 0.0
-    return COMPILE_FIXED_SECONDS + COMPILE_SECONDS_PER_ENTRY * entries
+    return (COMPILE_FIXED_SECONDS + COMPILE_SECONDS_PER_ENTRY * entries
+            + COMPILE_SECONDS_PER_NODE * nodes)
+
+
+def _nodes(problem: Any) -> int:
+    """How many distinct expressions and constraints ``problem``'s tree holds (each one
+    once, however often it is shared)."""
+    seen: set[int] = set()
+    stack = [problem.objective, *problem.constraints]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        stack.extend(getattr(node, "args", ()))
+    return len(seen)
 
 
 def may_not_fit(problem: Any, left: float) -> bool:

@@ -24,7 +24,7 @@ import numpy as np
 from ..errors import InvalidInputError
 from ..formulation import Formulation, from_cvxpy
 from ..generic import CONIC_KEY, ConicPoint, conic_data, conic_names, user_bounds
-from ..math.budget import deadline, time_left
+from ..math.budget import deadline, report_tail, time_left
 from ..math.conic import (
     ConicData,
     claim_forms,
@@ -103,6 +103,7 @@ def solve_conic(
                                            "ignore it without a word)")
     accuracy = TOLERANCE.settings(tol, spec.safety, spec.settings_floor)
     t_start = time.perf_counter()  # time_limit bounds the whole call, certificates included
+    end = None if time_limit is None else t_start + time_limit - report_tail(time_limit)
 
     forms: list = []  # the conic forms certified so far: a re-solve's shares their work
     kept: list = []  # the first answer's point, while its certificate is a quick one
@@ -125,8 +126,7 @@ def solve_conic(
         conic = point.get(CONIC_KEY)
         if not getattr(conic, "quick", False):
             return report
-        until = None if time_limit is None else t_start + time_limit
-        with deadline(until, 0.03 * time_limit if time_limit else 0.0):
+        with deadline(end, 0.03 * time_limit if time_limit else 0.0):
             full = certified_report(f, {**point, CONIC_KEY: replace(conic, quick=False)},
                                     status=status, **common)
         return report if _closer(report, full) else full  # past the deadline, both open
@@ -144,7 +144,7 @@ def solve_conic(
                     "or simplex method) leaves an open bound open")
     if hopeless:  # a more accurate point cannot close a bound no interior point exists for
         return replace(first, message="; ".join(m for m in (first.message, hopeless) if m))
-    left = None if time_limit is None else time_limit - (time.perf_counter() - t_start)
+    left = None if end is None else end - time.perf_counter()
     if left is not None and left <= 0.1 * time_limit:
         return in_full(first)  # no time worth a second solve and its certificate
     # the settings the shortfall asks for, then (only if those miss tol) the full factor;
@@ -158,12 +158,12 @@ def solve_conic(
     best, solve_time, notes = first, first.solve_time, []
     for finer in rungs:
         own_left = budget - (time.perf_counter() - t_refine)
-        left = None if time_limit is None else time_limit - (time.perf_counter() - t_start)
+        left = None if end is None else end - time.perf_counter()
         if own_left <= 0.05 * budget or (left is not None and left <= 0.1 * time_limit):
             break
         own = left is None or own_left < left
         second = at(finer, own_left if own else left,
-                    math.inf if time_limit is None else t_start + time_limit)
+                    math.inf if end is None else end)
         solve_time += second.solve_time
         note = (f"{'again' if notes else 're-solved'} at settings {finer:.0e} after a "
                 f"certified gap of {best.rel_gap:.2g}"
@@ -432,7 +432,7 @@ def _solve_at(f: Formulation, spec: ConicSolverSpec, *, tol: float, accuracy: fl
     settings = {**spec.settings(accuracy, max_iter, time_limit), **options}
     t0 = time.perf_counter()
     if until is None and time_limit is not None:
-        until = t0 + time_limit
+        until = t0 + time_limit - report_tail(time_limit)
     # the certificate of a late answer may use 3 % of time_limit past the deadline (the
     # caller's allowance is time_limit + 5 %; the rest is the report's own work)
     grace = 0.03 * time_limit if time_limit is not None else 0.0
