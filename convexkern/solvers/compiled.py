@@ -27,6 +27,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import scipy.sparse as sp
+
 from .cvxpy_bounds import cached_compile, compile_locks, drop_compile
 from .watchdog import ChildLost, Stopped, run_watched
 
@@ -81,13 +83,23 @@ def estimate(problem: Any) -> float:
     (:data:`COMPILE_SECONDS_PER_ENTRY` per entry of its constants and parameters,
     :data:`COMPILE_SECONDS_PER_NODE` per node of its expression tree)."""
     try:
-        entries = sum(int(getattr(c, "size", 1)) for c in problem.constants())
+        entries = sum(_stored(c) for c in problem.constants())
         entries += sum(int(getattr(p, "size", 1)) for p in problem.parameters())
         nodes = _nodes(problem)
     except (AttributeError, TypeError):
         return 0.0
     return (COMPILE_FIXED_SECONDS + COMPILE_SECONDS_PER_ENTRY * entries
             + COMPILE_SECONDS_PER_NODE * nodes)
+
+
+def _stored(constant: Any) -> int:
+    """How many entries a constant stores: a sparse one its nonzeros (Netlib BANDM's
+    305 x 472 matrix, 2,500 of them, compiles in 7 ms; counted as 145,000 entries it
+    was estimated at 49 ms)."""
+    value = getattr(constant, "value", None)
+    if sp.issparse(value):
+        return int(value.nnz)
+    return int(getattr(constant, "size", 1))
 
 
 def _nodes(problem: Any) -> int:
