@@ -272,7 +272,42 @@ def test_no_fallback_solve_after_a_phase_one_the_clock_ended(monkeypatch):
         y = np.zeros(data.A.shape[0])
         assert cones._dual_phase_one(data, cp, y) == (None, None, 0.0)
     assert not solves
-    monkeypatch.setattr(phase_one, "primal", lambda *a, **k: (None, 0.0, None))
+    monkeypatch.setattr(phase_one, "primal", lambda *a, **k: (None, math.nan, None))
     with deadline(time.perf_counter() + 60.0):
         x, t, _ = cones._phase_one(data, cp)
-    assert solves and x is not None and t > 0  # no point directly: the fallback ran
+    assert solves and x is not None and t > 0  # no answer directly: the fallback ran
+
+
+@pytest.mark.parametrize("side", ["primal", "dual"])
+def test_no_second_solver_after_a_phase_one_that_found_no_interior(monkeypatch, side):
+    """Clarabel's phase one solved with a margin of at most 1e-12 says the side has no
+    strictly feasible point (to its accuracy): SCS is not asked again (its points there
+    had margins of 1e-10 to 7e-8 and closed no bound on the public sets); a phase one
+    that ended without an answer still asks it (the test above)."""
+    data = _data(_problems()["lp"], "CLARABEL")
+    solves = []
+    real_solve = cp.Problem.solve
+    monkeypatch.setattr(cp.Problem, "solve",
+                        lambda self, *a, **k: (solves.append(1), real_solve(self, *a, **k))[1])
+    if side == "primal":
+        monkeypatch.setattr(phase_one, "primal", lambda *a, **k: (None, -3e-13, None))
+        assert cones._phase_one(data, cp) == (None, 0.0, None)
+    else:
+        monkeypatch.setattr(phase_one, "dual", lambda *a, **k: (None, None, 1e-13))
+        assert cones._dual_phase_one(data, cp, None) == (None, None, 0.0)
+    assert not solves
+    monkeypatch.setattr(phase_one, side, (lambda *a, **k: (None, math.nan, None)) if
+                        side == "primal" else (lambda *a, **k: (None, None, math.nan)))
+    got = cones._phase_one(data, cp) if side == "primal" else cones._dual_phase_one(
+        data, cp, None)
+    assert solves and got[0] is not None
+
+
+def test_a_phase_one_without_interior_says_so_by_its_margin():
+    """A side with no strictly feasible point (``x >= 0, -x >= 0``: the margin is 0) gives
+    no point and a finite margin of at most 1e-12, not the NaN of a solve that ended
+    without an answer."""
+    x = cp.Variable(2)
+    data = _data(cp.Problem(cp.Minimize(cp.sum(x)), [x >= 0, -x >= 0]), "CLARABEL")
+    got, t, _ = phase_one.primal(data, None, None, SETTINGS, None)
+    assert got is None and math.isfinite(t) and t <= 1e-12

@@ -28,6 +28,8 @@ from collections.abc import Callable
 from typing import Any
 
 import scipy.sparse as sp
+from cvxpy.atoms.quad_form import QuadForm
+from cvxpy.expressions.constants import Constant, Parameter
 
 from .cvxpy_bounds import cached_compile, compile_locks, drop_compile
 from .watchdog import ChildLost, Stopped, run_watched
@@ -81,39 +83,41 @@ CARRY_SECONDS_PER_BYTE = 2e-9
 def estimate(problem: Any) -> float:
     """A low estimate of the seconds cvxpy's compilation of ``problem`` takes
     (:data:`COMPILE_SECONDS_PER_ENTRY` per entry of its constants and parameters,
-    :data:`COMPILE_SECONDS_PER_NODE` per node of its expression tree)."""
+    :data:`COMPILE_SECONDS_PER_NODE` per node of its expression tree: :func:`tree`)."""
     try:
-        entries = sum(_stored(c) for c in problem.constants())
-        entries += sum(int(getattr(p, "size", 1)) for p in problem.parameters())
-        nodes = _nodes(problem)
+        nodes, entries = tree(problem)
     except (AttributeError, TypeError):
         return 0.0
     return (COMPILE_FIXED_SECONDS + COMPILE_SECONDS_PER_ENTRY * entries
             + COMPILE_SECONDS_PER_NODE * nodes)
 
 
-def _stored(constant: Any) -> int:
-    """How many entries a constant stores: a sparse one its nonzeros (Netlib BANDM's
-    305 x 472 matrix, 2,500 of them, compiles in 7 ms; counted as 145,000 entries it
-    was estimated at 49 ms)."""
-    value = getattr(constant, "value", None)
-    if sp.issparse(value):
-        return int(value.nnz)
-    return int(getattr(constant, "size", 1))
-
-
-def _nodes(problem: Any) -> int:
-    """How many distinct expressions and constraints ``problem``'s tree holds (each one
-    once, however often it is shared)."""
+def tree(problem: Any) -> tuple[int, int]:
+    """``(nodes, entries)`` of ``problem``'s expression tree, in one walk: its distinct
+    expressions and constraints (each once, however often it is shared), and the entries
+    of its constants and parameters.  A sparse constant counts its stored nonzeros (Netlib
+    BANDM's 305 x 472 matrix holds 2,500 and compiles in 7 ms; counted as 145,000 entries
+    it was estimated at 49 ms), except the matrix of a ``quad_form``, which cvxpy may
+    factor densely (for a second-order cone solver): a sparse 4000 x 4000 one with 20,000
+    nonzeros took seconds."""
     seen: set[int] = set()
-    stack = [problem.objective, *problem.constraints]
+    nodes = entries = 0
+    stack = [(problem.objective, False), *((c, False) for c in problem.constraints)]
     while stack:
-        node = stack.pop()
+        node, dense = stack.pop()
         if id(node) in seen:
             continue
         seen.add(id(node))
-        stack.extend(getattr(node, "args", ()))
-    return len(seen)
+        nodes += 1
+        if isinstance(node, (Constant, Parameter)):
+            value = node.value if isinstance(node, Constant) else None
+            entries += int(value.nnz) if sp.issparse(value) and not dense else int(node.size)
+        args = getattr(node, "args", ())
+        if isinstance(node, QuadForm) and len(args) == 2:
+            stack += [(args[0], dense), (args[1], True)]
+        else:
+            stack += [(a, dense) for a in args]
+    return nodes, entries
 
 
 def may_not_fit(problem: Any, left: float) -> bool:

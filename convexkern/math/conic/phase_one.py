@@ -184,7 +184,9 @@ def primal(data: ConicData, blocked: np.ndarray | None, near: np.ndarray | None,
            ) -> tuple[np.ndarray | None, float, np.ndarray | None] | None:
     """The primal phase one (:func:`convexkern.math.conic.cones.interior_point`):
     ``(x, t, multipliers of the nonnegative rows)``, or ``None`` when not solved here.
-    Rows marked ``blocked`` are only kept ``>= 0``."""
+    Rows marked ``blocked`` are only kept ``>= 0``.  With no point, ``t`` is the margin
+    Clarabel found (at most 1e-12: no strictly feasible point, to its accuracy), or NaN
+    when it ended without an answer (another solver may then find a point)."""
     clarabel = _clarabel()
     if clarabel is None:
         return None
@@ -226,14 +228,14 @@ def primal(data: ConicData, blocked: np.ndarray | None, near: np.ndarray | None,
     except _NotHere:
         return None
     if sol is None:
-        return None, 0.0, None
+        return None, math.nan, None
     zz, duals, stopped = sol
     mult = np.abs(duals[z: z + nn]) if nn else None
     t = float(zz[n])
     if not t > 1e-12:
         if stopped:
             raise OutOfTime
-        return None, 0.0, mult
+        return None, t, mult
     return zz[:n], t, mult
 
 
@@ -275,7 +277,7 @@ def dual(data: ConicData, near: np.ndarray | None, settings: dict[str, float],
          ) -> tuple[np.ndarray | None, np.ndarray | None, float] | None:
     """The dual phase one (:func:`convexkern.math.conic.cones.dual_interior_point`):
     ``(y, w, t)``, or ``None`` when not solved here (power cones and native bounds are the
-    caller's to refuse)."""
+    caller's to refuse).  With no point, ``t`` is as in :func:`primal`."""
     clarabel = _clarabel()
     if clarabel is None or data.p3d or data.lb is not None or data.ub is not None:
         return None
@@ -320,11 +322,11 @@ def dual(data: ConicData, near: np.ndarray | None, settings: dict[str, float],
     except _NotHere:
         return None
     if sol is None:
-        return None, None, 0.0
+        return None, None, math.nan
     v, _, stopped = sol
     t = float(v[ti])
     if not (math.isfinite(t) and t > 1e-12):
         if stopped:
             raise OutOfTime
-        return None, None, 0.0
+        return None, None, t
     return v[:m], (v[m: m + nw] if nw else None), t

@@ -152,14 +152,6 @@ class ConicSolverSpec:
     #: (:func:`convexkern.solvers.conic.solve_conic`).  Off for an interior-point method,
     #: whose accurate first answer a phase one often certifies where a re-solve would not
     quick_first: bool = False
-    #: a refining re-solve is also tried when the first answer's bracket has an open
-    #: (infinite) side.  A first-order method's more accurate point may meet the rows and
-    #: cones its first one missed (SCS on QAFIRO, RECIPE, the exponential cones).  Off for
-    #: an interior-point or simplex method: its first answer is accurate to rounding, and
-    #: what leaves a side open is the form (rank-deficient rows, a multiplier with no
-    #: bound), which a tighter point keeps.  On the public sets and the test suite none of
-    #: 27 such re-solves closed a side (they took about half of those calls' time)
-    refine_open: bool = True
     #: the largest PSD cone side it is tried on by default in :func:`convexkern.compare`
     #: (``None``: any): an interior-point solver factorises a dense block of the cone's
     #: svec size m(m+1)/2 each iteration, so the work grows as m^6

@@ -90,8 +90,7 @@ class Clarabel(ConicSolverSpec):
 
 SOLVER = Clarabel(
     name="clarabel", cvxpy_name="CLARABEL", module="clarabel", cones=CLASSES_ALL,
-    default_tol=1e-8, install="pip install clarabel", refine=True, refine_open=False,
-    drop_kept=True,
+    default_tol=1e-8, install="pip install clarabel", refine=True, drop_kept=True,
     # two orders below tol: an interior-point method pays one or two more iterations,
     # cheaper than the refining re-solve that a certified gap just above tol asks for
     # (Netlib at 1e-9: 6 of 17 re-solved; at 1e-10: 2); below 1e-11 it stalls

@@ -85,4 +85,4 @@ class Ecos(ConicSolverSpec):
 # is 1e-5, reached with settings 1e-10 (safety 1e-5).
 SOLVER = Ecos(name="ecos", cvxpy_name="ECOS", module="ecos", cones=CLASSES_SOCP | {"EXP"},
               default_tol=1e-5, safety=1e-5, install="pip install ecos",
-              refine=True, refine_open=False, watched=True)  # ECOS has no clock
+              refine=True, watched=True)  # ECOS has no clock

@@ -107,5 +107,4 @@ def _entries(data: Mapping[str, Any], keys: tuple[str, ...] = ("A", "P")) -> flo
 # sign convention depends on the row's sense: both signs are tried.
 SOLVER = Highs(name="highs", cvxpy_name="HIGHS", module="highspy", cones=CLASSES_QP,
                default_tol=1e-6, install="pip install highspy", dual_signs=(1.0, -1.0),
-               refine=True, refine_open=False,
-               time_key="time_limit")
+               refine=True, time_key="time_limit")

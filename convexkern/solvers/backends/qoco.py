@@ -56,7 +56,7 @@ class Qoco(ConicSolverSpec):
 
 
 SOLVER = Qoco(name="qoco", cvxpy_name="QOCO", module="qoco", cones=CLASSES_SOCP,
-              default_tol=1e-7, install="pip install qoco", refine=True, refine_open=False,
+              default_tol=1e-7, install="pip install qoco", refine=True,
               # two orders below tol, as Clarabel: an iteration more, where tol/10 left
               # BEACONFD, DUAL1 and a 2000 x 400 lasso to a refining re-solve (16.7 s -> 6.4)
               safety=0.01,
