@@ -277,3 +277,48 @@ def test_the_work_leaves_the_end_of_a_short_limit_to_the_report(monkeypatch):
         # back as now + time left: two clock reads, a microsecond apart)
         due = begun[0] + T - report_tail(T)
         assert due - 1e-4 <= seen[0] <= due + 2e-3
+
+
+def test_time_limit_counts_from_the_call_and_nothing_is_compiled_past_it(monkeypatch):
+    """``time_limit`` counts from ``ck.solve``'s start, not from the solve's after the
+    checks of the problem (0.2-0.6 s on 20,000 constraints written in a loop, which ran
+    past ``T`` before the clock began); when those checks took all of it, cvxpy's
+    compilation is not begun."""
+    from convexkern.math.budget import report_tail
+    from convexkern.solvers import conic, dispatch
+
+    real_resolve, real_report = dispatch._resolve, conic.certified_report
+    seen: list[float] = []
+    compiles: list[int] = []
+    pause = [0.2]
+
+    def slow_resolve(*args, **kwargs):
+        time.sleep(pause[0])
+        return real_resolve(*args, **kwargs)
+
+    def at_start(*args, **kwargs):
+        seen.append(time.perf_counter() + time_left())
+        return real_report(*args, **kwargs)
+
+    real_get = cp.Problem.get_problem_data
+
+    def counted(self, *args, **kwargs):
+        compiles.append(1)
+        return real_get(self, *args, **kwargs)
+
+    monkeypatch.setattr(dispatch, "_resolve", slow_resolve)
+    monkeypatch.setattr(conic, "certified_report", at_start)
+    monkeypatch.setattr(cp.Problem, "get_problem_data", counted)
+    x = cp.Variable(3)
+    T = 1.0
+    t0 = time.perf_counter()
+    r = ck.solve(ck.from_cvxpy(cp.Problem(cp.Minimize(cp.sum(x)), [x >= 1])), "clarabel",
+                 time_limit=T)
+    assert seen and compiles, r.message
+    assert seen[0] <= t0 + T - report_tail(T) + 1e-3  # not 0.2 s later
+    pause[0], T = 0.3, 0.2
+    compiles.clear()
+    r = ck.solve(ck.from_cvxpy(cp.Problem(cp.Minimize(cp.sum(x)), [x >= 1])), "clarabel",
+                 time_limit=T)
+    assert r.status is Status.TIME_LIMIT and not compiles
+    assert "checks of the problem before cvxpy's compilation took all" in r.message

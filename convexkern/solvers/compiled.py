@@ -49,10 +49,12 @@ COMPILE_FIXED_SECONDS = 5e-3
 #: writes one term per matrix).  Counted by entries alone, control2's dual form
 #: (0.1-0.28 s) was estimated at 15 ms, not watched, and a call under T = 0.05-0.1 s
 #: ended at 2-4 T.  Not the fastest: a compile runs 1.5-2.5 times slower in a process
-#: that has forked before (the pages it writes fault once more), and at 6e-5 control2's
-#: dual form was still not watched at T = 0.2 s and ended at 1.1-1.7 T.  The price: a
-#: compile watched in vain costs a fork (15-45 ms), which a small limit cannot pay (SDPLIB
-#: hinf1, 155 nodes, compiles in 15 ms: watched, with no answer, below T = 0.06 s)
+#: that has forked before (the pages it writes fault once more); at 6e-5 control2's dual
+#: form was not watched at T = 0.1-0.2 s and ended at 1.1-1.7 T, at 1e-4 (an estimate of
+#: 70 ms) it is watched below T = 0.15 s and still ends at 1.2-1.4 T at T = 0.2 s.  The
+#: price: a compile watched in vain costs a fork (15-45 ms), which a small limit cannot
+#: pay (SDPLIB hinf1, 155 nodes, compiles in 15 ms: watched at T = 0.03 s, where
+#: its solve has no time left after the fork)
 COMPILE_SECONDS_PER_NODE = 1e-4
 
 #: the compile is watched when its estimate exceeds this share of what is left

@@ -75,8 +75,11 @@ def solve_conic(
     time_limit: float | None = None,
     verbose: bool = False,
     options: Mapping[str, Any] | None = None,
+    started: float | None = None,
 ) -> SolveReport:
     """Solve ``f`` with the conic solver ``spec`` and certify the returned point.
+    ``time_limit`` counts from ``started`` (a :func:`time.perf_counter` value: the
+    caller's start), or from now.
 
     A solver whose spec allows it (``ConicSolverSpec.refine``) and that claimed
     ``optimal`` at a point whose certified gap misses ``tol`` is run again at the
@@ -100,7 +103,8 @@ def solve_conic(
         raise InvalidInputError("options", f"{spec.name} has no setting {unknown} (it would "
                                            "ignore it without a word)")
     accuracy = TOLERANCE.settings(tol, spec.safety, spec.settings_floor)
-    t_start = time.perf_counter()  # time_limit bounds the whole call, certificates included
+    # time_limit bounds the whole call, certificates included
+    t_start = time.perf_counter() if started is None else started
     end = None if time_limit is None else t_start + time_limit - report_tail(time_limit)
 
     forms: list = []  # the conic forms certified so far: a re-solve's shares their work
@@ -108,12 +112,12 @@ def solve_conic(
     quick = _quick_first(f, spec, options)
 
     def at(acc: float, limit: float | None, until: float | None = None,
-           quick: bool = False) -> SolveReport:
-        # a re-solve (until given) that returns past the caller's deadline is not
-        # certified: the first answer's report stands, and the call ends in time
+           quick: bool = False, late_ok: bool = False) -> SolveReport:
+        # a re-solve that returns past the caller's deadline is not certified (late_ok
+        # False): the first answer's report stands, and the call ends in time
         return _solve_at(f, spec, tol=tol, accuracy=acc, max_iter=max_iter,
                          time_limit=limit, verbose=verbose, options=options, until=until,
-                         late_ok=until is None, forms=forms, quick=quick,
+                         late_ok=late_ok, forms=forms, quick=quick,
                          keep=kept if quick else None)
 
     def in_full(report: SolveReport) -> SolveReport:
@@ -129,7 +133,7 @@ def solve_conic(
                                     status=status, **common)
         return report if _closer(report, full) else full  # past the deadline, both open
 
-    first = at(accuracy, time_limit, quick=quick)
+    first = at(accuracy, time_limit, end, quick=quick, late_ok=True)
     if not (spec.refine and first.status is Status.OPTIMAL_INACCURATE
             and first.solver_stats.get("status") == "optimal"
             and not (spec.setting_names & set(options))):
@@ -242,8 +246,8 @@ def _out_of_time(spec: ConicSolverSpec, exc: Exception, time_limit: float | None
                 f"at the deadline (time_limit={time_limit}) and was stopped after "
                 f"{exc.waited:.3g} s")
     if isinstance(exc, _NoStart) and exc.need <= 0.0:
-        return (f"{name} was not started: cvxpy's compilation of the problem left no time "
-                f"of time_limit={time_limit}")
+        what = exc.what or "cvxpy's compilation of the problem left no time"
+        return f"{name} was not started: {what} of time_limit={time_limit}"
     if isinstance(exc, _NoStart):
         what = exc.what or ("the dense factorisations it does before it first reads its "
                             f"clock take about {exc.need:.2g} s (at {FAST_FLOPS:.0e} flop/s)")
@@ -309,6 +313,10 @@ def _run(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any],
         # watched when it may not fit what is left (a compile of 0.7 s begun under
         # time_limit=0.1 ran to 7 T): stopped at the deadline, a time limit
         left = time_left()
+        if left is not None and left <= 0:  # the checks before it took the time (a tree
+            # of 20,000 constraints written in a loop: 0.6 s)
+            raise _NoStart(0.0, left, "the checks of the problem before cvxpy's "
+                                      "compilation took all")
         if left is None or not can_watch() or not may_not_fit(problem, left):
             return compile_()
         # the child's wait counted after the estimate (0.3-0.5 s on 20,000 rows written

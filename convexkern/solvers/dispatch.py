@@ -218,6 +218,8 @@ def solve(
         A Parameter of the formulation has an invalid value
         (:meth:`Formulation.check_params`).
     """
+    started = time.perf_counter()  # time_limit counts from here (the checks below read
+    # the problem's tree: 0.2-0.6 s on 20,000 constraints written in a loop)
     _check_formulation(formulation)
     _check_controls(tol, max_iter, time_limit)
     if not isinstance(verbose, (bool, np.bool_)):
@@ -238,7 +240,8 @@ def solve(
             )
         else:
             report = solve_conic(formulation, spec, tol=t_tol, max_iter=max_iter,
-                                 time_limit=time_limit, verbose=verbose, options=options)
+                                 time_limit=time_limit, verbose=verbose, options=options,
+                                 started=started)
             if report.status is Status.ERROR:
                 others = [s for s in available_solvers(formulation) if s != spec.name]
                 report = replace(report, message=f"{report.message}. Try another solver: "
