@@ -270,13 +270,14 @@ def test_the_work_leaves_the_end_of_a_short_limit_to_the_report(monkeypatch):
     for T in (0.04, 5.0):
         seen.clear()
         begun.clear()
-        r = ck.solve(ck.from_cvxpy(cp.Problem(cp.Minimize(cp.sum(x)), [x >= 1])),
-                     "clarabel", time_limit=T)
+        f = ck.from_cvxpy(cp.Problem(cp.Minimize(cp.sum(x)), [x >= 1]))
+        t0 = time.perf_counter()
+        r = ck.solve(f, "clarabel", time_limit=T)
         assert seen and begun, r.message
-        # counted from the solve's start, a moment after the call's (the deadline read
+        # counted from the call's start, between t0 and the solve's (the deadline read
         # back as now + time left: two clock reads, a microsecond apart)
-        due = begun[0] + T - report_tail(T)
-        assert due - 1e-4 <= seen[0] <= due + 2e-3
+        tail = report_tail(T)
+        assert t0 + T - tail - 1e-4 <= seen[0] <= begun[0] + T - tail + 1e-4
 
 
 def test_time_limit_counts_from_the_call_and_nothing_is_compiled_past_it(monkeypatch):
@@ -315,7 +316,7 @@ def test_time_limit_counts_from_the_call_and_nothing_is_compiled_past_it(monkeyp
     r = ck.solve(ck.from_cvxpy(cp.Problem(cp.Minimize(cp.sum(x)), [x >= 1])), "clarabel",
                  time_limit=T)
     assert seen and compiles, r.message
-    assert seen[0] <= t0 + T - report_tail(T) + 1e-3  # not 0.2 s later
+    assert seen[0] <= t0 + T - report_tail(T) + 0.05  # not 0.2 s later
     pause[0], T = 0.3, 0.2
     compiles.clear()
     r = ck.solve(ck.from_cvxpy(cp.Problem(cp.Minimize(cp.sum(x)), [x >= 1])), "clarabel",
