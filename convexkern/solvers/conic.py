@@ -432,14 +432,12 @@ def _solve_at(f: Formulation, spec: ConicSolverSpec, *, tol: float, accuracy: fl
               keep: list | None = None) -> SolveReport:
     """One solve at the solver settings ``accuracy``, certified against ``tol``
     (``second``: a "no solution" word this solver cannot prove may ask another).  The
-    certificate's deadline is ``until`` (a ``perf_counter`` time; ``inf``: none) where
-    given, else ``time_limit`` from now less the report's tail
+    certificate's deadline is ``until`` (a ``perf_counter`` time; ``None`` or ``inf``:
+    none), which the callers give: the call's, less the report's tail
     (:func:`~convexkern.math.budget.report_tail`); an answer that comes after it is
     certified only when ``late_ok`` (else the report is a ``time_limit`` with no point)."""
     settings = {**spec.settings(accuracy, max_iter, time_limit), **options}
     t0 = time.perf_counter()
-    if until is None and time_limit is not None:
-        until = t0 + time_limit - report_tail(time_limit)
     # the certificate of a late answer may use 3 % of time_limit past the deadline (the
     # caller's allowance is time_limit + 5 %; the rest is the report's own work)
     grace = 0.03 * time_limit if time_limit is not None else 0.0
