@@ -32,6 +32,7 @@ from cvxpy.atoms.quad_form import QuadForm
 from cvxpy.expressions.constants import Constant, Parameter
 
 from .cvxpy_bounds import cached_compile, compile_locks, drop_compile
+from .cvxpy_written import _nodes
 from .watchdog import ChildLost, Stopped, run_watched
 
 __all__ = ["may_not_fit", "watched_compile", "CompileStopped"]
@@ -95,30 +96,28 @@ def estimate(problem: Any) -> float:
 
 
 def tree(problem: Any) -> tuple[int, int]:
-    """``(nodes, entries)`` of ``problem``'s expression tree, in one walk: its distinct
-    expressions and constraints (each once, however often it is shared), and the entries
-    of its constants and parameters.  A sparse constant counts its stored nonzeros (Netlib
-    BANDM's 305 x 472 matrix holds 2,500 and compiles in 7 ms; counted as 145,000 entries
-    it was estimated at 49 ms), except the matrix of a ``quad_form``, which cvxpy may
-    factor densely (for a second-order cone solver): a sparse 4000 x 4000 one with 20,000
-    nonzeros took seconds."""
-    seen: set[int] = set()
-    nodes = entries = 0
-    stack = [(problem.objective, False), *((c, False) for c in problem.constraints)]
-    while stack:
-        node, dense = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
+    """``(nodes, entries)`` of ``problem``'s expression tree (:func:`.cvxpy_written._nodes`:
+    each node once, however often it is shared), and the entries of its constants and
+    parameters.  A sparse constant counts its stored nonzeros (Netlib BANDM's 305 x 472
+    matrix holds 2,500 and compiles in 7 ms; counted as 145,000 entries it was estimated at
+    49 ms), except the matrix of a ``quad_form``, which cvxpy may factor densely (for a
+    second-order cone solver): a sparse 4000 x 4000 one with 20,000 nonzeros took seconds."""
+    nodes, leaves, dense = 0, [], set()
+    for node in _nodes(problem):
         nodes += 1
         if isinstance(node, (Constant, Parameter)):
-            value = node.value if isinstance(node, Constant) else None
-            entries += int(value.nnz) if sp.issparse(value) and not dense else int(node.size)
-        args = getattr(node, "args", ())
-        if isinstance(node, QuadForm) and len(args) == 2:
-            stack += [(args[0], dense), (args[1], True)]
-        else:
-            stack += [(a, dense) for a in args]
+            leaves.append(node)
+        elif isinstance(node, QuadForm) and len(node.args) == 2:
+            stack = [node.args[1]]  # P, or an atom of it (psd_wrap)
+            while stack:
+                below = stack.pop()
+                dense.add(id(below))
+                stack.extend(getattr(below, "args", ()))
+    entries = 0
+    for leaf in leaves:
+        value = leaf.value if isinstance(leaf, Constant) else None
+        sparse = sp.issparse(value) and id(leaf) not in dense
+        entries += int(value.nnz) if sparse else int(leaf.size)
     return nodes, entries
 
 
