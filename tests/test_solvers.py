@@ -134,9 +134,16 @@ def test_linprog_refuses_unknown_options():
 
 def test_smo_stopped_before_its_first_step_certifies_alpha_zero():
     """time_limit so small that SMO never steps: alpha = 0 is feasible and certified
-    (a time_limit status with a valid bracket), not a numpy error."""
+    (a time_limit status with a valid bracket), not a numpy error.  Through ``ck.solve``
+    the call's deadline has passed before the certificate could begin: the point comes
+    back as a time limit, unproved (the certificate is not run past the deadline)."""
     f = svm.dual(X @ X.T + 0.1 * np.eye(4), Y, C=1.0)
     r = ck.solve(f, "smo", time_limit=1e-12)
+    assert r.status is ck.Status.TIME_LIMIT and np.all(r.x["alpha"] == 0.0)
+    assert "no time was left for the certificate" in r.message
+    # the adapter alone (no caller's deadline): the same point, certified
+    r = table.ALGORITHMS["smo"].adapter("svm.dual")(f, tol=1e-6, max_iter=None,
+                                                     time_limit=1e-12)
     assert r.status is ck.Status.TIME_LIMIT
     assert r.primal_value == 0.0 and np.all(r.x["alpha"] == 0.0)
     ref = ck.solve(f, "clarabel", tol=1e-9)

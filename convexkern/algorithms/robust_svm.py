@@ -61,9 +61,10 @@ from ..math.robust_indefinite import (
     svm_bound,
 )
 from ..projections import project_svm_feasible
-from ..report import SolveReport, relative_gap
-from ..solvers.outcome import certified_report
+from ..report import SolveReport, Status, relative_gap
+from ..solvers.outcome import certified_report, pointless_report
 from ..solvers.status import algorithm_status
+from ._progress import no_room
 
 __all__ = [
     "RobustOracle",
@@ -305,10 +306,13 @@ class _Run:
 
     def limits(self) -> tuple[str | None, str]:
         """``"iteration_limit"`` or ``"time_limit"`` (with the budget note, if any) once
-        reached, else ``None``."""
+        reached (the time limit: once an iteration as long as the last one would end past
+        it), else ``None``."""
         if self.max_iter is not None and self.it >= self.max_iter:
             return "iteration_limit", ""
-        if self.time_limit is not None and time.perf_counter() - self.t0 >= self.time_limit:
+        h = self.history
+        lap = h[-1][1] - h[-2][1] if len(h) > 1 else (h[-1][1] if h else 0.0)
+        if no_room(self.t0, self.time_limit, lap):  # the next iteration would end past it
             return "time_limit", self.budget_note
         return None, ""
 
@@ -328,6 +332,7 @@ class _Run:
         for _ in range(MAX_BACKTRACK):
             xn = project_svm_feasible(base + ob.grad / L, self.y, self.C)
             d = xn - base
+            t_call = time.perf_counter()
             on = self.orc(xn)
             if _nonfinite(on):
                 break
@@ -335,6 +340,11 @@ class _Run:
             if fixed or on.value >= model - 1e-12 * max(1.0, abs(ob.value)):
                 return xn, on, L, None, ""
             L *= 2.0
+            if no_room(self.t0, self.time_limit, time.perf_counter() - t_call):
+                # another trial step would end past the limit (with eig="full" each is
+                # an eigendecomposition): the iteration is abandoned, not counted
+                self.it -= 1
+                return base, ob, L, "time_limit", self.budget_note
         return xn, on, L, "error", _backtrack_message(on, L, self.it)
 
     def result(self, alpha: np.ndarray, value: float, upper: float, status: str,
@@ -638,6 +648,26 @@ def _warm_alpha(alpha: Any, y: np.ndarray) -> np.ndarray:
     return a
 
 
+#: the seconds kept for the final certificate
+#: (:func:`convexkern.formulations.robust_indefinite.certificate`) under a caller's
+#: ``time_limit``, as ``(per n^3, fixed)``: twice what its bounds took at n = 100-770 on
+#: this project's 2-core machine (2e-10 n^3 + 5 ms; 0.09 s at n = 770); its SMO
+#: refinement reads the deadline itself.  Without it the calls ended at 1.5-3.2 T.
+CERTIFICATE_RESERVE = (4e-10, 0.01)
+
+
+#: seconds per n^3 of an eigendecomposition of ``K0`` (a lower estimate: 2.2e-10 at
+#: n = 770 on this project's 2-core machine), which the first oracle call of a solve
+#: computes: a call whose limit cannot hold it and the certificate is not begun
+EIGH_SECONDS = 1.5e-10
+
+
+def certificate_reserve(n: int) -> float:
+    """Seconds kept for the final certificate of a problem with ``n`` points."""
+    per, fixed = CERTIFICATE_RESERVE
+    return per * float(n) ** 3 + fixed
+
+
 def _glue(method, name: str, default_eig: str, polish_default: bool = False,
           default_budget: float | None = None):
     def run(
@@ -658,6 +688,17 @@ def _glue(method, name: str, default_eig: str, polish_default: bool = False,
         budgeted = default_budget is not None and time_limit is None and max_iter is None
         if budgeted:
             time_limit = default_budget
+        elif time_limit is not None:  # the caller's limit holds the final certificate too
+            need = certificate_reserve(y.size) + (
+                EIGH_SECONDS * float(y.size) ** 3
+                if options["eig"] == "full" or spectrum is None or not spectrum.known else 0.0)
+            if need >= time_limit:  # the first decomposition of K0 would end past it
+                return pointless_report(
+                    f, solver=name, status=Status.TIME_LIMIT, tol=tol, solve_time=0.0,
+                    message=f"not started: the first decomposition of K0 and the final "
+                            f"certificate take about {need:.2g} s, more than the "
+                            f"{time_limit:.2g} s left of time_limit")
+            time_limit = max(time_limit - certificate_reserve(y.size), 1e-6)
         res = method(K0, y, C, rho, tol=tol, max_iter=max_iter, time_limit=time_limit,
                      alpha0=alpha0, verbose=verbose, spectrum=spectrum, **options)
         alpha, solve_time, message = res.alpha, res.solve_time, res.message

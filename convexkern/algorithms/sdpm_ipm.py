@@ -44,7 +44,7 @@ from ..errors import InvalidInputError
 from ..report import Certificate, SolveReport
 from ..solvers.outcome import certified_report
 from ..solvers.status import algorithm_status
-from ._progress import SdpmResult, checkpoint
+from ._progress import SdpmResult, checkpoint, no_room
 
 __all__ = ["BarrierResult", "SdpmProblem", "barrier", "solve_formulation", "supported_problem"]
 
@@ -382,6 +382,7 @@ def barrier(
     while it < lim:
         it += 1
         newton_in_center += 1
+        t_step = time.perf_counter()
         fb, gb, Hb = _barrier_parts(mu, tau, C)
         Xw = (Xf @ w).reshape(m, R)
         gq = y[:, None] * Xw  # gradient of 1/2 |B mu|^2 - sum mu_0
@@ -419,7 +420,7 @@ def barrier(
             status = "diverged"
             break
         if dec > CENTRED and newton_in_center < MAX_CENTRING:
-            if time_limit is not None and time.perf_counter() - t0 > time_limit:
+            if no_room(t0, time_limit, time.perf_counter() - t_step):
                 status = "time_limit"
                 break
             continue
@@ -428,7 +429,8 @@ def barrier(
         cert = certify(w, mu)
         best, cert = _best_pair(best, w, mu, cert, certify if combine else None)
         stop = checkpoint(history, it, t0, cert, tol, time_limit,
-                          (f"sdpm-ipm: newton={it} t={t:.3g}") if verbose else None)
+                          (f"sdpm-ipm: newton={it} t={t:.3g}") if verbose else None,
+                          step=time.perf_counter() - t_step)  # what comes next: a step
         if stop:
             status = stop
             break

@@ -37,6 +37,7 @@ from .._validation import (
 from ..errors import InvalidInputError
 from ..projections import project_svm_feasible, svm_infeasibility
 from ..spectral import positive_part
+from .budget import time_left
 from .device import columns, dot, fsum, module, module_of, resolve, to_device, to_host
 from .rank_one import RankOneUpdate
 from .smo import smo
@@ -714,7 +715,9 @@ def smo_bound(y: np.ndarray, a: np.ndarray, C: float, pk: ProxyKernel,
     SMO only proposes points: each bound is evaluated with its rounding terms at
     :math:`w = P^\\top Y\\beta`, whatever SMO's accuracy.  The ladder runs ``eps`` = 1e-4,
     1e-6, 1e-8 (warm-started) and stops early once ``done(bound)`` is true (the caller's
-    test of its target gap).  A failing SMO gives ``(inf, steps, 0)``.
+    test of its target gap).  A failing SMO gives ``(inf, steps, 0)``.  ``time_limit``
+    bounds each SMO run; under a deadline (:func:`~convexkern.math.budget.time_left`) each
+    gets at most what is left of it, and none is begun past it.
     """
     Ks = to_host(pk.K)  # from the eigenpairs of M(a) computed by evaluate: no second eigh
     best, rounding = math.inf, 0.0
@@ -726,9 +729,12 @@ def smo_bound(y: np.ndarray, a: np.ndarray, C: float, pk: ProxyKernel,
             a0 = project_svm_feasible(a0, y, C)
         for eps in (1e-4, 1e-6, 1e-8):
             left = max_iter - used
-            if left <= 0:
+            # under a caller's deadline (ck.solve's time_limit) SMO gets what is left of it
+            limit = time_limit if (due := time_left()) is None else (
+                due if time_limit is None else min(time_limit, due))
+            if left <= 0 or (limit is not None and limit <= 0):
                 break
-            r = smo(Ks, y, C, eps=eps, max_iter=left, time_limit=time_limit,
+            r = smo(Ks, y, C, eps=eps, max_iter=left, time_limit=limit,
                     alpha0=a0 if a0.sum() > 0 else None, check_input=False)
             used += int(r.iterations)
             bound, r_bound = pk.svm_primal(y * r.alpha, y, C)

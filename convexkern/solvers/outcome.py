@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from ..formulation import Formulation
+from ..math.budget import fits
 from ..report import ABSOLUTE_GAP_BELOW, SolveReport, Status
 
 __all__ = ["TOLERANCE", "TolerancePolicy", "certified_report", "judged", "pointless_report"]
@@ -113,6 +114,18 @@ def certified_report(
             solver_stats=solver_stats,
             message="; ".join(m for m in (message, f"{solver}'s point is not finite (NaN or "
                                                    f"inf in {bad}): nothing to certify") if m))
+    if not f.generic and not fits(0.0):
+        # past the caller's deadline and its grace (a custom algorithm's last step ended
+        # there): its own certificate is not begun; the point is handed back unproved
+        return SolveReport(
+            status=Status.ERROR if status is Status.ERROR else Status.TIME_LIMIT,
+            solver=solver, formulation=f.name, solve_time=float(solve_time),
+            iterations=iterations, x={k: np.asarray(v) for k, v in point.items()},
+            history=tuple(tuple(float(v) for v in h) for h in history), tol=tol,
+            params=f.param_values(), solver_stats=dict(solver_stats or {}),
+            message="; ".join(m for m in (message, f"{solver} said {status.value}, but no "
+                                          "time was left for the certificate (time_limit): "
+                                          "the point is not certified") if m))
     try:
         cert = f.certificate(point, tol=tol)
     except MemoryError as exc:  # an allocation the machine refuses: said, not raised

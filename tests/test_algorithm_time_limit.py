@@ -1,0 +1,131 @@
+"""``time_limit`` for the custom algorithms, end to end: counted from ``ck.solve``'s entry,
+with the report's tail kept (the conic path's rule), iterations stopped before one that
+would end past it, the robust methods' final certificate held in the limit, and no
+certificate begun past the deadline.  Before, each method counted from its own start and
+stopped only once past it: SDPM's methods ended at 1.2-1.7 T under ``T = 0.1``, the robust
+methods at 1.5-3.2 T (their final certificate, 0.1-0.4 s at n = 770, came on top)."""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+import pytest
+
+import convexkern as ck
+from convexkern import transforms
+from convexkern.algorithms._progress import no_room
+from convexkern.algorithms.robust_svm import certificate_reserve
+from convexkern.data import load_usps
+from convexkern.formulations import robust_indefinite as ri
+from convexkern.formulations import sdpm, svm
+from convexkern.math.budget import report_tail, time_left
+from convexkern.solvers import algorithm_status, certified_report, table
+
+X = np.array([[0.0, 0.0], [1.0, 0.2], [0.1, 1.0], [1.2, 1.1]])
+Y = np.array([-1.0, -1.0, 1.0, 1.0])
+
+
+@pytest.fixture
+def clean_table(monkeypatch):
+    """The table as shipped, restored after the test whatever it registers."""
+    monkeypatch.setattr(table, "_algorithms", dict(table._algorithms))
+    monkeypatch.setattr(table, "ALGORITHMS", table.MappingProxyType(table._algorithms))
+    import convexkern.solvers.dispatch as dispatch
+
+    monkeypatch.setattr(dispatch, "ALGORITHMS", table.ALGORITHMS)
+    return table
+
+
+def test_no_room_reads_the_last_lap():
+    t0 = time.perf_counter() - 0.5  # half a second spent
+    assert no_room(t0, 1.0, 0.6) and not no_room(t0, 1.0, 0.3)
+    assert no_room(t0, 1.0, 0.3, reserve=0.3)  # the work after the loop counts too
+    assert not no_room(t0, None, 100.0)  # no limit: never
+
+
+def test_the_adapter_gets_what_is_left_of_the_call_and_its_deadline(clean_table):
+    """The adapter's ``time_limit`` counts from ``ck.solve``'s entry, less the report's
+    tail, and the deadline it works under (what the certificates read) is the same."""
+    seen = {}
+
+    @ck.register_solver("clocked", kinds=["svm.dual"], default_tol=1e-3)
+    def solve_clocked(f, *, tol, max_iter, time_limit, verbose=False, x0=None, **options):
+        seen["limit"], seen["left"] = time_limit, time_left()
+        return certified_report(f, {"alpha": np.zeros(Y.size)}, solver="clocked",
+                                status=algorithm_status("time_limit"), tol=tol,
+                                solve_time=0.0)
+
+    f = svm.dual(X @ X.T, Y, C=1.0)
+    t = time.perf_counter()
+    ck.solve(f, "clocked", time_limit=0.5)
+    spent = time.perf_counter() - t
+    # what was left at the adapter's start: at most T less the tail, at least that less
+    # the whole call's time
+    assert 0.5 - report_tail(0.5) - spent <= seen["limit"] <= 0.5 - report_tail(0.5)
+    assert seen["left"] <= seen["limit"] and seen["limit"] - seen["left"] <= spent
+    ck.solve(f, "clocked")
+    assert seen["limit"] is None and seen["left"] is None  # no limit, no deadline
+
+
+def test_no_certificate_is_begun_past_the_deadline(clean_table, monkeypatch):
+    """A method whose last step ended past ``T`` and its grace: the point comes back
+    unproved, as a time limit, and the certificate is not run."""
+    called = []
+
+    @ck.register_solver("late", kinds=["svm.dual"], default_tol=1e-3)
+    def solve_late(f, *, tol, max_iter, time_limit, verbose=False, x0=None, **options):
+        time.sleep(time_limit + 0.05)  # past T + 3 %
+        return certified_report(f, {"alpha": np.full(Y.size, 0.5)}, solver="late",
+                                status=algorithm_status("optimal"), tol=tol, solve_time=0.1)
+
+    f = svm.dual(X @ X.T, Y, C=1.0)
+    cert = ck.Formulation.certificate
+    monkeypatch.setattr(ck.Formulation, "certificate",
+                        lambda *a, **k: called.append(1) or cert(*a, **k))
+    r = ck.solve(f, "late", time_limit=0.2)
+    assert not called
+    assert r.status is ck.Status.TIME_LIMIT and "no time was left for the certificate" in r.message
+    assert np.array_equal(r.x["alpha"], np.full(Y.size, 0.5))  # handed back as it was
+    assert math.isnan(r.primal_value) and math.isnan(r.dual_value)
+    # with time left, the same method's point is certified
+    r = ck.solve(f, "late", time_limit=5.0)
+    assert called and math.isfinite(r.rel_gap)
+
+
+def test_a_robust_method_is_not_begun_when_its_first_step_cannot_fit():
+    """The first oracle call decomposes K0 (n = 600: about 0.03 s) and the final
+    certificate is kept in the limit (0.1 s): under ``T = 0.1`` neither is begun."""
+    rng = np.random.default_rng(0)
+    Z = rng.standard_normal((600, 600))
+    K0 = 0.5 * (Z + Z.T) / 30.0
+    y = np.where(rng.standard_normal(600) > 0, 1.0, -1.0)
+    assert certificate_reserve(600) > 0.09  # the premise: the certificate alone fills T
+    f = ri.dual(K0, y, 1.0, 1.0)
+    for name in ("robust_apg", "robust_pg", "robust_accpm"):
+        t = time.perf_counter()
+        r = ck.solve(f, name, time_limit=0.1)
+        assert time.perf_counter() - t < 0.1
+        assert r.status is ck.Status.TIME_LIMIT and r.message.startswith("not started"), r
+
+
+@pytest.fixture(scope="module")
+def sdpm200():
+    ds = load_usps("train")
+    X_, y_ = transforms.rotation_trajectories(ds.X[:200]), np.where(ds.y[:200] < 5, 1.0, -1.0)
+    return sdpm.primal(X_, y_, math.radians(10), 1.0)
+
+
+@pytest.mark.parametrize("solver", ["sdpm-ipm", "sdpm-dcd", "exchange"])
+def test_sdpm_methods_end_within_the_limit(sdpm200, solver):
+    """200 USPS trajectories need more than ``T = 0.2`` s at ``tol = 1e-10``: the call ends
+    within T + 5 % (it stopped only once past T before: 1.2-1.7 T at 0.1 s) with a
+    certified bracket."""
+    ck.solve(sdpm200, solver, tol=1e-3)  # imports and first-call costs out of the timing
+    t = time.perf_counter()
+    r = ck.solve(sdpm200, solver, tol=1e-10, time_limit=0.2)
+    wall = time.perf_counter() - t
+    assert r.status is ck.Status.TIME_LIMIT, r
+    assert wall <= 1.05 * 0.2, wall
+    assert math.isfinite(r.primal_value) and math.isfinite(r.dual_value)
