@@ -129,3 +129,23 @@ def test_sdpm_methods_end_within_the_limit(sdpm200, solver):
     assert r.status is ck.Status.TIME_LIMIT, r
     assert wall <= 1.05 * 0.2, wall
     assert math.isfinite(r.primal_value) and math.isfinite(r.dual_value)
+
+
+def test_smo_keeps_its_final_bounds_in_the_limit():
+    """SMO on 3000 points (a dense 72 MB ``K``) under ``T = 0.2``: the products with ``K``
+    after its last step (7-19 ms each) and its own stop came past the limit: 1.33 T at
+    ``T = 0.1`` before, and at 0.3 s the certificate found no time left.  Now the call ends
+    within T + 5 % with a certified bracket."""
+    from convexkern.kernels import RBF
+
+    rng = np.random.default_rng(1)
+    Xr = rng.normal(size=(3000, 10))
+    yr = np.where(Xr[:, 0] + 0.8 * rng.normal(size=3000) > 0, 1.0, -1.0)
+    f = svm.dual(RBF(gamma=0.1)(Xr), yr, C=10.0)
+    ck.solve(f, "smo", tol=1e-2)  # first-call costs out of the timing
+    t = time.perf_counter()
+    r = ck.solve(f, "smo", tol=1e-10, time_limit=0.2)
+    wall = time.perf_counter() - t
+    assert r.status is ck.Status.TIME_LIMIT, r
+    assert wall <= 1.05 * 0.2, wall
+    assert math.isfinite(r.primal_value) and math.isfinite(r.dual_value), r.message
