@@ -75,7 +75,7 @@ from ..math.exchange import master_qp
 from ..report import SolveReport
 from ..solvers.outcome import certified_report, pointless_report
 from ..solvers.status import algorithm_status
-from ._progress import SdpmResult, checkpoint
+from ._progress import SdpmResult, blas_threads, checkpoint
 
 __all__ = ["ExchangeResult", "exchange", "cut_moments", "normalized_min_R"]
 
@@ -575,21 +575,29 @@ def solve_formulation(
 
     The bounds that stop the iteration are the formulation's own certificate at
     ``(w, mu)`` (``f.certificate``), the same that certifies the final report.
+    ``options``: ``init``, ``master``, ``drop_after``, ``warm`` (:func:`exchange`) and
+    ``blas_threads`` (BLAS threads for the run, default 1: see
+    :func:`~convexkern.algorithms._progress.blas_threads`).
     """
+    from threadpoolctl import threadpool_limits
+
     d = f.data
     C = math.inf if d["hard"] else f.param("C")
-    if options.keys() - {"init", "master", "drop_after", "warm"}:
+    if options.keys() - {"init", "master", "drop_after", "warm", "blas_threads"}:
         raise InvalidInputError("options", f"unknown options {sorted(options)}")
+    threads = blas_threads(options)
 
     def certify(w: np.ndarray, mu: np.ndarray):
         return f.certificate({"w": w, "mu": mu})
 
     t0 = time.perf_counter()
-    res = exchange(d["X_traj"], d["y"], d["segment"], C, d["bias"], certify, tol=tol,
-                   max_iter=max_iter, time_limit=time_limit, verbose=verbose,
-                   init=options.get("init", "ends"),
-                   master=options.get("master", "ipm"),
-                   drop_after=options.get("drop_after", 1), warm=options.get("warm", True))
+    with threadpool_limits(limits=threads, user_api="blas"):
+        res = exchange(d["X_traj"], d["y"], d["segment"], C, d["bias"], certify, tol=tol,
+                       max_iter=max_iter, time_limit=time_limit, verbose=verbose,
+                       init=options.get("init", "ends"),
+                       master=options.get("master", "ipm"),
+                       drop_after=options.get("drop_after", 1),
+                       warm=options.get("warm", True))
     elapsed = time.perf_counter() - t0
     if res.status in ("infeasible", "error"):
         return pointless_report(

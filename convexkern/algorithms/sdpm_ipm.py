@@ -44,7 +44,7 @@ from ..errors import InvalidInputError
 from ..report import Certificate, SolveReport
 from ..solvers.outcome import certified_report
 from ..solvers.status import algorithm_status
-from ._progress import SdpmResult, checkpoint, no_room
+from ._progress import SdpmResult, blas_threads, checkpoint, no_room
 
 __all__ = ["BarrierResult", "SdpmProblem", "barrier", "solve_formulation", "supported_problem"]
 
@@ -537,9 +537,7 @@ def solve_formulation(
     growth = options.get("growth", 20.0)
     if isinstance(growth, bool) or not isinstance(growth, (int, float)) or not growth > 1:
         raise InvalidInputError("growth", f"must be a number > 1, got {growth!r}")
-    threads = options.get("blas_threads", 1)
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise InvalidInputError("blas_threads", f"must be a positive integer, got {threads!r}")
+    threads = blas_threads(options)
     problem = supported_problem(f, "sdpm-ipm", tol)
     t0 = time.perf_counter()
     with threadpool_limits(limits=threads, user_api="blas"):
