@@ -231,8 +231,9 @@ def test_bad_options_are_refused(usps_mixed200, name, value):
 def test_the_run_uses_one_blas_thread_unless_told(usps_mixed200, monkeypatch):
     """The master's products are small: with the default thread pool, on a 2-core
     machine with another process beside it, the run took 34 s against 0.8 s."""
-    import convexkern.algorithms.exchange as ex
     from threadpoolctl import threadpool_info
+
+    import convexkern.algorithms.exchange as ex
 
     seen = []
     run = ex.exchange

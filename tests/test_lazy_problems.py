@@ -105,3 +105,21 @@ def test_robust_point_reading_builds_nothing(pima):
     f.problem = other.problem  # the same problem, written by another call
     r = ck.solve(f, "clarabel", tol=1e-7)
     assert r.ok, r.message
+
+
+def test_the_cone_class_is_read_once_per_problem(monkeypatch):
+    """``Formulation.cone_class`` walks the problem's atoms (0.2-0.6 s on 20,000
+    constraints written in a loop) and a solve asks for it several times: read once per
+    problem, and again for a problem put in its place."""
+    import convexkern.formulation as formulation
+
+    calls = []
+    walk = formulation.cone_class
+    monkeypatch.setattr(formulation, "cone_class", lambda p: calls.append(p) or walk(p))
+    x = cp.Variable(3)
+    f = ck.from_cvxpy(cp.Problem(cp.Minimize(cp.sum(x)), [x >= 0]))
+    assert f.cone_class == "LP" and f.cone_class == "LP"
+    ck.solve(f, "clarabel")
+    assert len(calls) == 1
+    f.problem = cp.Problem(cp.Minimize(cp.sum_squares(x)), [x >= 1])
+    assert f.cone_class == "QP" and len(calls) == 2
