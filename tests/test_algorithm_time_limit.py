@@ -17,7 +17,7 @@ from threadpoolctl import threadpool_limits
 import convexkern as ck
 from convexkern import transforms
 from convexkern.algorithms._progress import no_room
-from convexkern.algorithms.robust_svm import certificate_reserve
+from convexkern.algorithms.robust_svm import EIGH_SECONDS, certificate_reserve
 from convexkern.data import load_usps
 from convexkern.formulations import robust_indefinite as ri
 from convexkern.formulations import sdpm, svm
@@ -25,6 +25,9 @@ from convexkern.math.budget import report_tail, time_left
 from convexkern.solvers import algorithm_status, certified_report, table
 
 X = np.array([[0.0, 0.0], [1.0, 0.2], [0.1, 1.0], [1.2, 1.1]])
+#: the process's own jitter past a timed call's end (a collection or a page fault: a
+#: review saw 0.211 s against 0.21 in one run of nine; the old code ended 15-25 ms past)
+_JITTER = 0.005
 Y = np.array([-1.0, -1.0, 1.0, 1.0])
 
 
@@ -97,12 +100,13 @@ def test_no_certificate_is_begun_past_the_deadline(clean_table, monkeypatch):
 
 def test_a_robust_method_is_not_begun_when_its_first_step_cannot_fit():
     """The first oracle call decomposes K0 (n = 600: about 0.03 s) and the final
-    certificate is kept in the limit (0.1 s): under ``T = 0.1`` neither is begun."""
+    certificate is kept in the limit (0.07 s): under ``T = 0.1`` neither is begun."""
     rng = np.random.default_rng(0)
     Z = rng.standard_normal((600, 600))
     K0 = 0.5 * (Z + Z.T) / 30.0
     y = np.where(rng.standard_normal(600) > 0, 1.0, -1.0)
-    assert certificate_reserve(600) > 0.09  # the premise: the certificate alone fills T
+    # the premise: the decomposition and the certificate, as estimated, pass T
+    assert certificate_reserve(600) + EIGH_SECONDS * 600 ** 3 > 0.1
     f = ri.dual(K0, y, 1.0, 1.0)
     for name in ("robust_apg", "robust_pg", "robust_accpm"):
         t = time.perf_counter()
@@ -131,7 +135,7 @@ def test_sdpm_methods_end_within_the_limit(sdpm200, solver):
         r = ck.solve(sdpm200, solver, tol=1e-10, time_limit=0.2)
         wall = time.perf_counter() - t
     assert r.status is ck.Status.TIME_LIMIT, r
-    assert wall <= 1.05 * 0.2, wall
+    assert wall <= 1.05 * 0.2 + _JITTER, wall
     assert math.isfinite(r.primal_value) and math.isfinite(r.dual_value)
 
 
@@ -152,5 +156,73 @@ def test_smo_keeps_its_final_bounds_in_the_limit():
         r = ck.solve(f, "smo", tol=1e-10, time_limit=0.2)
         wall = time.perf_counter() - t
     assert r.status is ck.Status.TIME_LIMIT, r
-    assert wall <= 1.05 * 0.2, wall
+    assert wall <= 1.05 * 0.2 + _JITTER, wall
+    assert math.isfinite(r.primal_value) and math.isfinite(r.dual_value), r.message
+
+
+def test_the_guard_is_the_custom_algorithms_only():
+    """Past the deadline and its grace, ``certified_report`` hands a point back unproved
+    only for a custom algorithm (:func:`unproved_past_deadline`, set by ``ck.solve``): a
+    conic solver that cannot be stopped (MPAX) still has its point certified."""
+    from convexkern.math.budget import deadline
+    from convexkern.solvers.outcome import unproved_past_deadline
+
+    f = svm.dual(X @ X.T + 0.1 * np.eye(4), Y, C=1.0)
+    point = {"alpha": np.zeros(Y.size)}
+    past = time.perf_counter() - 1.0
+    with deadline(past):
+        r = certified_report(f, point, solver="s", status=ck.Status.TIME_LIMIT, tol=1e-6,
+                             solve_time=0.0)
+        assert math.isfinite(r.rel_gap)
+        with unproved_past_deadline():
+            r = certified_report(f, point, solver="s", status=ck.Status.TIME_LIMIT,
+                                 tol=1e-6, solve_time=0.0)
+        assert math.isnan(r.primal_value) and "no time was left" in r.message
+
+
+def test_a_call_nested_in_another_keeps_its_deadline(clean_table):
+    """An adapter that solves through ``ck.solve`` itself (SMO on a Kreĭn formulation): the
+    inner call works to the outer deadline, without a second report tail taken off."""
+    seen = {}
+
+    @ck.register_solver("inner", kinds=["svm.dual"], default_tol=1e-3)
+    def solve_inner(f, *, tol, max_iter, time_limit, verbose=False, x0=None, **options):
+        seen["inner"] = time_left()
+        return certified_report(f, {"alpha": np.zeros(Y.size)}, solver="inner",
+                                status=algorithm_status("time_limit"), tol=tol,
+                                solve_time=0.0)
+
+    @ck.register_solver("outer", kinds=["svm.dual"], default_tol=1e-3)
+    def solve_outer(f, *, tol, max_iter, time_limit, verbose=False, x0=None, **options):
+        seen["outer"] = time_left()
+        return ck.solve(f, "inner", tol=tol, time_limit=time_limit)
+
+    ck.solve(svm.dual(X @ X.T, Y, C=1.0), "outer", time_limit=0.5)
+    # the inner deadline is the outer one (the time between the two reads apart), not a
+    # tail of 10 ms earlier
+    assert 0.0 <= seen["outer"] - seen["inner"] < 0.5 * report_tail(0.5)
+
+
+def test_an_infinite_limit_is_no_limit():
+    f = svm.dual(X @ X.T + 0.1 * np.eye(4), Y, C=1.0)
+    r = ck.solve(f, "smo", time_limit=math.inf)
+    assert r.status is ck.Status.OPTIMAL
+
+
+def test_trik_keeps_its_final_check_in_the_limit():
+    """TrIK's warm start (a Cholesky of all n points) and its final check (a dense solve on
+    the free points) come after its last limit check: 1500 points under ``T = 0.1`` ended
+    at 1.7-2 T.  The warm start is begun only when it and the check fit."""
+    from convexkern.formulations import krein
+
+    rng = np.random.default_rng(1)
+    Xk = rng.normal(size=(1500, 10))
+    yk = np.where(Xk[:, 0] + 0.8 * rng.normal(size=1500) > 0, 1.0, -1.0)
+    f = krein.stabilization(np.tanh(0.05 * Xk @ Xk.T - 0.5), yk, C=1.0)
+    with threadpool_limits(limits=1, user_api="blas"):  # as above
+        ck.solve(f, "trik", tol=1e-2, max_iter=50)
+        t = time.perf_counter()
+        r = ck.solve(f, "trik", tol=1e-6, time_limit=0.1)
+        wall = time.perf_counter() - t
+    assert wall <= 1.05 * 0.1 + _JITTER, (wall, r.message)
     assert math.isfinite(r.primal_value) and math.isfinite(r.dual_value), r.message

@@ -13,7 +13,7 @@ import numpy as np
 from ..errors import InvalidInputError
 from ..report import Certificate
 
-__all__ = ["checkpoint", "SdpmResult", "no_room", "blas_threads"]
+__all__ = ["checkpoint", "SdpmResult", "no_room", "next_lap", "blas_threads"]
 
 
 @dataclass
@@ -45,18 +45,26 @@ def checkpoint(history: list[tuple[float, ...]], it: int, t0: float, cert: Certi
     certified relative gap is within ``tol``, ``"time_limit"`` once the next step would end
     past ``time_limit`` seconds from ``t0`` (:func:`no_room`), else ``None`` (go on).  The
     next step is taken to last ``step`` seconds where the caller knows (a Newton step
-    between two checkpoints), else :data:`LAP_GROWTH` times the last iteration."""
+    between two checkpoints), else :func:`next_lap`'s estimate."""
     history.append((it, time.perf_counter() - t0, cert.lower, cert.upper))
     if line is not None:
         print(f"{line} lower={cert.lower:.12g} upper={cert.upper:.12g} "
               f"rel_gap={cert.rel_gap:.3g}")
     if cert.rel_gap <= tol:
         return "optimal"
-    lap = step if step is not None else LAP_GROWTH * (
-        history[-1][1] - (history[-2][1] if len(history) > 1 else 0.0))
-    if no_room(t0, time_limit, lap):
+    if no_room(t0, time_limit, next_lap(history) if step is None else step):
         return "time_limit"
     return None
+
+
+def next_lap(history: list[tuple[float, ...]], origin: float = 0.0) -> float:
+    """How long the next iteration is expected to take, from a history of ``(it, elapsed,
+    ...)`` rows: :data:`LAP_GROWTH` times the last one; after the first row alone, the time
+    it took since ``origin`` (seconds from the start: a set-up not to be repeated, such as
+    the robust SVM's decomposition of ``K0``, left out), as it is."""
+    if len(history) > 1:
+        return LAP_GROWTH * (history[-1][1] - history[-2][1])
+    return max(history[-1][1] - origin, 0.0) if history else 0.0
 
 
 def no_room(t0: float, time_limit: float | None, lap: float, reserve: float = 0.0) -> bool:

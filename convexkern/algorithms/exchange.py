@@ -75,7 +75,7 @@ from ..math.exchange import master_qp
 from ..report import SolveReport
 from ..solvers.outcome import certified_report, pointless_report
 from ..solvers.status import algorithm_status
-from ._progress import SdpmResult, blas_threads, checkpoint
+from ._progress import SdpmResult, blas_threads, checkpoint, next_lap, no_room
 
 __all__ = ["ExchangeResult", "exchange", "cut_moments", "normalized_min_R"]
 
@@ -553,6 +553,9 @@ def exchange(
         stats["oracle_s"] += time.perf_counter() - to
         if add.size == 0 and inexact and acc > _ACCURACY[0]:
             acc = max(_ACCURACY[0], 1e-2 * acc)  # no cut: the master again, more accurate
+            if no_room(t0, time_limit, next_lap(history)):
+                status = "time_limit"
+                break
             continue
         if add.size == 0:
             status = "stalled"

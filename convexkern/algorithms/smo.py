@@ -50,7 +50,7 @@ def _smo_for(f: Formulation) -> tuple[np.ndarray, np.ndarray, float | np.ndarray
 #: and the report's certificate (two products with ``K``: 7-19 ms each at n = 3000 on this
 #: project's 2-core machine, SMO's own stop up to 18 ms past its limit); three passes over
 #: ``K`` at 4 GB/s.  Without it a call under ``T = 0.1`` ended at 1.33 T, uncertified.
-BOUNDS_SECONDS_PER_ENTRY = 3 * 8 / 4e9
+BOUNDS_SECONDS_PER_ENTRY = 2 * 8 / 4e9
 
 
 def bounds_reserve(n: int) -> float:

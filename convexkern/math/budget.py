@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 __all__ = ["deadline", "time_left", "affordable", "fits", "FLOPS", "SOLVER_FLOPS",
-           "PASS_SECONDS", "REPORT_TAIL", "report_tail"]
+           "PASS_SECONDS", "REPORT_TAIL", "report_tail", "GRACE"]
 
 _DEADLINE: ContextVar[float | None] = ContextVar("convexkern_deadline", default=None)
 _GRACE: ContextVar[float] = ContextVar("convexkern_grace", default=0.0)
@@ -65,6 +65,11 @@ PASS_SECONDS = 3e-7
 #: 3-8 ms on Netlib and Maros-Meszaros problems; a fixed cost, where the 3 % grace past
 #: the deadline is a share of it (at ``T`` = 0.05-0.1 s calls ended 1.05-1.14 T)
 REPORT_TAIL = 0.01
+
+
+#: the share of a time limit past its deadline that work begun late may still use (the
+#: caller's allowance is ``T + 5 %``; the rest is the report's own)
+GRACE = 0.03
 
 
 def report_tail(limit: float) -> float:

@@ -24,7 +24,7 @@ import numpy as np
 from ..errors import InvalidInputError
 from ..formulation import Formulation, from_cvxpy
 from ..generic import CONIC_KEY, ConicPoint, conic_data, conic_names, user_bounds
-from ..math.budget import deadline, report_tail, time_left
+from ..math.budget import GRACE, deadline, report_tail, time_left
 from ..math.conic import (
     ConicData,
     claim_forms,
@@ -128,7 +128,7 @@ def solve_conic(
         conic = point.get(CONIC_KEY)
         if not getattr(conic, "quick", False):
             return report
-        with deadline(end, 0.03 * time_limit if time_limit else 0.0):
+        with deadline(end, GRACE * time_limit if time_limit else 0.0):
             full = certified_report(f, {**point, CONIC_KEY: replace(conic, quick=False)},
                                     status=status, **common)
         return report if _closer(report, full) else full  # past the deadline, both open
@@ -440,7 +440,7 @@ def _solve_at(f: Formulation, spec: ConicSolverSpec, *, tol: float, accuracy: fl
     t0 = time.perf_counter()
     # the certificate of a late answer may use 3 % of time_limit past the deadline (the
     # caller's allowance is time_limit + 5 %; the rest is the report's own work)
-    grace = 0.03 * time_limit if time_limit is not None else 0.0
+    grace = GRACE * time_limit if time_limit is not None else 0.0
     with deadline(None if until == math.inf else until, grace):
         return _solve_within(f, spec, settings, t0=t0, tol=tol, accuracy=accuracy,
                              max_iter=max_iter, time_limit=time_limit, verbose=verbose,

@@ -8,6 +8,7 @@ moment.  Both end in :mod:`convexkern.solvers.outcome`, where every report is ma
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -20,10 +21,10 @@ import numpy as np
 from .._validation import check_matrix, check_open_unit
 from ..errors import ConvexkernError, InvalidInputError, InvalidTypeError, SolverNotFoundError
 from ..formulation import Formulation
-from ..math.budget import deadline, report_tail
+from ..math.budget import GRACE, deadline, report_tail, time_left
 from ..report import ReportTable, SolveReport, Status
 from .conic import solve_conic
-from .outcome import TOLERANCE, judged, pointless_report
+from .outcome import TOLERANCE, judged, pointless_report, unproved_past_deadline
 from .plugins import load_solver_plugins, plugin_failure, plugin_source
 from .table import ALGORITHMS, CONIC, AlgorithmSpec, ConicSolverSpec
 
@@ -287,14 +288,24 @@ def _run_algorithm(spec: AlgorithmSpec, f: Formulation, *, started: float, tol: 
     (:func:`~convexkern.math.budget.report_tail`), as a conic solve does: the adapter is
     given what is left of ``T`` after the checks, and the certificate reads the deadline
     (:func:`~convexkern.math.budget.time_left`) to bound its optional work.  (Counted from
-    the adapter's own start, SDPM's methods ended at 1.2-1.7 T under ``T = 0.1``.)"""
+    the adapter's own start, SDPM's methods ended at 1.2-1.7 T under ``T = 0.1``.)  The
+    deadline's grace is the tail and :data:`~convexkern.math.budget.GRACE` of ``T``: a
+    formulation's certificate begun within it ends by ``T + 5 %`` (those of milliseconds;
+    a costly one is kept out of the iterations' limit by its method), and none is begun
+    past it (:func:`~convexkern.solvers.outcome.certified_report`).  A call nested in
+    another's (SMO on a Kreĭn formulation solves an SVM through ``ck.solve``) keeps the
+    outer deadline instead of taking a second tail off it."""
     adapter = spec.adapter(f.kind, f.variant)
-    if time_limit is None:
+    if time_limit is None or not math.isfinite(time_limit):
         return adapter(f, tol=tol, max_iter=max_iter, time_limit=None, verbose=verbose,
                        x0=x0, **options)
     limit = float(time_limit)
-    end = started + limit - report_tail(limit)
-    with deadline(end, 0.03 * limit):
+    outer = time_left()
+    if outer is None:
+        end, grace = started + limit - report_tail(limit), report_tail(limit) + GRACE * limit
+    else:
+        end, grace = min(time.perf_counter() + outer, started + limit), GRACE * limit
+    with deadline(end, grace), unproved_past_deadline():
         # never 0 or less, which an algorithm refuses (the checks may have taken it all;
         # its first limit check then stops it)
         left = max(end - time.perf_counter(), 1e-6)

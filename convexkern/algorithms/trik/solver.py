@@ -18,7 +18,7 @@ from ...errors import InvalidInputError, InvalidTypeError
 from ...math.krein import blas_limit as _blas_limit
 from ...math.krein import min_eigenvalue
 from ...math.krein import solve_symmetric as _solve_sym
-from .block_exchange import _block_exchange
+from .block_exchange import _block_exchange, block_seconds
 from .columns import _Columns, _IndefiniteInverse
 from .factor import _bordered_solve, _chol_append, _chol_delete, _try_factor
 from .result import TrIKResult
@@ -193,8 +193,15 @@ class _State:
 
 
 def _warm_start(P: _Problem, st: _State, deadline: float, t0: float) -> None:
-    """Start from the block exchanges' working set (:func:`_block_exchange`)."""
-    phase = _block_exchange(P.cols, P.yv, P.Cf, P.shift, P.eps, P.max_iter, deadline, t0)
+    """Start from the block exchanges' working set (:func:`_block_exchange`), unless its
+    first round and the final check of a working set of every point cannot end by the
+    deadline (3000 points: 0.24 s and 0.45-0.64 s; begun under ``T = 0.5``, the call
+    ended at 1.7 T)."""
+    finish = _finish_seconds(P, P.n, False)
+    if time.perf_counter() + block_seconds(P.n) + finish > deadline:
+        return
+    phase = _block_exchange(P.cols, P.yv, P.Cf, P.shift, P.eps, P.max_iter, deadline, t0,
+                            reserve=finish)
     st.state, st.W, st.R, st.u, st.b = phase.state, phase.W, phase.R, phase.u, phase.b
     st.it, st.n_added, st.n_removed = phase.iterations, phase.n_added, phase.n_removed
     st.history.extend(phase.history)
@@ -391,17 +398,32 @@ def _enter(P: _Problem, st: _State, add: np.ndarray) -> None:
     st.just_added = True
 
 
+#: the flop rate :func:`_finish_seconds` assumes (its dense symmetric solve ran at about
+#: 1e10 on one core of this project's 2-core machine: 2500 free points in 0.45-0.64 s)
+FINISH_FLOPS = 7e9
+
+
+def _finish_seconds(P: _Problem, f: int, kept: bool) -> float:
+    """What :func:`_finish` may take with ``f`` free points: a solve on them (with the kept
+    ``K_WW^-1``, ``kept``, or a dense one of ``f^3 / 3`` flops; none with ``lam = 0``) and a
+    product with ``K~`` (3000 points, 2500 free: 0.45-0.64 s)."""
+    solve = 0.0 if P.lam == 0.0 else (2.0 * f * f if kept else f ** 3 / 3.0)
+    return (solve + 2.0 * P.n * P.n) / FINISH_FLOPS
+
+
 def _iterate(P: _Problem, st: _State, deadline: float, t0: float) -> str:
     """The SimpleSVM loop; returns the raw status.  A pass is begun only when one as long
-    as the longest so far (a refactorisation of ``K_WW^-1`` among cheap updates) still
-    ends by the deadline."""
+    as the longest so far (a refactorisation of ``K_WW^-1`` among cheap updates) and the
+    final check after it (:func:`_finish_seconds`) still end by the deadline."""
     last, longest = time.perf_counter(), 0.0
     while True:
         now = time.perf_counter()
         longest, last = max(longest, now - last), now
         if st.it >= P.max_iter:
             return "iteration_limit"
-        if now + longest > deadline:
+        f = len(st.W)
+        kept = st.kinv is not None and st.kinv.A.shape[0] == f
+        if now + longest + _finish_seconds(P, f, kept) > deadline:
             return "time_limit"
         if st.W and _working_set_step(P, st):
             continue
@@ -545,11 +567,12 @@ def trik(
                         time_limit=time_limit, kernel=kernel, X=X, block=block,
                         exchange=exchange, check_lam=check_lam, verbose=verbose,
                         blas_threads=None)
+    # the limit counts the preparation too (its checks read K: 24 ms at n = 3000)
+    deadline = math.inf if time_limit is None else time.perf_counter() + float(time_limit)
     P = _prepare(K, y, C, lam, optimality=optimality, eps=eps, max_iter=max_iter,
                  kernel=kernel, X=X, block=block, exchange=exchange, check_lam=check_lam,
                  verbose=verbose)
     t0 = time.perf_counter()
-    deadline = math.inf if time_limit is None else t0 + float(time_limit)
     st = _State.empty(P)
     if exchange == "block" or (exchange == "auto" and optimality == "hilbert"
                                and P.Kv is not None and block is None):
