@@ -48,8 +48,8 @@ def _smo_for(f: Formulation) -> tuple[np.ndarray, np.ndarray, float | np.ndarray
 #: seconds per entry of ``K`` kept, under a caller's ``time_limit``, for what follows SMO's
 #: last step: its gradient made whole again after shrinking, the bounds of the last point
 #: and the report's certificate (two products with ``K``: 7-19 ms each at n = 3000 on this
-#: project's 2-core machine, SMO's own stop up to 18 ms past its limit); three passes over
-#: ``K`` at 4 GB/s.  Without it a call under ``T = 0.1`` ended at 1.33 T, uncertified.
+#: project's 2-core machine, SMO's own stop 7-18 ms past its limit); two passes over ``K``
+#: at 4 GB/s.  Without it a call under ``T = 0.1`` ended at 1.18-1.33 T.
 BOUNDS_SECONDS_PER_ENTRY = 2 * 8 / 4e9
 
 
