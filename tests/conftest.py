@@ -43,6 +43,17 @@ SOLVER_RTOL = {
 }
 
 
+@pytest.fixture
+def clean_table(monkeypatch):
+    """The solver table as shipped, restored after the test whatever it registers."""
+    from convexkern.solvers import dispatch, table
+
+    monkeypatch.setattr(table, "_algorithms", dict(table._algorithms))
+    monkeypatch.setattr(table, "ALGORITHMS", table.MappingProxyType(table._algorithms))
+    monkeypatch.setattr(dispatch, "ALGORITHMS", table.ALGORITHMS)
+    return table
+
+
 def subset(X, y, n, seed):
     """``n`` points, half of each class, drawn with ``seed``."""
     rng = np.random.default_rng(seed)

@@ -22,24 +22,13 @@ from convexkern.data import load_usps
 from convexkern.formulations import robust_indefinite as ri
 from convexkern.formulations import sdpm, svm
 from convexkern.math.budget import report_tail, time_left
-from convexkern.solvers import algorithm_status, certified_report, table
+from convexkern.solvers import algorithm_status, certified_report
 
 X = np.array([[0.0, 0.0], [1.0, 0.2], [0.1, 1.0], [1.2, 1.1]])
+Y = np.array([-1.0, -1.0, 1.0, 1.0])
 #: the process's own jitter past a timed call's end (a collection or a page fault: a
 #: review saw 0.211 s against 0.21 in one run of nine; the old code ended 15-25 ms past)
 _JITTER = 0.005
-Y = np.array([-1.0, -1.0, 1.0, 1.0])
-
-
-@pytest.fixture
-def clean_table(monkeypatch):
-    """The table as shipped, restored after the test whatever it registers."""
-    monkeypatch.setattr(table, "_algorithms", dict(table._algorithms))
-    monkeypatch.setattr(table, "ALGORITHMS", table.MappingProxyType(table._algorithms))
-    import convexkern.solvers.dispatch as dispatch
-
-    monkeypatch.setattr(dispatch, "ALGORITHMS", table.ALGORITHMS)
-    return table
 
 
 def test_no_room_reads_the_last_lap():

@@ -17,17 +17,6 @@ X = np.array([[0.0, 0.0], [1.0, 0.2], [0.1, 1.0], [1.2, 1.1]])
 Y = np.array([-1.0, -1.0, 1.0, 1.0])
 
 
-@pytest.fixture
-def clean_table(monkeypatch):
-    """The table as shipped, restored after the test whatever it registers."""
-    monkeypatch.setattr(table, "_algorithms", dict(table._algorithms))
-    monkeypatch.setattr(table, "ALGORITHMS", table.MappingProxyType(table._algorithms))
-    import convexkern.solvers.dispatch as dispatch
-
-    monkeypatch.setattr(dispatch, "ALGORITHMS", table.ALGORITHMS)
-    return table
-
-
 def test_cvxpy_statuses_map_once():
     assert cvxpy_status("optimal") is ck.Status.OPTIMAL
     assert cvxpy_status("infeasible_inaccurate") is ck.Status.INFEASIBLE
