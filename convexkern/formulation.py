@@ -265,7 +265,7 @@ class Formulation:
         # copy replaces (its problem would then not be over its own variables), and a
         # local function does not pickle.  Rows on demand (svm.dual) form their matrix then.
         self.problem  # noqa: B018
-        return dict(self.__dict__)
+        return {k: v for k, v in self.__dict__.items() if k != "_cone_class"}
 
 
 SENSES = ("minimize", "maximize")
@@ -286,6 +286,7 @@ class _LazyProblem:
 
     def __set__(self, obj: Any, value: Any) -> None:
         obj.__dict__["_problem"] = value
+        obj.__dict__.pop("_cone_class", None)  # read again for the new problem
 
 
 def stored_problem(f: Formulation) -> Any:

@@ -69,7 +69,7 @@ def next_lap(history: list[tuple[float, ...]], origin: float = 0.0) -> float:
 
 def no_room(t0: float, time_limit: float | None, lap: float, reserve: float = 0.0) -> bool:
     """Whether ``time_limit`` seconds from ``t0`` leave no room for another step as long as
-    ``lap`` (the last one; the first one's includes the set-up before it) and, after it,
+    ``lap`` (:func:`next_lap`'s estimate, or the caller's) and, after it,
     ``reserve`` seconds of the work that follows the loop (its final certificate).  A step
     cannot be interrupted: a method under a time limit stops before one that would end
     past it (stopped only once past the limit, SDPM's methods ended at 1.2-1.7 T under

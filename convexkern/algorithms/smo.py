@@ -48,9 +48,10 @@ def _smo_for(f: Formulation) -> tuple[np.ndarray, np.ndarray, float | np.ndarray
 #: seconds per entry of ``K`` kept, under a caller's ``time_limit``, for what follows SMO's
 #: last step: its gradient made whole again after shrinking, the bounds of the last point
 #: and the report's certificate (two products with ``K``: 7-19 ms each at n = 3000 on this
-#: project's 2-core machine, SMO's own stop 7-18 ms past its limit); two passes over ``K``
-#: at 4 GB/s.  Without it a call under ``T = 0.1`` ended at 1.18-1.33 T.
-BOUNDS_SECONDS_PER_ENTRY = 2 * 8 / 4e9
+#: project's 2-core machine, SMO's own stop 7-18 ms past its limit; 6 ms of bounds and 8 ms
+#: past it at n = 3000, a review found); two passes over ``K`` at 8 GB/s.  Without it a call
+#: under ``T = 0.1`` ended at 1.18-1.33 T.
+BOUNDS_SECONDS_PER_ENTRY = 2 * 8 / 8e9
 
 
 def bounds_reserve(n: int) -> float:
@@ -106,6 +107,8 @@ def solve(
     hard = np.ndim(C) == 0 and not math.isfinite(C)  # per-example bounds are finite
     probe = 10_000 + 100 * y.size if hard else None  # separability check
     budget = default_max_iter(y.size) if max_iter is None else max_iter
+    if time_limit is not None and not math.isfinite(time_limit):
+        time_limit = None  # an infinite limit is none (SMO itself refuses one)
     if time_limit is not None:  # the caller's limit holds the final bounds too
         time_limit = max(time_limit - bounds_reserve(y.size), 1e-6)
     while True:

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 __all__ = ["deadline", "time_left", "affordable", "fits", "FLOPS", "SOLVER_FLOPS",
-           "PASS_SECONDS", "REPORT_TAIL", "report_tail", "GRACE"]
+           "PASS_SECONDS", "REPORT_TAIL", "report_tail", "GRACE", "grace_past"]
 
 _DEADLINE: ContextVar[float | None] = ContextVar("convexkern_deadline", default=None)
 _GRACE: ContextVar[float] = ContextVar("convexkern_grace", default=0.0)
@@ -77,6 +77,12 @@ def report_tail(limit: float) -> float:
     call (:data:`REPORT_TAIL`, at most a fifth of a short limit): its deadline comes that
     much before the caller's."""
     return min(REPORT_TAIL, 0.2 * limit)
+
+
+def grace_past() -> float:
+    """The seconds past the deadline in force that :func:`fits` still admits (0 without
+    one)."""
+    return _GRACE.get()
 
 
 def fits(seconds: float) -> bool:

@@ -21,7 +21,7 @@ import numpy as np
 from .._validation import check_matrix, check_open_unit
 from ..errors import ConvexkernError, InvalidInputError, InvalidTypeError, SolverNotFoundError
 from ..formulation import Formulation
-from ..math.budget import GRACE, deadline, report_tail, time_left
+from ..math.budget import GRACE, deadline, grace_past, report_tail, time_left
 from ..report import ReportTable, SolveReport, Status
 from .conic import solve_conic
 from .outcome import TOLERANCE, judged, pointless_report, unproved_past_deadline
@@ -294,17 +294,21 @@ def _run_algorithm(spec: AlgorithmSpec, f: Formulation, *, started: float, tol: 
     a costly one is kept out of the iterations' limit by its method), and none is begun
     past it (:func:`~convexkern.solvers.outcome.certified_report`).  A call nested in
     another's (SMO on a Kreĭn formulation solves an SVM through ``ck.solve``) keeps the
-    outer deadline instead of taking a second tail off it."""
+    outer deadline and its grace instead of taking a second tail off it; one nested
+    without a limit runs without one, its certificate included."""
     adapter = spec.adapter(f.kind, f.variant)
     if time_limit is None or not math.isfinite(time_limit):
-        return adapter(f, tol=tol, max_iter=max_iter, time_limit=None, verbose=verbose,
-                       x0=x0, **options)
+        # no limit (an infinite one is no limit either), even nested in a timed call: its
+        # certificate is not skipped
+        with unproved_past_deadline(False):
+            return adapter(f, tol=tol, max_iter=max_iter, time_limit=time_limit,
+                           verbose=verbose, x0=x0, **options)
     limit = float(time_limit)
     outer = time_left()
     if outer is None:
         end, grace = started + limit - report_tail(limit), report_tail(limit) + GRACE * limit
-    else:
-        end, grace = min(time.perf_counter() + outer, started + limit), GRACE * limit
+    else:  # nested: the outer deadline and its grace
+        end, grace = min(time.perf_counter() + outer, started + limit), grace_past()
     with deadline(end, grace), unproved_past_deadline():
         # never 0 or less, which an algorithm refuses (the checks may have taken it all;
         # its first limit check then stops it)

@@ -89,13 +89,14 @@ _PAST_DEADLINE_UNPROVED: ContextVar[bool] = ContextVar("convexkern_unproved_past
 
 
 @contextmanager
-def unproved_past_deadline() -> Iterator[None]:
+def unproved_past_deadline(on: bool = True) -> Iterator[None]:
     """Within the block (a custom algorithm under ``time_limit``), :func:`certified_report`
     begins no certificate once the deadline in force and its grace have passed: the point
-    is handed back unproved, as a time limit.  Not for the conic solvers, whose generic
-    certificate keeps the deadline itself, and some of which cannot be stopped (MPAX: a
-    certificate under a millisecond after a solve at 27-110 T)."""
-    token = _PAST_DEADLINE_UNPROVED.set(True)
+    is handed back unproved, as a time limit (``on=False``: certified whatever the time,
+    for a call without a limit nested in a timed one).  Not for the conic solvers, whose
+    generic certificate keeps the deadline itself, and some of which cannot be stopped
+    (MPAX: a certificate under a millisecond after a solve at 27-110 T)."""
+    token = _PAST_DEADLINE_UNPROVED.set(on)
     try:
         yield
     finally:

@@ -195,8 +195,8 @@ class _State:
 def _warm_start(P: _Problem, st: _State, deadline: float, t0: float) -> None:
     """Start from the block exchanges' working set (:func:`_block_exchange`), unless its
     first round and the final check of a working set of every point cannot end by the
-    deadline (3000 points: 0.24 s and 0.45-0.64 s; begun under ``T = 0.5``, the call
-    ended at 1.7 T)."""
+    deadline (:func:`block_seconds`, :func:`_finish_seconds`; begun under ``T = 0.5`` on
+    3000 points, the call ended at 1.7 T)."""
     finish = _finish_seconds(P, P.n, False)
     if time.perf_counter() + block_seconds(P.n) + finish > deadline:
         return
@@ -398,32 +398,36 @@ def _enter(P: _Problem, st: _State, add: np.ndarray) -> None:
     st.just_added = True
 
 
-#: the flop rate :func:`_finish_seconds` assumes (its dense symmetric solve ran at about
-#: 1e10 on one core of this project's 2-core machine: 2500 free points in 0.45-0.64 s)
-FINISH_FLOPS = 7e9
+#: the flop rate :func:`_finish_seconds` assumes (its dense symmetric solve ran at
+#: 1.2-1.6e10 on one core of this project's 2-core machine: 2387 free points in 0.28 s)
+FINISH_FLOPS = 1e10
 
 
 def _finish_seconds(P: _Problem, f: int, kept: bool) -> float:
     """What :func:`_finish` may take with ``f`` free points: a solve on them (with the kept
-    ``K_WW^-1``, ``kept``, or a dense one of ``f^3 / 3`` flops; none with ``lam = 0``) and a
-    product with ``K~`` (3000 points, 2500 free: 0.45-0.64 s)."""
+    ``K_WW^-1``, ``kept``, or a dense one of ``f^3 / 3`` flops after gathering their block
+    of ``K``, 8 f^2 bytes at 2 GB/s; none with ``lam = 0``) and a product with ``K~``."""
     solve = 0.0 if P.lam == 0.0 else (2.0 * f * f if kept else f ** 3 / 3.0)
-    return (solve + 2.0 * P.n * P.n) / FINISH_FLOPS
+    gather = 0.0 if P.lam == 0.0 or kept else 8.0 * f * f / 2e9
+    return (solve + 2.0 * P.n * P.n) / FINISH_FLOPS + gather
 
 
 def _iterate(P: _Problem, st: _State, deadline: float, t0: float) -> str:
     """The SimpleSVM loop; returns the raw status.  A pass is begun only when one as long
     as the longest so far (a refactorisation of ``K_WW^-1`` among cheap updates) and the
     final check after it (:func:`_finish_seconds`) still end by the deadline."""
-    last, longest = time.perf_counter(), 0.0
+    last, longest, grew = time.perf_counter(), 0.0, 0
+    f = len(st.W)
     while True:
         now = time.perf_counter()
         longest, last = max(longest, now - last), now
         if st.it >= P.max_iter:
             return "iteration_limit"
-        f = len(st.W)
+        # the check after the next pass, whose working set may grow as the last one did
+        # (a review: 512 free points estimated, 887 after the pass, 1.51 T)
+        grew, f = max(grew, len(st.W) - f), len(st.W)
         kept = st.kinv is not None and st.kinv.A.shape[0] == f
-        if now + longest + _finish_seconds(P, f, kept) > deadline:
+        if now + longest + _finish_seconds(P, f + grew, kept) > deadline:
             return "time_limit"
         if st.W and _working_set_step(P, st):
             continue
