@@ -67,14 +67,14 @@ def next_lap(history: list[tuple[float, ...]], origin: float = 0.0) -> float:
     return max(history[-1][1] - origin, 0.0) if history else 0.0
 
 
-def no_room(t0: float, time_limit: float | None, lap: float, reserve: float = 0.0) -> bool:
+def no_room(t0: float, time_limit: float | None, lap: float) -> bool:
     """Whether ``time_limit`` seconds from ``t0`` leave no room for another step as long as
-    ``lap`` (:func:`next_lap`'s estimate, or the caller's) and, after it,
-    ``reserve`` seconds of the work that follows the loop (its final certificate).  A step
-    cannot be interrupted: a method under a time limit stops before one that would end
-    past it (stopped only once past the limit, SDPM's methods ended at 1.2-1.7 T under
-    ``T = 0.1`` s).  Never without a ``time_limit``."""
-    return time_limit is not None and time.perf_counter() - t0 + lap + reserve > time_limit
+    ``lap`` (:func:`next_lap`'s estimate, or the caller's; the work after the loop is kept
+    out of ``time_limit`` by the method's adapter).  A step cannot be interrupted: a method
+    under a time limit stops before one that would end past it (stopped only once past
+    the limit, SDPM's methods ended at 1.2-1.7 T under ``T = 0.1`` s).  Never without a
+    ``time_limit``."""
+    return time_limit is not None and time.perf_counter() - t0 + lap > time_limit
 
 
 def blas_threads(options: dict) -> int:

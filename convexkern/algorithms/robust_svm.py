@@ -670,6 +670,20 @@ def certificate_reserve(n: int) -> float:
     return per * float(n) ** 3 + fixed
 
 
+def _time_plan(n: int, eig: str, spectrum: K0Spectrum | None) -> tuple[float, float]:
+    """Under a caller's ``time_limit``: ``(reserve, need)``, the seconds kept out of the
+    iterations for the final certificate and the least a call must have to begin (that
+    and the first decomposition, when none of ``K0`` is kept or each oracle call makes
+    its own, ``eig="full"``).  Without a decomposition kept, ``eig="full"``'s certificate
+    decomposes ``M(alpha)`` and computes ``K0``'s eigenvalues itself (0.15-0.28 s at
+    n = 770, a review found, against 0.09 with one)."""
+    cube = float(n) ** 3
+    unknown = spectrum is None or not spectrum.known
+    reserve = certificate_reserve(n) + (2.0 * EIGH_SECONDS * cube
+                                        if eig == "full" and unknown else 0.0)
+    return reserve, reserve + (EIGH_SECONDS * cube if eig == "full" or unknown else 0.0)
+
+
 def _glue(method, name: str, default_eig: str, polish_default: bool = False,
           default_budget: float | None = None):
     def run(
@@ -691,14 +705,7 @@ def _glue(method, name: str, default_eig: str, polish_default: bool = False,
         if budgeted:
             time_limit = default_budget
         elif time_limit is not None and math.isfinite(time_limit):
-            # the caller's limit holds the final certificate too: without a decomposition
-            # of K0 kept (eig="full"), it decomposes M(alpha) and computes K0's eigenvalues
-            # itself (0.15-0.28 s at n = 770, a review found, against 0.09 with it)
-            cube = float(y.size) ** 3
-            own = options["eig"] == "full" and (spectrum is None or not spectrum.known)
-            reserve = certificate_reserve(y.size) + (2.0 * EIGH_SECONDS * cube if own else 0.0)
-            need = reserve + (EIGH_SECONDS * cube if options["eig"] == "full" or spectrum is None
-                              or not spectrum.known else 0.0)
+            reserve, need = _time_plan(y.size, options["eig"], spectrum)
             if need >= time_limit:  # its first decomposition would end past it
                 return pointless_report(
                     f, solver=name, status=Status.TIME_LIMIT, tol=tol, solve_time=0.0,

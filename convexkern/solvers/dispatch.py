@@ -298,9 +298,9 @@ def _run_algorithm(spec: AlgorithmSpec, f: Formulation, *, started: float, tol: 
     without a limit runs without one, its certificate included."""
     adapter = spec.adapter(f.kind, f.variant)
     if time_limit is None or not math.isfinite(time_limit):
-        # no limit (an infinite one is no limit either), even nested in a timed call: its
-        # certificate is not skipped
-        with unproved_past_deadline(False):
+        # no limit (an infinite one is no limit either), even nested in a timed call: the
+        # outer deadline is lifted and its certificate is not skipped
+        with deadline(None), unproved_past_deadline(False):
             return adapter(f, tol=tol, max_iter=max_iter, time_limit=time_limit,
                            verbose=verbose, x0=x0, **options)
     limit = float(time_limit)
