@@ -64,6 +64,38 @@ def test_indefinite_inverse_updates():
     assert inv.refactorizations == 0  # the up/down-dated inverse passed its residual test
 
 
+@pytest.mark.parametrize("gone", [[20, 3], list(range(29, 1, -1))])
+def test_indefinite_inverse_drops_several_rows(gone):
+    """A few rows are downdated one by one (the inverse kept); most of them at once leave
+    the inverse to the next solve, which computes it from what is left."""
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(30, 4))
+    K = np.tanh(X @ X.T - 1.0)
+    inv = _IndefiniteInverse()
+    inv.add(np.zeros((0, 30)), K)
+    inv.solve(np.ones(30))  # the inverse known
+    inv.remove_many(gone)
+    keep = [i for i in range(30) if i not in gone]
+    assert (inv.M is None) == (len(gone) > 2)
+    rhs = rng.normal(size=len(keep))
+    z = inv.solve(rhs)
+    np.testing.assert_allclose(K[np.ix_(keep, keep)] @ z, rhs,
+                               atol=1e-8 * np.abs(rhs).max())
+
+
+def test_a_step_that_drops_most_points_factors_anew():
+    """The flip decomposition's first step from every point free: the factor of what is
+    left is computed anew, and the active set ends where the conic solver does."""
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(120, 5))
+    y = np.where(X[:, 0] + 0.8 * rng.normal(size=120) > 0, 1.0, -1.0)
+    f = ck.formulations.krein.stabilization(np.tanh(0.05 * X @ X.T - 0.5), y, 1.0, "flip")
+    ref = ck.solve(f, "clarabel", tol=1e-9)
+    r = ck.solve(f, "trik", tol=1e-9)
+    assert r.status is ck.Status.OPTIMAL, r.message
+    assert r.primal_value == pytest.approx(ref.primal_value, rel=1e-7)
+
+
 @pytest.mark.parametrize("C", [1.0, 0.002])
 def test_hilbert_variant_reproduces_conic_optimum(pima, C):
     _, y, _, K = pima

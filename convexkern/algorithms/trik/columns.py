@@ -161,6 +161,19 @@ class _IndefiniteInverse:
         col = self.M[keep, k]
         self.M = self.M[np.ix_(keep, keep)] - np.outer(col, col) / mkk
 
+    def remove_many(self, positions: list[int]) -> None:
+        """:meth:`remove` of each of ``positions`` (in decreasing order), or, when the
+        downdates (about ``k m^2``) would cost more than inverting what is left, the
+        inverse dropped for the next :meth:`solve` to recompute."""
+        m, k = self.A.shape[0], len(positions)
+        if self.M is not None and k * m * m <= (m - k) ** 3:
+            for pos in positions:
+                self.remove(pos)
+            return
+        keep = np.setdiff1d(np.arange(m), positions)
+        self.A = self.A[np.ix_(keep, keep)]
+        self.M = None
+
     def solve(self, rhs: np.ndarray) -> np.ndarray:
         if rhs.size == 0:
             return np.zeros(0)

@@ -277,15 +277,22 @@ def _step_to_bound(P: _Problem, st: _State, Wa: np.ndarray, at_old: np.ndarray,
         st.tabu[np.asarray(st.W)[hit]] = True
     elif t > 1e-14:
         st.tabu[:] = False
-    for pos in sorted(hit.tolist(), reverse=True):
+    m, k = len(st.W), hit.size
+    # k rows deleted one at a time cost about k m^2 (each a copy of the factor and a
+    # rank-one update), a new factor of what is left (m - k)^3 / 3: the flip
+    # decomposition's warm start, every point free, drops most of them in one step
+    # (1483 of 1500: 1.3 s of deletions against a factor of 17 rows)
+    anew = st.R is not None and k * m * m > (m - k) ** 3 / 3
+    gone = sorted(hit.tolist(), reverse=True)
+    for pos in gone:
         idx = st.W.pop(pos)
         st.state[idx] = 0 if at[pos] == 0.0 else 2
-        if st.R is not None:
+        if st.R is not None and not anew:
             st.R = _chol_delete(st.R, pos)
-        if st.kinv is not None:
-            st.kinv.remove(pos)
         st.n_removed += 1
-    if st.R is None:  # back to the factor as soon as K~_WW is well conditioned
+    if st.kinv is not None:
+        st.kinv.remove_many(gone)
+    if anew or st.R is None:  # back to the factor as soon as K~_WW is well conditioned
         st.R = _try_factor(P.cols, np.asarray(st.W, dtype=np.int64), P.shift)
     st.just_added = False
 
