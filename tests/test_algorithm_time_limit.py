@@ -140,6 +140,24 @@ def test_sdpm_methods_end_within_the_limit(sdpm200, solver):
     assert math.isfinite(r.primal_value) and math.isfinite(r.dual_value)
 
 
+@pytest.mark.parametrize("master", ["clarabel", "clarabel-dense", "cvxpy"])
+@pytest.mark.parametrize("T", [0.1, 0.4])
+def test_the_exchange_methods_clarabel_masters_keep_the_limit(sdpm200, master, T):
+    """A Clarabel master was given no limit: the exchange method ended at 2-11 T under
+    ``T = 0.1-0.5``.  Clarabel now gets what is left (less its set-up, read before its
+    clock: a master whose set-up cannot fit is not begun)."""
+    with threadpool_limits(limits=1, user_api="blas"):
+        ck.solve(sdpm200, "exchange", max_iter=1, master=master)
+        best = None
+        for _ in range(2):
+            t = time.perf_counter()
+            r = ck.solve(sdpm200, "exchange", tol=1e-10, time_limit=T, master=master)
+            wall = time.perf_counter() - t
+            best = wall if best is None else min(best, wall)
+    assert r.status is ck.Status.TIME_LIMIT, r
+    assert best <= 1.05 * T + _JITTER, (best, r.message)
+
+
 def test_smo_keeps_its_final_bounds_in_the_limit():
     """SMO on 3000 points (a dense 72 MB ``K``) under ``T = 0.2``: the products with ``K``
     after its last step (7-19 ms each) and its own stop came past the limit: 1.33 T at

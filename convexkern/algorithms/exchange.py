@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import math
 import time
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -73,6 +74,7 @@ from ..errors import InvalidInputError
 from ..math import sos
 from ..math.exchange import master_qp
 from ..report import SolveReport
+from ..solvers.backends.base import ldl_seconds
 from ..solvers.outcome import certified_report, pointless_report
 from ..solvers.status import algorithm_status
 from ._progress import SdpmResult, blas_threads, checkpoint, next_lap, no_room
@@ -90,7 +92,7 @@ class ExchangeResult(SdpmResult):
 
 
 def _master(Z: np.ndarray, v0: np.ndarray, idx: np.ndarray, y: np.ndarray, C: float,
-            bias: bool, n: int, m: int):
+            bias: bool, n: int, m: int, seconds: float | None = None):
     """Solve the master QP; rows ``Z[c] = y_i X_i' v_c`` (n,), ``v0[c]`` = first moment of
     cut ``c`` (0 for a cut at infinity).  Returns ``(problem, w, b, margin)``, or ``None``
     for ``problem`` (with the solver's message in ``margin``) when the solver fails."""
@@ -108,11 +110,30 @@ def _master(Z: np.ndarray, v0: np.ndarray, idx: np.ndarray, y: np.ndarray, C: fl
         cons.append(xi >= 0)
     margin = lhs >= v0
     prob = cp.Problem(cp.Minimize(obj), [margin, *cons])
+    limit: dict[str, float] = {}
+    if seconds is not None:  # cvxpy's compilation and Clarabel's set-up first (as
+        # _clarabel_master)
+        t = time.perf_counter()
+        try:
+            setup = ldl_seconds(prob.get_problem_data("CLARABEL")[0])
+        except cp.SolverError as e:
+            return None, w, b, str(e)
+        left = seconds - (time.perf_counter() - t)
+        if left < 1.5 * setup:
+            return None, w, b, _NOT_STARTED
+        limit["time_limit"] = left - setup
     try:
-        prob.solve(solver="CLARABEL", **_MASTER_TOL)
+        with warnings.catch_warnings():  # a master stopped at its limit: the method's
+            # status says it
+            warnings.filterwarnings("ignore", message="Solution may be inaccurate",
+                                    category=UserWarning)
+            prob.solve(solver="CLARABEL", **_MASTER_TOL, **limit)
     except cp.SolverError as e:
         return None, w, b, str(e)
     return prob, w, b, margin
+
+
+_NOT_STARTED = "Clarabel's set-up would not fit"
 
 
 #: Clarabel's accuracy for the master, both paths (the certificate needs multipliers and
@@ -128,7 +149,7 @@ _NATIVE_INFEASIBLE = ("PrimalInfeasible", "AlmostPrimalInfeasible")
 
 @dataclass
 class _MasterResult:
-    status: str  # "ok", "infeasible" or "error"
+    status: str  # "ok", "infeasible", "time_limit" (stopped with no point) or "error"
     w: np.ndarray | None = None
     b: float = 0.0
     beta: np.ndarray | None = None
@@ -138,8 +159,8 @@ class _MasterResult:
 
 
 def _master_native(Z: np.ndarray, v0: np.ndarray, idx: np.ndarray, y: np.ndarray, C: float,
-                   bias: bool, n: int, m: int, *, X: np.ndarray, V: np.ndarray
-                   ) -> _MasterResult:
+                   bias: bool, n: int, m: int, *, X: np.ndarray, V: np.ndarray,
+                   seconds: float | None = None) -> _MasterResult:
     """The master QP through Clarabel's API, lifted so that its matrix stays sparse.
 
     Every cut of trajectory ``i`` reads ``w`` only through :math:`F_i = \\tilde X_i w \\in
@@ -187,12 +208,13 @@ def _master_native(Z: np.ndarray, v0: np.ndarray, idx: np.ndarray, y: np.ndarray
         rhs.append(np.zeros(m))
         q[n + nb: oF] = C
     A = sp.vstack(blocks, format="csc")
-    return _clarabel_master(A, q, np.concatenate(rhs), cones, n, bias, slice(m * R, m * R + c))
+    return _clarabel_master(A, q, np.concatenate(rhs), cones, n, bias, slice(m * R, m * R + c),
+                            seconds)
 
 
 def _master_dense(Z: np.ndarray, v0: np.ndarray, idx: np.ndarray, y: np.ndarray, C: float,
-                  bias: bool, n: int, m: int, *, X: np.ndarray, V: np.ndarray
-                  ) -> _MasterResult:
+                  bias: bool, n: int, m: int, *, X: np.ndarray, V: np.ndarray,
+                  seconds: float | None = None) -> _MasterResult:
     """The master QP through Clarabel's API with one dense row per cut (no lifting):
     variables ``x = (w, b, xi)``, rows :math:`-(Z_c w + v_{c0} y_i b + v_{c0}\\xi_i) + s =
     -v_{c0}`, then :math:`-\\xi \\le 0`."""
@@ -216,14 +238,16 @@ def _master_dense(Z: np.ndarray, v0: np.ndarray, idx: np.ndarray, y: np.ndarray,
         q[n + nb:] = C
     A = sp.vstack(blocks, format="csc")
     return _clarabel_master(A, q, np.concatenate(rhs), [clarabel.NonnegativeConeT(c + nxi)],
-                            n, bias, slice(0, c))
+                            n, bias, slice(0, c), seconds)
 
 
 def _clarabel_master(A: Any, q: np.ndarray, rhs: np.ndarray, cones: list, n: int,
-                     bias: bool, cut_rows: slice) -> _MasterResult:
+                     bias: bool, cut_rows: slice, seconds: float | None = None
+                     ) -> _MasterResult:
     """Solve ``min 1/2 ||w||^2 + q'x`` s.t. ``A x + s = rhs``, ``s`` in ``cones`` with
     Clarabel (``x = (w, b, ...)``, ``w`` its first ``n`` entries) at the master's
-    tolerances; the cuts' multipliers are ``z[cut_rows]``."""
+    tolerances, within ``seconds`` (Clarabel's own limit; its last iterate is used, a
+    stop with none is ``"time_limit"``); the cuts' multipliers are ``z[cut_rows]``."""
     import clarabel
 
     nx = A.shape[1]
@@ -232,6 +256,14 @@ def _clarabel_master(A: Any, q: np.ndarray, rhs: np.ndarray, cones: list, n: int
     settings.verbose = False
     for k, v in _MASTER_TOL.items():
         setattr(settings, k, v)
+    if seconds is not None:
+        # its clock is read after its set-up (an LDL factorisation of the KKT system, two
+        # with the initial point: 45-75 ms on 200 trajectories' first cuts, then 35 ms an
+        # iteration); not begun when that and a step cannot fit
+        setup = ldl_seconds({"A": A})
+        if seconds < 1.5 * setup:
+            return _MasterResult("time_limit", message=_NOT_STARTED)
+        settings.time_limit = seconds - setup
     try:
         sol = clarabel.DefaultSolver(P, q, A, rhs, cones, settings).solve()
     except Exception as e:  # noqa: BLE001 - a solver crash is a status of the method
@@ -242,31 +274,33 @@ def _clarabel_master(A: Any, q: np.ndarray, rhs: np.ndarray, cones: list, n: int
     x = np.asarray(sol.x, float)
     z = np.asarray(sol.z, float)
     if st not in _NATIVE_USABLE or x.size != nx or not np.all(np.isfinite(x)):
-        return _MasterResult("error", message=f"Clarabel: {st}")
+        return _MasterResult("time_limit" if st == "MaxTime" else "error",
+                             message=f"Clarabel: {st}")
     return _MasterResult("ok", w=x[:n], b=float(x[n]) if bias else 0.0,
                          beta=np.maximum(z[cut_rows], 0.0), message=st)
 
 
 def _master_ipm(Z: np.ndarray, v0: np.ndarray, idx: np.ndarray, y: np.ndarray, C: float,
                 bias: bool, n: int, m: int, *, X: np.ndarray, V: np.ndarray,
-                accuracy: float = 1e-10, start: Any = None) -> _MasterResult:
+                accuracy: float = 1e-10, start: Any = None, seconds: float | None = None
+                ) -> _MasterResult:
     """The master QP by the dense interior-point method of :mod:`convexkern.math.exchange`
     (soft margin; the hard margin, whose master may be infeasible, goes to Clarabel,
     :func:`_master_dense`, which proves infeasibility).  ``accuracy``: the master's
     relative residuals and gap (the exchange method loosens it while the certified gap
     is large)."""
     if not math.isfinite(C):
-        return _master_dense(Z, v0, idx, y, C, bias, n, m, X=X, V=V)
+        return _master_dense(Z, v0, idx, y, C, bias, n, m, X=X, V=V, seconds=seconds)
     try:
         res = master_qp(Z, v0, idx, y, C, bias, m, tol=accuracy, start=start)
     except (np.linalg.LinAlgError, FloatingPointError, ValueError):
-        return _master_dense(Z, v0, idx, y, C, bias, n, m, X=X, V=V)
+        return _master_dense(Z, v0, idx, y, C, bias, n, m, X=X, V=V, seconds=seconds)
     if not (np.all(np.isfinite(res.w)) and np.all(np.isfinite(res.z))):
-        return _master_dense(Z, v0, idx, y, C, bias, n, m, X=X, V=V)
+        return _master_dense(Z, v0, idx, y, C, bias, n, m, X=X, V=V, seconds=seconds)
     if res.status != "solved":
         # round-off stopped it short (badly scaled data): Clarabel, with its
         # equilibration, takes this master; the warm start stays the ipm's
-        alt = _master_dense(Z, v0, idx, y, C, bias, n, m, X=X, V=V)
+        alt = _master_dense(Z, v0, idx, y, C, bias, n, m, X=X, V=V, seconds=seconds)
         if alt.status == "ok":
             alt.steps, alt.warm = res.iterations, res.warm
             alt.message = f"ipm {res.status} (merit {res.merit:.1e}), then {alt.message}"
@@ -278,20 +312,43 @@ def _master_ipm(Z: np.ndarray, v0: np.ndarray, idx: np.ndarray, y: np.ndarray, C
 
 
 def _master_cvxpy(Z: np.ndarray, v0: np.ndarray, idx: np.ndarray, y: np.ndarray, C: float,
-                  bias: bool, n: int, m: int, *, X: np.ndarray, V: np.ndarray
-                  ) -> _MasterResult:
+                  bias: bool, n: int, m: int, *, X: np.ndarray, V: np.ndarray,
+                  seconds: float | None = None) -> _MasterResult:
     """The same master through cvxpy (rebuilt every call: the old path, a cross-check)."""
-    prob, wv, bv, margin = _master(Z, v0, idx, y, C, bias, n, m)
+    prob, wv, bv, margin = _master(Z, v0, idx, y, C, bias, n, m, seconds)
     if prob is None:
-        return _MasterResult("error", message=str(margin))
+        return _MasterResult("time_limit" if margin == _NOT_STARTED else "error",
+                             message=str(margin))
     if prob.status in (cp.INFEASIBLE, cp.INFEASIBLE_INACCURATE):
         return _MasterResult("infeasible", message=prob.status)
     if wv.value is None:
-        return _MasterResult("error", message=f"master problem: {prob.status}")
+        return _MasterResult("time_limit" if prob.status == cp.USER_LIMIT else "error",
+                             message=f"master problem: {prob.status}")
     return _MasterResult("ok", w=np.asarray(wv.value, float),
                          b=float(bv.value) if bv is not None else 0.0,
                          beta=np.maximum(np.asarray(margin.dual_value, float), 0.0),
                          message=prob.status)
+
+
+def _master_stop(mr: _MasterResult, it: int, cuts: int) -> str:
+    """The method's message when the master at iteration ``it`` returned no point."""
+    if mr.status == "time_limit":  # the last master's point stands
+        return f"the master QP was stopped at time_limit ({mr.message})"
+    if mr.status == "infeasible":
+        return ("the hard-margin problem is infeasible (already on the current virtual "
+                "points): the trajectories are not separable; use a soft margin (C > 0)")
+    return f"the master QP failed at iteration {it} ({cuts} cuts): {mr.message}"
+
+
+def _master_seconds(t0: float, time_limit: float, certifying: float, it: int) -> float:
+    """What the master may take of ``time_limit`` (counted from ``t0``), given to its solver
+    as its own limit: what is left less twice the certificate that follows it (the mean of
+    the ``it - 1`` so far; before the first, a fifth of what is left).  The interior-point
+    master takes it only where it hands a master to Clarabel; a Clarabel master had no
+    limit (2-11 T under ``T = 0.1-0.5``)."""
+    left = time_limit - (time.perf_counter() - t0)
+    reserve = 2.0 * certifying / (it - 1) if it > 1 else 0.2 * left
+    return max(left - reserve, 1e-3)
 
 
 _MASTERS = {"ipm": _master_ipm, "clarabel": _master_native, "cvxpy": _master_cvxpy,
@@ -512,21 +569,16 @@ def exchange(
             extra["accuracy"] = acc
             if x_w is not None and warm:
                 extra["start"] = (x_w, xi_w[grp], z_w, eta_w[grp])
+        if time_limit is not None:
+            extra["seconds"] = _master_seconds(t0, time_limit, stats["certificate_s"], it)
         mr = solve_master(Z, v0, loc, y[grp], C, bias, n, grp.size, X=X[grp], V=V, **extra)
         stats["master_s"] += time.perf_counter() - tm
         stats["master_steps"] += mr.steps
         stats["row_steps"] += mr.steps * widx.size
         if mr.warm is not None:
             x_w, xi_w[grp], z_w, eta_w[grp] = mr.warm
-        if mr.status == "error":
-            status = "error"
-            message = (f"the master QP failed at iteration {it} ({widx.size} cuts): "
-                       f"{mr.message}")
-            break
-        if mr.status == "infeasible":
-            status = "infeasible"
-            message = ("the hard-margin problem is infeasible (already on the current virtual "
-                       "points): the trajectories are not separable; use a soft margin (C > 0)")
+        if mr.status != "ok":
+            status, message = mr.status, _master_stop(mr, it, widx.size)
             break
         w, b, beta = mr.w, mr.b, mr.beta
         mu = np.zeros((m, R))
