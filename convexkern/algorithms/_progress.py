@@ -77,13 +77,16 @@ def no_room(t0: float, time_limit: float | None, lap: float) -> bool:
     return time_limit is not None and time.perf_counter() - t0 + lap > time_limit
 
 
-def blas_threads(options: dict) -> int:
-    """The ``blas_threads`` option of an SDPM method's adapter (default 1), checked: the
-    BLAS threads its run may use.  One is the default: the products are a few hundred
-    columns wide, and on a shared 2-core machine two OpenBLAS threads made ``sdpm-ipm``'s
-    rank-k update 4x and its (n+1)-Cholesky 6x slower, and the exchange method's run 40x
-    slower (34 s against 0.8 s on 200 USPS trajectories, another process beside it)."""
-    threads = options.get("blas_threads", 1)
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise InvalidInputError("blas_threads", f"must be a positive integer, got {threads!r}")
+def blas_threads(options: dict, default: int | None = 1) -> int | None:
+    """The ``blas_threads`` option of a method's adapter, checked: the BLAS threads its
+    run may use (``None``: the process's pool, as it is).  One is the SDPM methods'
+    default: the products are a few hundred columns wide, and on a shared 2-core machine
+    two OpenBLAS threads made ``sdpm-ipm``'s rank-k update 4x and its (n+1)-Cholesky 6x
+    slower, and the exchange method's run 40x slower (34 s against 0.8 s on 200 USPS
+    trajectories, another process beside it)."""
+    threads = options.get("blas_threads", default)
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
+                                or threads < 1):
+        raise InvalidInputError("blas_threads",
+                                f"must be a positive integer or None, got {threads!r}")
     return threads
