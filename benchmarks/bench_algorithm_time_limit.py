@@ -6,11 +6,12 @@ and compared with ``T``; the target is ``wall <= 1.05 T`` on every row, with a c
 bracket when there was time for one and the reason when there was not.  The problems are
 the shipped specs (USPS 3-5 with the Simpson score for the robust SVM, n = 770; Pima with
 the sigmoid kernel for TrIK and SMO; thyroid for the LP SVM, 720 and 2880 triplets; USPS
-3-5 with an RBF kernel for SMO), 200 USPS rotation trajectories for the SDPM methods, and a
-3000-point RBF SVM dual (a dense 72 MB ``K``) for SMO.  Each algorithm is called once
-beforehand on the same formulation with ``max_iter=2`` (the first dispatch imports its
-module, and the robust SVM's formulation computes its decomposition of ``K0``), then once
-per ``T``.
+3-5 with an RBF kernel for SMO), 200 USPS rotation trajectories for the SDPM methods (the
+exchange method also with its Clarabel masters), a 3000-point RBF SVM dual (a dense 72 MB
+``K``) for SMO, and a 1500-point tanh kernel's flip decomposition for TrIK.  Each
+algorithm is called once beforehand on the same formulation with ``max_iter=2`` (the first
+dispatch imports its module, and the robust SVM's formulation computes its decomposition of
+``K0``), then once per ``T``.
 
 Run: ``python benchmarks/bench_algorithm_time_limit.py [--limits 0.1,0.3,1]
 [--only robust,sdpm]`` (about a minute; quote only from a quiet machine).
@@ -58,6 +59,16 @@ def _svm3000() -> ck.Formulation:
     return svm.dual(RBF(gamma=0.1)(X), y, C=10.0)
 
 
+def _flip1500() -> ck.Formulation:
+    from convexkern.formulations import krein
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(1500, 10))
+    y = np.where(X[:, 0] + 0.8 * rng.normal(size=1500) > 0, 1.0, -1.0)
+    return krein.stabilization(np.tanh(0.05 * X @ X.T - 0.5), y, C=1.0,
+                               decomposition="flip")
+
+
 def cases() -> dict[str, tuple]:
     return {
         "svm usps 3-5 (n = 770)": (_spec("svm_usps_3v5_rbf"), ["smo"]),
@@ -67,7 +78,11 @@ def cases() -> dict[str, tuple]:
         "krein pima (n = 576)": (_spec("krein_pima_sigmoid"), ["trik", "trik-krein", "smo"]),
         "lp svm thyroid (720)": (_spec("lp_svm_thyroid"), ["linprog"]),
         "lp svm thyroid (2880)": (_spec("lp_svm_thyroid", 0.6), ["linprog"]),
-        "sdpm usps (m = 200)": (_sdpm200, ["exchange", "sdpm-ipm", "sdpm-dcd"]),
+        "sdpm usps (m = 200)": (_sdpm200, ["exchange", "sdpm-ipm", "sdpm-dcd",
+                                           ("exchange", {"master": "clarabel"}),
+                                           ("exchange", {"master": "clarabel-dense"}),
+                                           ("exchange", {"master": "cvxpy"})]),
+        "krein tanh, flip (n = 1500)": (_flip1500, ["trik"]),
     }
 
 
@@ -86,14 +101,17 @@ def main() -> None:
             continue
         f = build()
         for algorithm in algorithms:
-            ck.solve(f, algorithm, max_iter=2)  # the module's import out of the timing
+            algorithm, options = (algorithm, {}) if isinstance(algorithm, str) else algorithm
+            label = algorithm + "".join(f", {k}={v}" for k, v in options.items())
+            # the module's import out of the timing
+            ck.solve(f, algorithm, max_iter=2, **options)
             for T in limits:
                 t0 = time.perf_counter()
-                r = ck.solve(f, algorithm, tol=1e-10, time_limit=T)
+                r = ck.solve(f, algorithm, tol=1e-10, time_limit=T, **options)
                 wall = time.perf_counter() - t0
                 worst = max(worst, wall / T)
                 gap = f"{r.rel_gap:.2g}" if math.isfinite(r.rel_gap) else "none"
-                print(f"| {name} | {algorithm} | {T:g} | {wall:.3f} | {wall / T:.2f} | "
+                print(f"| {name} | {label} | {T:g} | {wall:.3f} | {wall / T:.2f} | "
                       f"{r.status.value} | {gap} |", flush=True)
     print(f"\nlargest wall / T: {worst:.3f} (target 1.05)")
 
