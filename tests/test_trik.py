@@ -81,6 +81,8 @@ def test_indefinite_inverse_drops_several_rows(gone):
     z = inv.solve(rhs)
     np.testing.assert_allclose(K[np.ix_(keep, keep)] @ z, rhs,
                                atol=1e-8 * np.abs(rhs).max())
+    # the inverse dropped on purpose is recomputed without counting a failure
+    assert inv.refactorizations == 0 and inv.M is not None
 
 
 def test_a_step_that_drops_most_points_factors_anew():
@@ -326,3 +328,29 @@ def test_n3000_mostly_free_finishes_in_seconds():
     res = trik(K, y, 1.0, optimality="hilbert")
     assert res.status == "optimal" and res.free.size > 2500
     assert res.iterations < 100  # block updates: not one iteration per point
+
+
+def test_trik_takes_blas_threads_and_refuses_unknown_options(monkeypatch):
+    """``blas_threads`` reaches the active set (it was swallowed: ``None`` still ran on one
+    thread, ``0`` was accepted); an unknown option is named, not ignored."""
+    import convexkern.algorithms.trik.adapter as ad
+
+    seen = []
+    run = ad.trik
+
+    def watched(*a, **k):
+        seen.append(k.get("blas_threads"))
+        return run(*a, **k)
+
+    monkeypatch.setattr(ad, "trik", watched)
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(40, 3))
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    f = ck.formulations.krein.stabilization(np.tanh(0.3 * X @ X.T - 0.5), y, 1.0)
+    ck.solve(f, "trik")
+    ck.solve(f, "trik", blas_threads=None)
+    ck.solve(f, "trik", blas_threads=np.int64(2))
+    assert seen == [1, None, 2]
+    for bad in ({"blas_threads": 0}, {"exchange": "block"}):
+        with pytest.raises(InvalidInputError, match="blas_threads|options"):
+            ck.solve(f, "trik", **bad)

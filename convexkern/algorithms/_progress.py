@@ -5,6 +5,7 @@ output (:class:`SdpmResult`)."""
 
 from __future__ import annotations
 
+import numbers
 import time
 from dataclasses import dataclass, field
 
@@ -85,8 +86,8 @@ def blas_threads(options: dict, default: int | None = 1) -> int | None:
     slower, and the exchange method's run 40x slower (34 s against 0.8 s on 200 USPS
     trajectories, another process beside it)."""
     threads = options.get("blas_threads", default)
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
-                                or threads < 1):
+    if threads is not None and (isinstance(threads, bool | np.bool_)
+                                or not isinstance(threads, numbers.Integral) or threads < 1):
         raise InvalidInputError("blas_threads",
                                 f"must be a positive integer or None, got {threads!r}")
-    return threads
+    return None if threads is None else int(threads)

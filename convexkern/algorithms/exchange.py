@@ -74,7 +74,7 @@ from ..errors import InvalidInputError
 from ..math import sos
 from ..math.exchange import master_qp
 from ..report import SolveReport
-from ..solvers.backends.base import ldl_seconds
+from ..solvers.backends.base import SPARSE_LDL_FLOPS, ldl_seconds
 from ..solvers.outcome import certified_report, pointless_report
 from ..solvers.status import algorithm_status
 from ._progress import SdpmResult, blas_threads, checkpoint, next_lap, no_room
@@ -111,17 +111,23 @@ def _master(Z: np.ndarray, v0: np.ndarray, idx: np.ndarray, y: np.ndarray, C: fl
     margin = lhs >= v0
     prob = cp.Problem(cp.Minimize(obj), [margin, *cons])
     limit: dict[str, float] = {}
-    if seconds is not None:  # cvxpy's compilation and Clarabel's set-up first (as
-        # _clarabel_master)
+    if seconds is not None:  # cvxpy's compilation, then Clarabel's work before its clock
+        # (_clarabel_limit); the compilation estimated first (200 trajectories' first
+        # cuts: 40 ms, the whole share of T = 0.05), its form's LDL from Z's dense rows
+        c = Z.shape[0]
+        ldl = c * (n + 2.0) ** 2 / SPARSE_LDL_FLOPS
+        entries = Z.size + 2 * c + m
+        if _COMPILE_PER_ENTRY * Z.size + _clarabel_work(ldl, entries)[0] > seconds:
+            return None, w, b, _NOT_STARTED
         t = time.perf_counter()
         try:
-            setup = ldl_seconds(prob.get_problem_data("CLARABEL")[0])
+            data = prob.get_problem_data("CLARABEL")[0]
         except cp.SolverError as e:
             return None, w, b, str(e)
-        left = seconds - (time.perf_counter() - t)
-        if left < 1.5 * setup:
+        own = _clarabel_limit(ldl_seconds(data), entries, seconds - (time.perf_counter() - t))
+        if own is None:
             return None, w, b, _NOT_STARTED
-        limit["time_limit"] = left - setup
+        limit["time_limit"] = own
     try:
         with warnings.catch_warnings():  # a master stopped at its limit: the method's
             # status says it
@@ -134,6 +140,35 @@ def _master(Z: np.ndarray, v0: np.ndarray, idx: np.ndarray, y: np.ndarray, C: fl
 
 
 _NOT_STARTED = "Clarabel's set-up would not fit"
+
+#: seconds per entry of the cut rows ``Z`` of cvxpy's compilation of the master (measured:
+#: 2.6e-7 to 6e-7 on 40 and 200 trajectories' first cuts)
+_COMPILE_PER_ENTRY = 6e-7
+#: seconds per stored entry of Clarabel's work outside its factorisations before it first
+#: reads its clock (its set-up's copies and equilibration: 19-22 ms on 27,000 entries
+#: where the factorisations are estimated at 6 ms)
+_CLARABEL_PER_ENTRY = 8e-7
+
+
+def _clarabel_work(ldl: float, entries: int) -> tuple[float, float]:
+    """``(first, step)``: Clarabel's seconds before it first reads its clock (its set-up, the
+    initial point and one iteration: three factorisations of ``ldl`` seconds, or its
+    per-entry work if larger) and between two reads (one factorisation).  Measured on the
+    exchange method's masters: 19-22 ms and 4-6 ms on 40 trajectories' first cuts, 90-140
+    ms and up to 38 ms on 200."""
+    per = _CLARABEL_PER_ENTRY * entries
+    return max(3.0 * ldl, per), max(ldl, per / 3.0)
+
+
+def _clarabel_limit(ldl: float, entries: int, seconds: float) -> float | None:
+    """Clarabel's own time limit for a master that must end within ``seconds`` (its clock
+    counts part of its set-up and is read once an iteration: a step and the set-up's
+    uncounted part are kept), or ``None`` when its work before its first clock read
+    cannot fit (:func:`_clarabel_work`)."""
+    first, step = _clarabel_work(ldl, entries)
+    if seconds < first:
+        return None
+    return max(seconds - 2.0 * step, 1e-3)
 
 
 #: Clarabel's accuracy for the master, both paths (the certificate needs multipliers and
@@ -257,13 +292,10 @@ def _clarabel_master(A: Any, q: np.ndarray, rhs: np.ndarray, cones: list, n: int
     for k, v in _MASTER_TOL.items():
         setattr(settings, k, v)
     if seconds is not None:
-        # its clock is read after its set-up (an LDL factorisation of the KKT system, two
-        # with the initial point: 45-75 ms on 200 trajectories' first cuts, then 35 ms an
-        # iteration); not begun when that and a step cannot fit
-        setup = ldl_seconds({"A": A})
-        if seconds < 1.5 * setup:
+        own = _clarabel_limit(ldl_seconds({"A": A}), A.nnz, seconds)
+        if own is None:
             return _MasterResult("time_limit", message=_NOT_STARTED)
-        settings.time_limit = seconds - setup
+        settings.time_limit = own
     try:
         sol = clarabel.DefaultSolver(P, q, A, rhs, cones, settings).solve()
     except Exception as e:  # noqa: BLE001 - a solver crash is a status of the method

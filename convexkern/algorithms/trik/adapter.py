@@ -16,11 +16,13 @@ from typing import Any
 
 import numpy as np
 
+from ...errors import InvalidInputError
 from ...formulation import Formulation, stored_problem
 from ...math.krein import Decomposition, full_coefficients
 from ...report import SolveReport, Status
 from ...solvers.outcome import certified_report, pointless_report
 from ...solvers.status import algorithm_status
+from .._progress import blas_threads
 from .result import TrIKResult
 from .solver import trik
 
@@ -57,19 +59,27 @@ def _eps_from_tol(tol: float) -> float:
 
 def run_trik(f: Formulation, optimality: str, *, tol: float, max_iter: int | None,
              time_limit: float | None, verbose: bool = False, eps: float | None = None,
-             block: int | None = None, **_: Any) -> tuple[TrIKResult | None, SolveReport]:
+             block: int | None = None, x0: Any = None, **options: Any
+             ) -> tuple[TrIKResult | None, SolveReport]:
     """Run :func:`trik` on a stabilization formulation and certify the result.
 
     ``tol`` (target relative certified gap) sets the margin tolerance ``eps`` of the
-    optimality check (:func:`_eps_from_tol`) unless ``eps`` is given explicitly.
+    optimality check (:func:`_eps_from_tol`) unless ``eps`` is given explicitly;
+    ``blas_threads`` (default 1, ``None``: the process's pool) goes to :func:`trik`.  A
+    start ``x0`` is not used (the active set starts from its own working set).
     """
+    del x0
+    if options.keys() - {"blas_threads"}:
+        raise InvalidInputError("options", f"unknown options {sorted(options)} for TrIK "
+                                           "(it takes eps, block and blas_threads)")
+    threads = blas_threads(options)
     dec: Decomposition = f.data["decomposition"]
     C = None if f.data["hard"] else f.param("C")
     eps_v = _eps_from_tol(tol) if eps is None else float(eps)
     if dec.kind == "shift":
         res = trik(dec.K, f.data["y"], C, dec.lam, optimality=optimality, eps=eps_v,
                    max_iter=max_iter, time_limit=time_limit, block=block, check_lam=False,
-                   verbose=verbose)
+                   verbose=verbose, blas_threads=threads)
         alpha_k = res.alpha
     else:
         if optimality == "krein":
@@ -80,7 +90,7 @@ def run_trik(f: Formulation, optimality: str, *, tol: float, max_iter: int | Non
         # flip: the active set on K~ = U|D|U' with no shift (lam = 0)
         res = trik(dec.K_tilde, f.data["y"], C, 0.0, optimality="hilbert", eps=eps_v,
                    max_iter=max_iter, time_limit=time_limit, block=block, check_lam=False,
-                   verbose=verbose)
+                   verbose=verbose, blas_threads=threads)
         alpha_k = full_coefficients(dec, f.data["y"], res.alpha_tilde)
     status = algorithm_status(res.status)
     name = "trik" if optimality == "hilbert" else "trik-krein"

@@ -433,7 +433,7 @@ def _iterate(P: _Problem, st: _State, deadline: float, t0: float) -> str:
         # the check after the next pass, whose working set may grow as the last one did
         # (a review: 512 free points estimated, 887 after the pass, 1.51 T)
         grew, f = max(grew, len(st.W) - f), len(st.W)
-        kept = st.kinv is not None and st.kinv.A.shape[0] == f
+        kept = st.kinv is not None and st.kinv.M is not None and st.kinv.A.shape[0] == f
         if now + longest + _finish_seconds(P, f + grew, kept) > deadline:
             return "time_limit"
         if st.W and _working_set_step(P, st):
