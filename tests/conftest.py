@@ -109,6 +109,30 @@ def one_blas_thread():
         yield
 
 
+def blas_pool() -> int:
+    """The BLAS pool's size now (the threads a BLAS call may use)."""
+    from threadpoolctl import threadpool_info
+
+    return max(p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas")
+
+
+@pytest.fixture
+def blas_seen(monkeypatch):
+    """``watch(module, name)``: a list that receives :func:`blas_pool` at each call of
+    ``module.name`` (the BLAS threads a method runs on)."""
+    def watch(module, name):
+        seen = []
+        inner = getattr(module, name)
+
+        def watched(*a, **k):
+            seen.append(blas_pool())
+            return inner(*a, **k)
+
+        monkeypatch.setattr(module, name, watched)
+        return seen
+    return watch
+
+
 @pytest.fixture(scope="session")
 def usps_35() -> tuple[np.ndarray, np.ndarray]:
     """USPS training digits 3 (+1) and 5 (-1), pixels in [0, 1], in file order (read-only)."""

@@ -228,22 +228,12 @@ def test_bad_options_are_refused(usps_mixed200, name, value):
                  **{name: value})
 
 
-def test_the_run_uses_one_blas_thread_unless_told(usps_mixed200, monkeypatch):
+def test_the_run_uses_one_blas_thread_unless_told(usps_mixed200, blas_seen):
     """The master's products are small: with the default thread pool, on a 2-core
     machine with another process beside it, the run took 34 s against 0.8 s."""
-    from threadpoolctl import threadpool_info
-
     import convexkern.algorithms.exchange as ex
 
-    seen = []
-    run = ex.exchange
-
-    def watched(*a, **k):
-        seen.append(max(p["num_threads"] for p in threadpool_info()
-                        if p["user_api"] == "blas"))
-        return run(*a, **k)
-
-    monkeypatch.setattr(ex, "exchange", watched)
+    seen = blas_seen(ex, "exchange")
     X, y = usps_mixed200
     f = sdpm.primal(X[:20], y[:20], math.radians(10), 1.0)
     ck.solve(f, "exchange", tol=1e-4)

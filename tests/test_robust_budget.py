@@ -23,6 +23,7 @@ from convexkern.data import load_binary
 from convexkern.formulations import robust_indefinite as ri
 from convexkern.kernels import Simpson
 from convexkern.math.robust_indefinite import K0Spectrum, rounding_floor
+from tests.conftest import blas_pool
 
 
 def _cubic(n, scale=1.0, seed=0):
@@ -228,23 +229,13 @@ def test_single_precision_eigenvectors_keep_the_bracket_valid(usps100, monkeypat
     assert np.max(np.abs(M @ V64 - V64 * w64)) <= 1e-10 * scale
 
 
-def test_blas_threads_of_the_robust_methods(monkeypatch):
+def test_blas_threads_of_the_robust_methods(monkeypatch, blas_seen):
     """One BLAS thread up to ONE_THREAD_POINTS points unless told (two threads made
     robust_apg 1.3x slower at n = 800 on a quiet 2-core machine, 2.2x with another process
     beside it); ``blas_threads`` sets it, a bad value is refused by name."""
-    from threadpoolctl import threadpool_info
-
     import convexkern.algorithms.robust_svm as rs
 
-    seen = []
-    report = rs.certified_report
-
-    def watched(*a, **k):
-        seen.append(max(p["num_threads"] for p in threadpool_info()
-                        if p["user_api"] == "blas"))
-        return report(*a, **k)
-
-    monkeypatch.setattr(rs, "certified_report", watched)
+    seen = blas_seen(rs, "certified_report")  # inside the run's BLAS limit
     K, y = _cubic(16)
     f = ri.dual(K, y, 1.0, 1.0)
     ck.solve(f, "robust_apg", tol=1e-4)
@@ -252,7 +243,6 @@ def test_blas_threads_of_the_robust_methods(monkeypatch):
     assert seen == [1, 2]
     monkeypatch.setattr(rs, "ONE_THREAD_POINTS", 10)  # above it: the pool as it is
     ck.solve(f, "robust_apg", tol=1e-4)
-    assert seen[-1] == max(p["num_threads"] for p in threadpool_info()
-                           if p["user_api"] == "blas")
+    assert seen[-1] == blas_pool()
     with pytest.raises(ck.errors.InvalidInputError, match="blas_threads"):
         ck.solve(f, "robust_pg", blas_threads=0)
