@@ -114,8 +114,8 @@ def _master(Z: np.ndarray, v0: np.ndarray, idx: np.ndarray, y: np.ndarray, C: fl
     if seconds is not None:  # cvxpy's compilation, then Clarabel's work before its clock
         # (_clarabel_limit); the compilation estimated first (200 trajectories' first
         # cuts: 40 ms, the whole share of T = 0.05), its form's LDL from Z's dense rows
-        c = Z.shape[0]
-        ldl = c * (n + 2.0) ** 2 / SPARSE_LDL_FLOPS
+        c = Z.shape[0]  # its rows: c of n + 2 entries, m singletons (ldl_work's count)
+        ldl = min(c * (n + 2.0) ** 2, n * float(c) ** 2) / SPARSE_LDL_FLOPS
         entries = Z.size + 2 * c + m
         if _COMPILE_PER_ENTRY * Z.size + _clarabel_work(ldl, entries)[0] > seconds:
             return None, w, b, _NOT_STARTED
@@ -142,8 +142,8 @@ def _master(Z: np.ndarray, v0: np.ndarray, idx: np.ndarray, y: np.ndarray, C: fl
 _NOT_STARTED = "Clarabel's set-up would not fit"
 
 #: seconds per entry of the cut rows ``Z`` of cvxpy's compilation of the master (measured:
-#: 2.6e-7 to 6e-7 on 40 and 200 trajectories' first cuts)
-_COMPILE_PER_ENTRY = 6e-7
+#: 2.6e-7 to 6e-7 on 40 and 200 trajectories' first cuts, the larger on the smaller)
+_COMPILE_PER_ENTRY = 4e-7
 #: seconds per stored entry of Clarabel's work outside its factorisations before it first
 #: reads its clock (its set-up's copies and equilibration: 19-22 ms on 27,000 entries
 #: where the factorisations are estimated at 6 ms)
@@ -152,23 +152,24 @@ _CLARABEL_PER_ENTRY = 8e-7
 
 def _clarabel_work(ldl: float, entries: int) -> tuple[float, float]:
     """``(first, step)``: Clarabel's seconds before it first reads its clock (its set-up, the
-    initial point and one iteration: three factorisations of ``ldl`` seconds, or its
-    per-entry work if larger) and between two reads (one factorisation).  Measured on the
-    exchange method's masters: 19-22 ms and 4-6 ms on 40 trajectories' first cuts, 90-140
-    ms and up to 38 ms on 200."""
+    initial point and one iteration: two factorisations of ``ldl`` seconds at the lower
+    estimate's rate, or its per-entry work if larger) and between two reads (one
+    factorisation).  Measured on the exchange method's masters: 19-22 ms and 4-6 ms on 40
+    trajectories' first cuts (estimated 22 and 7), 111-152 ms and up to 38 ms on 200
+    (estimated 130 and 65)."""
     per = _CLARABEL_PER_ENTRY * entries
-    return max(3.0 * ldl, per), max(ldl, per / 3.0)
+    return max(2.0 * ldl, per), max(ldl, per / 3.0)
 
 
 def _clarabel_limit(ldl: float, entries: int, seconds: float) -> float | None:
     """Clarabel's own time limit for a master that must end within ``seconds`` (its clock
-    counts part of its set-up and is read once an iteration: a step and the set-up's
-    uncounted part are kept), or ``None`` when its work before its first clock read
-    cannot fit (:func:`_clarabel_work`)."""
+    counts most of its set-up and is read once an iteration: the step it begins last, and
+    half a factorisation for the set-up's uncounted part, are kept), or ``None`` when its
+    work before its first clock read cannot fit (:func:`_clarabel_work`)."""
     first, step = _clarabel_work(ldl, entries)
     if seconds < first:
         return None
-    return max(seconds - 2.0 * step, 1e-3)
+    return max(seconds - step - 0.5 * ldl, 1e-3)
 
 
 #: Clarabel's accuracy for the master, both paths (the certificate needs multipliers and
@@ -323,16 +324,20 @@ def _master_ipm(Z: np.ndarray, v0: np.ndarray, idx: np.ndarray, y: np.ndarray, C
     is large)."""
     if not math.isfinite(C):
         return _master_dense(Z, v0, idx, y, C, bias, n, m, X=X, V=V, seconds=seconds)
+    deadline = None if seconds is None else time.perf_counter() + seconds
     try:
-        res = master_qp(Z, v0, idx, y, C, bias, m, tol=accuracy, start=start)
+        res = master_qp(Z, v0, idx, y, C, bias, m, tol=accuracy, start=start,
+                        deadline=deadline)
     except (np.linalg.LinAlgError, FloatingPointError, ValueError):
-        return _master_dense(Z, v0, idx, y, C, bias, n, m, X=X, V=V, seconds=seconds)
+        return _master_dense(Z, v0, idx, y, C, bias, n, m, X=X, V=V, seconds=_left(deadline))
     if not (np.all(np.isfinite(res.w)) and np.all(np.isfinite(res.z))):
-        return _master_dense(Z, v0, idx, y, C, bias, n, m, X=X, V=V, seconds=seconds)
-    if res.status != "solved":
+        return _master_dense(Z, v0, idx, y, C, bias, n, m, X=X, V=V, seconds=_left(deadline))
+    if res.status == "time_limit" and res.iterations <= 1:
+        return _MasterResult("time_limit", message="no interior-point step fits")
+    if res.status not in ("solved", "time_limit"):
         # round-off stopped it short (badly scaled data): Clarabel, with its
         # equilibration, takes this master; the warm start stays the ipm's
-        alt = _master_dense(Z, v0, idx, y, C, bias, n, m, X=X, V=V, seconds=seconds)
+        alt = _master_dense(Z, v0, idx, y, C, bias, n, m, X=X, V=V, seconds=_left(deadline))
         if alt.status == "ok":
             alt.steps, alt.warm = res.iterations, res.warm
             alt.message = f"ipm {res.status} (merit {res.merit:.1e}), then {alt.message}"
@@ -341,6 +346,11 @@ def _master_ipm(Z: np.ndarray, v0: np.ndarray, idx: np.ndarray, y: np.ndarray, C
                          message=f"ipm {res.status} in {res.iterations} steps "
                                  f"(merit {res.merit:.1e})",
                          steps=res.iterations, warm=res.warm)
+
+
+def _left(deadline: float | None) -> float | None:
+    """The seconds to ``deadline`` (``None``: none), never below zero."""
+    return None if deadline is None else max(deadline - time.perf_counter(), 0.0)
 
 
 def _master_cvxpy(Z: np.ndarray, v0: np.ndarray, idx: np.ndarray, y: np.ndarray, C: float,

@@ -31,6 +31,7 @@ Clarabel.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -58,7 +59,7 @@ class MasterQP:
     b: float
     xi: np.ndarray
     z: np.ndarray
-    status: str  # "solved", "inaccurate" (iteration limit or a failed step)
+    status: str  # "solved", "inaccurate" (iteration limit or a failed step), "time_limit"
     iterations: int
     primal: float  # master objective at (w, xi)
     dual: float  # master dual objective at z (dual residuals not removed)
@@ -179,7 +180,8 @@ def _step(v: np.ndarray, dv: np.ndarray) -> float:
 
 def master_qp(Z: np.ndarray, v0: np.ndarray, grp: np.ndarray, y: np.ndarray, C: float,
               bias: bool, G: int, *, tol: float = 1e-10, max_iter: int = 80,
-              start: tuple | None = None, save_at: float = 1e-2) -> MasterQP:
+              start: tuple | None = None, save_at: float = 1e-2,
+              deadline: float | None = None) -> MasterQP:
     """Solve the master QP (module docstring) for a soft margin (``C`` finite).
 
     ``Z`` ``(k, n)``: the cuts' rows; ``v0`` ``(k,)``: their first moments (0 for a cut at
@@ -197,6 +199,9 @@ def master_qp(Z: np.ndarray, v0: np.ndarray, grp: np.ndarray, y: np.ndarray, C: 
     in the result; a well-centred point, not the last one, which hugs the boundary), with
     the new cuts' ``z`` at 0.  Every entry is moved to at least ``WARM_SHIFT`` (times
     ``C`` for the multipliers), and the slacks are the rows' residuals moved likewise.
+
+    ``deadline`` (a ``perf_counter`` time): no step is begun that would end past it, at
+    the last step's pace (status ``"time_limit"``, the best iterate so far).
     """
     k, n = Z.shape
     q = np.asarray(v0, float)
@@ -218,6 +223,7 @@ def master_qp(Z: np.ndarray, v0: np.ndarray, grp: np.ndarray, y: np.ndarray, C: 
     scale_p = 1.0 + float(np.max(q, initial=0.0))
     status, it = "inaccurate", 0
     best: tuple = (math.inf, 0, x, xi, z, math.nan, math.nan)
+    last = time.perf_counter()  # when the last step began
     for it in range(1, max_iter + 1):
         Atz = A.T @ z
         res = (psi * x - Atz, C - np.bincount(grp, weights=q * z, minlength=G) - eta,
@@ -244,6 +250,12 @@ def master_qp(Z: np.ndarray, v0: np.ndarray, grp: np.ndarray, y: np.ndarray, C: 
             # round-off: the residuals no longer fall (the best iterate is returned)
             status = "solved" if best[0] <= STALL_ACCEPT * tol else "inaccurate"
             break
+        now = time.perf_counter()
+        if deadline is not None and (now > deadline or (
+                it > 1 and now + 1.5 * (now - last) > deadline)):
+            status = "time_limit"
+            break
+        last = now
         try:
             nt = _Newton(A, q, grp, G, psi, (s, xi, z, eta), res)
         except np.linalg.LinAlgError:

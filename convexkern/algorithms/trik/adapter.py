@@ -69,9 +69,9 @@ def run_trik(f: Formulation, optimality: str, *, tol: float, max_iter: int | Non
     start ``x0`` is not used (the active set starts from its own working set).
     """
     del x0
-    if options.keys() - {"blas_threads"}:
-        raise InvalidInputError("options", f"unknown options {sorted(options)} for TrIK "
-                                           "(it takes eps, block and blas_threads)")
+    if unknown := sorted(options.keys() - {"blas_threads"}):
+        raise InvalidInputError("options", f"unknown options {unknown} for TrIK (it takes "
+                                           "eps, block and blas_threads)")
     threads = blas_threads(options)
     dec: Decomposition = f.data["decomposition"]
     C = None if f.data["hard"] else f.param("C")
