@@ -524,8 +524,14 @@ def _upper_at(data: ConicData, x: np.ndarray,
     else:
         pen_terms = np.zeros(move.size)
     if np.any(move > 0) and not no_gap(data, width):
+        # which rows are off their cone, for _active_helps: inequality rows alone can be
+        # met exactly instead (a logistic loss's u + v <= 1 after the epigraph step)
+        missed = np.flatnonzero(move > 0)
+        nn = (missed >= data.zero) & (missed < data.zero + data.nonneg)
         return math.inf, ("the moves' price needs a zero duality gap, unproved: a cone "
-                          "block's multiplier has no finite bound"), {}
+                          "block's multiplier has no finite bound"), {
+                              "unpaid_inequality_rows": float(np.sum(nn)),
+                              "unpaid_cone_rows": float(np.sum(~nn))}
     if not np.all(np.isfinite(pen_terms)):
         unpaid = np.flatnonzero(~np.isfinite(pen_terms))
         i = int(unpaid[0])
@@ -739,6 +745,8 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
     if paid and math.isfinite(upper) and not math.isfinite(lower):  # the moves' price:
         upper, why_up = math.inf, ("the moves are priced over the dual feasible set, "
                                    "which no dual point proves nonempty")
+    if math.isfinite(upper):  # a failed try's count of the rows it could not pay for
+        res = {k: v for k, v in res.items() if not k.startswith("unpaid_")}
     lower, upper = _with_offset(lower, upper, d)
     return ConicBounds(lower=lower, upper=upper, lower_reason=why_lo, upper_reason=why_up,
                        residuals=res)
