@@ -168,14 +168,15 @@ class _IndefiniteInverse:
         inverting what is left (``2 (m - k)^3``), the inverse dropped for the next
         :meth:`solve` to recompute (not counted as a refactorization: nothing failed)."""
         m, k = self.A.shape[0], len(positions)
-        if self.M is None or k * m * m <= (m - k) ** 3:
+        if self.M is not None and k * m * m <= (m - k) ** 3:
             for pos in positions:
                 self.remove(pos)
             return
         keep = np.setdiff1d(np.arange(m), positions)
-        self.A = self.A[np.ix_(keep, keep)]
-        self.M = None
-        self.planned = True
+        self.A = self.A[np.ix_(keep, keep)]  # one gather, not one copy a position
+        if self.M is not None:
+            self.M = None
+            self.planned = True
 
     def solve(self, rhs: np.ndarray) -> np.ndarray:
         if rhs.size == 0:
