@@ -62,6 +62,21 @@ def test_rows_dependent_only_to_rounding_are_named_ill_posed():
     assert r.dual_value <= _reference(_lp_with_redundant_rows(3.0)) + 1e-9
 
 
+@pytest.mark.parametrize("solver", ["clarabel", "scs"])
+def test_an_ill_posed_form_gets_no_phase_one_and_no_re_solve(solver):
+    """Rows dependent only to rounding are a fact of the data: a phase-one point and a
+    more accurate re-solve meet the same singular rows, so neither is begun (cvxpy's
+    ``lp_5`` spent 7-21 times the plain solve on them), and the report says why."""
+    f = ck.from_cvxpy(_lp_with_redundant_rows(3.0))
+    r = ck.solve(f, solver=solver)
+    assert r.primal_value == float("inf")
+    assert r.residuals.get("ill_posed_equalities") == 1.0
+    assert "phase_one_margin" not in r.residuals  # the upper bound's phase one
+    assert not r.solver_stats.get("refined")
+    assert "not re-solved" in r.message and "only to rounding" in r.message
+    assert r.dual_value <= _reference(_lp_with_redundant_rows(3.0)) + 1e-9
+
+
 def test_cvxpy_lp_5_redundant_only_to_rounding_is_not_certified():
     """cvxpy's own ``lp_5``: rows ``R' A`` formed in floating point (smallest singular
     value 1.4e-16 of 6.9); its stated optimum belongs to the exact problem, not to the

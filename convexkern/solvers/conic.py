@@ -140,9 +140,10 @@ def solve_conic(
         return in_full(first)
     if f.problem.__dict__.get("_convexkern_altered", {}).get(spec.cvxpy_name):
         return first  # the solver's form is not the problem: no point of it closes a bound
-    hopeless = _no_interior(first) if f.cone_class == "SDP" else ""
+    hopeless = (_no_interior(first) if f.cone_class == "SDP" else "") or _ill_posed(first)
     if hopeless:  # a more accurate point cannot close a bound no interior point exists for
-        return replace(first, message="; ".join(m for m in (first.message, hopeless) if m))
+        best = in_full(first)
+        return replace(best, message="; ".join(m for m in (best.message, hopeless) if m))
     left = None if end is None else end - time.perf_counter()
     if left is not None and left <= 0.1 * time_limit:
         return in_full(first)  # no time worth a second solve and its certificate
@@ -228,6 +229,18 @@ def _no_interior(r: SolveReport) -> str:
                     f"(phase-one margin {margin:.2g}), so a more accurate point cannot give "
                     "it a finite bound")
     return ""
+
+
+def _ill_posed(r: SolveReport) -> str:
+    """Why a refining re-solve cannot close ``r``'s open primal side, or ``""``: the
+    certificate found the form's equality rows dependent on each other only to rounding
+    (:func:`~convexkern.math.conic.redundant.ill_posed`), which no point, however
+    accurate, is corrected onto (cvxpy's ``lp_5``: 7-21 times the plain solve, half of it
+    a re-solve that ended as open)."""
+    if math.isfinite(r.primal_value) or not (r.residuals or {}).get("ill_posed_equalities"):
+        return ""
+    return ("not re-solved: the equality rows depend on each other only to rounding, so no "
+            "point, however accurate, is corrected onto them and the primal side stays open")
 
 
 class _NoStart(Exception):

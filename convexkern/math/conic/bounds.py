@@ -70,6 +70,7 @@ from .data import (
 )
 from .fix import active_fix, dual_fix, dual_polish, equality_fix, fix_cost, quadratic_polish
 from .recession import epigraph_direction
+from .redundant import ill_posed
 from .slack import abs_mv, clip_singletons, slack_bound
 from .weak import _box_enough, _dual_residual, _min_product, _weak_duality
 
@@ -670,15 +671,16 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
     shift = _p_shift(data.P)
     if not math.isfinite(shift):
         why_lo = why_lo or "the quadratic objective could not be verified PSD"
-    near = None  # an upper bound within the caller's reach of the point's own value
+    near = None  # an upper bound within the caller's reach of the lower bound, or while
+    # there is none, of the point's own value
     if enough is not None and x is not None:
         fx = float(data.c @ x) + (0.0 if data.P is None else 0.5 * float(x @ (data.P @ x)))
         if math.isfinite(fx):
             def near(v: float) -> bool:
-                return enough(*_with_offset(fx, v, d))
+                return enough(*_with_offset(lower if lower > -math.inf else fx, v, d))
     inner: np.ndarray | None = None
     dual_inner: tuple[np.ndarray, np.ndarray] | None = None
-    tried_inner = tried_dual = stepped = tried_lift = paid = False
+    tried_inner = tried_dual = stepped = tried_lift = paid = hopeless = False
     failed_at: float | None = None  # the lower bound whose dual box the upper failed with
     boxes: dict[float, Callable[[], tuple[np.ndarray, np.ndarray]]] = {}
     tried: dict = {}  # the upper bounds computed, by point, box and kind (_upper's memo)
@@ -693,7 +695,7 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
         if it > 0 and left is not None and left <= 0:
             break  # past the caller's deadline: the bounds of the rounds run so far stand
         progress = False
-        if x is not None and upper == math.inf and not tried_lift and (
+        if x is not None and upper == math.inf and not hopeless and not tried_lift and (
                 failed_at is not None and failed_at == lower):
             # before a phase one: a step along the epigraph columns (no solve at all)
             tried_lift = True
@@ -704,7 +706,7 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
                     upper, why_up, progress = lifted[0], "", True
                     paid = bool(lifted[2].get("moves_paid"))
                     res["epigraph_step"] = 1.0
-        if x is not None and upper == math.inf:
+        if x is not None and upper == math.inf and not hopeless:
             # the phase one (a solve of its own) only once the upper bound has failed with
             # the box of the lower bound's cut too: the cut often closes it (SDPLIB mcp100,
             # dual form: a 23 s phase one for a bound the cut gave anyway)
@@ -723,6 +725,12 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
                 if math.isfinite(val):
                     upper, why_up, progress = val, "", True
                     paid = bool(r.get("moves_paid"))
+                elif ill_posed(data):
+                    # the equality rows are within rounding of an inconsistent system: no
+                    # point (a phase one's, a step's) is corrected onto them
+                    why_up, failed_at, hopeless = why, lower, True
+                    res["ill_posed_equalities"] = 1.0
+                    progress = progress or (interior and not tried_inner)  # the lower's
                 else:
                     why_up, failed_at = why, lower
                     progress = progress or (interior and not tried_inner)

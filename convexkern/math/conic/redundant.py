@@ -32,7 +32,7 @@ import scipy.sparse as sp
 from ..budget import affordable
 from .data import ConicData
 
-__all__ = ["exact_dependence", "independent_equalities"]
+__all__ = ["exact_dependence", "ill_posed", "independent_equalities"]
 
 #: pivots of the rank-revealing QR below this fraction of the largest: a dependent row
 RANK_TOL = 1e-9
@@ -61,6 +61,19 @@ def independent_equalities(data: ConicData) -> tuple[np.ndarray, str]:
         return np.arange(z), ""  # not searched (not kept: a later call may have the time)
     cached = data.cache["independent"] = _find(data)
     return cached
+
+
+def ill_posed(data: ConicData) -> str:
+    """Why no point of this form can be corrected onto its equality rows (``""``: none
+    known): the equality correction found the rows it must meet rank deficient (their
+    numerical rank, whatever the point's basis of columns), and
+    :func:`independent_equalities` proved no exact combination for the dependent ones.
+    Both depend on the data alone, so a phase one or a more accurate point of the same
+    form meets the same singular rows.  (Set by
+    :func:`~convexkern.math.conic.fix.equality_fix`; the active-row correction's own
+    reading of the rows, unscaled, is not enough: a row of integers scaled by 1e-16 reads
+    as dependent there and is corrected onto by the equality correction.)"""
+    return data.cache.get("ill_posed", "")
 
 
 def _find(data: ConicData) -> tuple[np.ndarray, str]:
