@@ -680,7 +680,8 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
                 return enough(*_with_offset(lower if lower > -math.inf else fx, v, d))
     inner: np.ndarray | None = None
     dual_inner: tuple[np.ndarray, np.ndarray] | None = None
-    tried_inner = tried_dual = stepped = tried_lift = paid = hopeless = False
+    tried_inner = tried_dual = stepped = tried_lift = paid = hopeless = relowered = False
+    lower_cut = math.nan  # the upper bound whose cut the lower bound's box had
     failed_at: float | None = None  # the lower bound whose dual box the upper failed with
     boxes: dict[float, Callable[[], tuple[np.ndarray, np.ndarray]]] = {}
     tried: dict = {}  # the upper bounds computed, by point, box and kind (_upper's memo)
@@ -734,7 +735,16 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
                 else:
                     why_up, failed_at = why, lower
                     progress = progress or (interior and not tried_inner)
-        if y is not None and x is not None and math.isfinite(shift) and lower == -math.inf:
+        again = (lower > -math.inf and not relowered and math.isfinite(upper)
+                 and lower_cut != upper and not (enough is not None
+                                                  and enough(*_with_offset(lower, upper, d))))
+        if again:  # a lower bound from before the upper bound's cut and the exact
+            # correction it allows (Netlib SC205 on SCS: 1.9e-4 and two re-solves, where
+            # the cut's box and the correction give 3e-8), once
+            relowered = True
+        if y is not None and x is not None and math.isfinite(shift) and (
+                lower == -math.inf or again):
+            lower_cut = upper
             yk, _ = _into_cone(y, data, dual=True)
             fix = math.isfinite(upper) or it > 0
 
@@ -750,10 +760,11 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
                                  else _box_enough(data, x, yk, good))
             val, why, r = _lower_best(data, x, y, lo, hi, shift, fix, dual_inner,
                                       good if enough is not None else None)
-            res.update(r)
-            if math.isfinite(val):
+            if math.isfinite(val) and val > lower:
+                res.update(r)
                 lower, why_lo, progress = val, "", True
-            else:
+            elif lower == -math.inf:  # (a finite bound from before stands as it was)
+                res.update(r)
                 why_lo = why
                 # the dual phase one only once the exact correction itself has failed
                 if fix and not tried_dual and interior and shift == 0.0:
