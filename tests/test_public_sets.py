@@ -127,6 +127,19 @@ def test_clarabel_certifies_netlib_at_its_first_solve(name):
     assert r.dual_value <= optimum + slack and r.primal_value >= optimum - slack
 
 
+def test_a_lower_bound_from_before_the_cut_is_computed_again_with_it():
+    """SCS on SC205: the first lower bound comes before any upper bound (no objective
+    cut for the primal box, no exact correction), finite but 1.9e-4 short, and the upper
+    bound follows in the next round.  With that cut and the correction the lower bound
+    is computed once more: the first answer certifies within tol, where before two
+    re-solves followed and ended at 6.3e-5."""
+    r = ck.solve(_formulation("sc205"), "scs")
+    assert r.status is Status.OPTIMAL, r.message
+    assert not r.solver_stats.get("refined"), r.message
+    _, optimum, slack = OPTIMA["sc205"]
+    assert r.dual_value <= optimum + slack and r.primal_value >= optimum - slack
+
+
 @pytest.mark.parametrize("name", ["beaconfd", "DUAL1"])
 def test_qoco_certifies_at_its_first_solve(name):
     """QOCO's settings are tol/100 (safety 0.01, as Clarabel's): at tol/10 its points on
