@@ -77,6 +77,44 @@ def test_an_ill_posed_form_gets_no_phase_one_and_no_re_solve(solver):
     assert r.dual_value <= _reference(_lp_with_redundant_rows(3.0)) + 1e-9
 
 
+def _homogeneous(seed: int, lp: bool) -> cp.Problem:
+    """``E y = 0``, ``y >= 0``, with ``E``'s fourth row ``fl(0.1 e_1 + 0.7 e_2)``:
+    dependent only to rounding, but ``y = 0`` meets it; ``y`` sits at 0 at the optimum."""
+    r = np.random.default_rng(seed)
+    if lp:
+        A = r.standard_normal((6, 16))
+        b, c = A @ r.uniform(0.5, 2, 16), r.standard_normal(16) + 0.3
+    else:
+        F, g = r.standard_normal((20, 10)), r.standard_normal(20)
+    E = r.standard_normal((3, 6))
+    E = np.vstack([E, 0.1 * E[0] + 0.7 * E[1]])
+    y, d = cp.Variable(6), r.uniform(0.5, 1.5, 6)
+    if lp:
+        x = cp.Variable(16)
+        return cp.Problem(cp.Minimize(c @ x + d @ y),
+                          [A @ x == b, E @ y == 0, x >= 0, x <= 10, y >= 0, y <= 1])
+    x = cp.Variable(10)
+    return cp.Problem(cp.Minimize(cp.norm(F @ x - g, 2) + d @ y),
+                      [E @ y == 0, y >= 0, cp.sum(x) == 1])
+
+
+@pytest.mark.parametrize(("seed", "lp", "solver"), [(2, True, "ecos"), (2, False, "clarabel")])
+def test_homogeneous_rows_dependent_to_rounding_are_not_called_ill_posed(seed, lp, solver):
+    """A review's reproducer: rows with right-hand side 0 dependent only to rounding are
+    met by any point whose columns there are 0 (the re-solve's, here), so they neither
+    stop the upper bound's work nor the re-solve, and the message claims nothing of the
+    problem's feasibility."""
+    r = ck.solve(ck.from_cvxpy(_homogeneous(seed, lp)), solver)
+    assert r.status is Status.OPTIMAL, r.message
+    assert "ill_posed_equalities" not in r.residuals
+    assert "no feasible point" not in r.message
+    # the reference at 1e-10 (at 1e-12 Clarabel calls its SOCP point inaccurate)
+    ref = _homogeneous(seed, lp).solve(solver="CLARABEL", tol_gap_abs=1e-10,
+                                       tol_gap_rel=1e-10, tol_feas=1e-10)
+    slack = 1e-9 * abs(ref)
+    assert r.dual_value <= ref + slack and ref - slack <= r.primal_value
+
+
 def test_cvxpy_lp_5_redundant_only_to_rounding_is_not_certified():
     """cvxpy's own ``lp_5``: rows ``R' A`` formed in floating point (smallest singular
     value 1.4e-16 of 6.9); its stated optimum belongs to the exact problem, not to the

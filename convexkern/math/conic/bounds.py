@@ -671,13 +671,12 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
     shift = _p_shift(data.P)
     if not math.isfinite(shift):
         why_lo = why_lo or "the quadratic objective could not be verified PSD"
-    near = None  # an upper bound within the caller's reach of the lower bound, or while
-    # there is none, of the point's own value
+    near = None  # an upper bound whose bracket with the lower bound is tight enough
+    # (not while there is none: measured against the point's own value, a bracket short
+    # of tol by less than 0.1 tol crossed it, ECOS on a logistic regression)
     if enough is not None and x is not None:
-        fx = float(data.c @ x) + (0.0 if data.P is None else 0.5 * float(x @ (data.P @ x)))
-        if math.isfinite(fx):
-            def near(v: float) -> bool:
-                return enough(*_with_offset(lower if lower > -math.inf else fx, v, d))
+        def near(v: float) -> bool:
+            return lower > -math.inf and enough(*_with_offset(lower, v, d))
     inner: np.ndarray | None = None
     dual_inner: tuple[np.ndarray, np.ndarray] | None = None
     tried_inner = tried_dual = stepped = tried_lift = paid = hopeless = relowered = False

@@ -430,8 +430,8 @@ def equality_fix(data: ConicData, x: np.ndarray, s: np.ndarray, es: np.ndarray
             data.cache.pop("equality", None)
             B, d, reason = _equality_fix_on(data, known[0], x, s, es)
     if reason and known is not None and known[1]:
-        if "rank deficient" in reason:  # the rows left, not this point's basis: for good
-            data.cache["ill_posed"] = known[1]
+        if "rank deficient" in reason and "ill_posed_rows" in data.cache:
+            data.cache["ill_posed"] = known[1]  # the rows left, not this point's basis
         reason = known[1]  # which rows are dependent only to rounding
     return B, d, reason
 

@@ -64,15 +64,18 @@ def independent_equalities(data: ConicData) -> tuple[np.ndarray, str]:
 
 
 def ill_posed(data: ConicData) -> str:
-    """Why no point of this form can be corrected onto its equality rows (``""``: none
+    """Why no point of this form is corrected onto its equality rows (``""``: none
     known): the equality correction found the rows it must meet rank deficient (their
     numerical rank, whatever the point's basis of columns), and
-    :func:`independent_equalities` proved no exact combination for the dependent ones.
-    Both depend on the data alone, so a phase one or a more accurate point of the same
-    form meets the same singular rows.  (Set by
-    :func:`~convexkern.math.conic.fix.equality_fix`; the active-row correction's own
-    reading of the rows, unscaled, is not enough: a row of integers scaled by 1e-16 reads
-    as dependent there and is corrected onto by the equality correction.)"""
+    :func:`independent_equalities` proved no exact combination for the dependent ones,
+    whose right-hand side is not 0.  Both depend on the data alone, so a phase one or a
+    more accurate point of the same form meets the same singular rows; only a point
+    meeting the rows exactly in floating point needs no correction, which a nonzero
+    right-hand side makes a matter of chance (with a zero one, ``y = 0`` meets them: not
+    flagged).  Set by :func:`~convexkern.math.conic.fix.equality_fix` (the active-row
+    correction's own reading of the rows, unscaled, is not enough: a row of integers
+    scaled by 1e-16 reads as dependent there and is corrected onto by the equality
+    correction)."""
     return data.cache.get("ill_posed", "")
 
 
@@ -89,10 +92,17 @@ def _find(data: ConicData) -> tuple[np.ndarray, str]:
     more = f" and {len(open_rows) - 3} more" if len(open_rows) > 3 else ""
     pivot_text = (f"relative pivot {pivot:.1g}; " if math.isfinite(pivot)
                   else f"more rows than the {n} columns; ")
-    return rows, (f"of the {z} equality rows, {shown}{more} depend on the others only to "
-                  f"rounding ({pivot_text}no exact combination found): the "
-                  "stored problem is within rounding of one with no feasible point "
-                  "(ill-posed)")
+    head = (f"of the {z} equality rows, {shown}{more} depend on the others only to "
+            f"rounding ({pivot_text}no exact combination found)")
+    if not np.any(data.b[open_rows]):
+        # E y = 0 with a row fl(0.1 e1 + 0.7 e2): y = 0 meets it, a point whose columns
+        # sit there needs no correction (a review's reproducer, certified after a
+        # re-solve): nothing is claimed of the problem
+        return rows, (f"{head}, with right-hand side 0: no correction meets them, only a "
+                      "point that meets them exactly has an upper bound")
+    data.cache["ill_posed_rows"] = open_rows
+    return rows, (f"{head}: the stored problem is within rounding of one with no feasible "
+                  "point (ill-posed)")
 
 
 def exact_dependence(M: sp.csr_matrix, rhs: np.ndarray, cols: np.ndarray | None = None,
