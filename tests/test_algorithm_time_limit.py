@@ -151,12 +151,13 @@ def test_the_exchange_methods_masters_keep_the_limit(sdpm200, master, T):
     (``w = 0`` when no master fits) comes back with its bracket."""
     with threadpool_limits(limits=1, user_api="blas"):
         ck.solve(sdpm200, "exchange", max_iter=1, master=master)
-        best = None
-        for _ in range(2):
+        best, r = None, None
+        for _ in range(2):  # the faster call's wall and report (a loaded machine's noise)
             t = time.perf_counter()
-            r = ck.solve(sdpm200, "exchange", tol=1e-10, time_limit=T, master=master)
+            got = ck.solve(sdpm200, "exchange", tol=1e-10, time_limit=T, master=master)
             wall = time.perf_counter() - t
-            best = wall if best is None else min(best, wall)
+            if best is None or wall < best:
+                best, r = wall, got
     assert r.status is ck.Status.TIME_LIMIT, r
     assert best <= 1.05 * T + _JITTER, (best, r.message)
     assert math.isfinite(r.primal_value) and not math.isnan(r.dual_value), r.message

@@ -610,6 +610,10 @@ def _p_shift(P: sp.csr_matrix | None) -> float:
     return psd_shift(sub)
 
 
+#: the residuals a lower bound reports of itself (:func:`_lower`, :func:`_lower_best`)
+_LOWER_KEYS = ("dual_residual", "dual_cone_move", "dual_correction", "dual_interior_step")
+
+
 #: the least a certificate takes, however small the form (2.6-3 ms on cvxpy's standard
 #: problems of 2 to 16 rows and entries): one begun with less left than this and a pass
 #: over the form ended 10-15 ms past a deadline of 0.2 s
@@ -679,7 +683,7 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
             return lower > -math.inf and enough(*_with_offset(lower, v, d))
     inner: np.ndarray | None = None
     dual_inner: tuple[np.ndarray, np.ndarray] | None = None
-    tried_inner = tried_dual = stepped = tried_lift = paid = hopeless = relowered = False
+    tried_inner = tried_dual = stepped = tried_lift = paid = hopeless = False
     lower_cut = math.nan  # the upper bound whose cut the lower bound's box had
     failed_at: float | None = None  # the lower bound whose dual box the upper failed with
     boxes: dict[float, Callable[[], tuple[np.ndarray, np.ndarray]]] = {}
@@ -734,13 +738,12 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
                 else:
                     why_up, failed_at = why, lower
                     progress = progress or (interior and not tried_inner)
-        again = (lower > -math.inf and not relowered and math.isfinite(upper)
-                 and lower_cut != upper and not (enough is not None
-                                                  and enough(*_with_offset(lower, upper, d))))
-        if again:  # a lower bound from before the upper bound's cut and the exact
-            # correction it allows (Netlib SC205 on SCS: 1.9e-4 and two re-solves, where
-            # the cut's box and the correction give 3e-8), once
-            relowered = True
+        # a lower bound from before the upper bound's cut and the exact correction it
+        # allows is computed again with them, once (the upper bound is not computed again;
+        # Netlib SC205 on SCS: 1.9e-4 and two re-solves, where the cut's box gives 4.5e-5)
+        again = (lower > -math.inf and math.isfinite(upper) and lower_cut != upper
+                 and not (enough is not None and enough(*_with_offset(lower, upper, d)))
+                 and ((left := time_left()) is None or left > 0))
         if y is not None and x is not None and math.isfinite(shift) and (
                 lower == -math.inf or again):
             lower_cut = upper
@@ -760,6 +763,8 @@ def _conic_bounds(data: ConicData, x: np.ndarray | None, y: np.ndarray | None,
             val, why, r = _lower_best(data, x, y, lo, hi, shift, fix, dual_inner,
                                       good if enough is not None else None)
             if math.isfinite(val) and val > lower:
+                for k in _LOWER_KEYS:  # the bound replaced: its own residuals go
+                    res.pop(k, None)
                 res.update(r)
                 lower, why_lo, progress = val, "", True
             elif lower == -math.inf:  # (a finite bound from before stands as it was)
