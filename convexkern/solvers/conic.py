@@ -48,7 +48,7 @@ from .cvxpy_bounds import (
     with_factors,
 )
 from .cvxpy_written import approximated, curved_along
-from .outcome import TOLERANCE, certified_report, pointless_report
+from .outcome import TOLERANCE, certified_report, pointless_report, refine_hopeless
 from .status import cvxpy_status
 from .table import CONIC
 from .watchdog import ChildLost, Stopped, can_watch, run_watched
@@ -88,7 +88,8 @@ def solve_conic(
     them far below ``tol``.  First at the settings the gap's shortfall asks for, then,
     if those still miss ``tol``, at the policy's full factor, both within one budget.
     The best-certified report is kept; ``solver_stats["refined"]`` says it happened.  None
-    is run for an SDP's side with no strictly feasible point (:func:`_no_interior`).
+    is run where the first certificate shows it cannot help
+    (:func:`~convexkern.solvers.outcome.refine_hopeless`).
 
     For a first-order solver (``ConicSolverSpec.quick_first``: SCS, OSQP), where such a
     re-solve may follow (not for SDPs, whose phase one also says when no re-solve can
@@ -140,7 +141,7 @@ def solve_conic(
         return in_full(first)
     if f.problem.__dict__.get("_convexkern_altered", {}).get(spec.cvxpy_name):
         return first  # the solver's form is not the problem: no point of it closes a bound
-    hopeless = (_no_interior(first) if f.cone_class == "SDP" else "") or _ill_posed(first)
+    hopeless = refine_hopeless(first, sdp=f.cone_class == "SDP")
     if hopeless:  # a more accurate point cannot close a bound no interior point exists for
         best = in_full(first)
         return replace(best, message="; ".join(m for m in (best.message, hopeless) if m))
@@ -208,39 +209,6 @@ def _closer(a: SolveReport, b: SolveReport) -> bool:
         return True
     sides = [sum(math.isfinite(v) for v in (r.primal_value, r.dual_value)) for r in (a, b)]
     return not math.isfinite(b.rel_gap) and not math.isfinite(a.rel_gap) and sides[0] > sides[1]
-
-
-#: a phase-one margin below this says a side has (numerically) no strictly feasible point
-NO_INTERIOR = 1e-6
-
-
-def _no_interior(r: SolveReport) -> str:
-    """Why a refining re-solve cannot help ``r`` (an SDP), or ``""``: an open bound on a
-    side whose phase one (computed by the certificate) found no strictly feasible point,
-    so that no cone move of a point, however accurate, can be paid for (SDPLIB's hinf and
-    qap5).  Not for LPs: there an exact correction of a re-solved point may close a bound
-    without any interior (Netlib BEACONFD on QOCO)."""
-    res = r.residuals or {}
-    for value, key, side in ((r.dual_value, "dual_phase_one_margin", "dual"),
-                             (r.primal_value, "phase_one_margin", "primal")):
-        margin = res.get(key)
-        if not math.isfinite(value) and margin is not None and margin < NO_INTERIOR:
-            return (f"not re-solved: the {side} side has no strictly feasible point "
-                    f"(phase-one margin {margin:.2g}), so a more accurate point cannot give "
-                    "it a finite bound")
-    return ""
-
-
-def _ill_posed(r: SolveReport) -> str:
-    """Why a refining re-solve cannot close ``r``'s open primal side, or ``""``: the
-    certificate found the form's equality rows dependent on each other only to rounding
-    (:func:`~convexkern.math.conic.redundant.ill_posed`), which no point, however
-    accurate, is corrected onto (cvxpy's ``lp_5``: 7-21 times the plain solve, half of it
-    a re-solve that ended as open)."""
-    if math.isfinite(r.primal_value) or not (r.residuals or {}).get("ill_posed_equalities"):
-        return ""
-    return ("not re-solved: the equality rows depend on each other only to rounding, so no "
-            "point, however accurate, is corrected onto them and the primal side stays open")
 
 
 class _NoStart(Exception):

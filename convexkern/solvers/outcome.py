@@ -31,7 +31,7 @@ from ..math.budget import fits
 from ..report import ABSOLUTE_GAP_BELOW, SolveReport, Status
 
 __all__ = ["TOLERANCE", "TolerancePolicy", "certified_report", "judged", "pointless_report",
-           "unproved_past_deadline"]
+           "refine_hopeless", "unproved_past_deadline"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -246,6 +246,36 @@ def _refuse(f: Formulation, cert: Any) -> str:
         if lo > up + slack:
             return (f"certificate {who} of {f.name} returned lower bound {lo!r} above its "
                     f"upper bound {up!r}: the bracket is refused (a certificate bug)")
+    return ""
+
+
+#: a phase-one margin below this says a side has (numerically) no strictly feasible point
+NO_INTERIOR = 1e-6
+
+
+def refine_hopeless(r: SolveReport, sdp: bool) -> str:
+    """Why a refining re-solve cannot close an open side of ``r``, or ``""``.
+
+    * An SDP's side whose phase one (computed by the certificate) found no strictly
+      feasible point: no cone move of a point, however accurate, can be paid for
+      (SDPLIB's hinf and qap5).  Not for LPs: there an exact correction of a re-solved
+      point may close a bound without any interior (Netlib BEACONFD on QOCO).
+    * An open primal side on a form whose equality rows the certificate found dependent
+      only to rounding (:func:`~convexkern.math.conic.redundant.ill_posed`): no point,
+      however accurate, is corrected onto them (cvxpy's ``lp_5``: 7-21 times the plain
+      solve, half of it a re-solve that ended as open)."""
+    res = r.residuals or {}
+    for value, key, side in ((r.dual_value, "dual_phase_one_margin", "dual"),
+                             (r.primal_value, "phase_one_margin", "primal")):
+        margin = res.get(key)
+        if sdp and not math.isfinite(value) and margin is not None and margin < NO_INTERIOR:
+            return (f"not re-solved: the {side} side has no strictly feasible point "
+                    f"(phase-one margin {margin:.2g}), so a more accurate point cannot give "
+                    "it a finite bound")
+    if not math.isfinite(r.primal_value) and res.get("ill_posed_equalities"):
+        return ("not re-solved: the equality rows depend on each other only to rounding, so "
+                "no point, however accurate, is corrected onto them and the primal side "
+                "stays open")
     return ""
 
 
