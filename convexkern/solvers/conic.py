@@ -142,7 +142,7 @@ def solve_conic(
     if f.problem.__dict__.get("_convexkern_altered", {}).get(spec.cvxpy_name):
         return first  # the solver's form is not the problem: no point of it closes a bound
     hopeless = refine_hopeless(first, sdp=f.cone_class == "SDP")
-    if hopeless:  # a more accurate point cannot close a bound no interior point exists for
+    if hopeless:  # a more accurate point cannot close the open bound
         best = in_full(first)
         return replace(best, message="; ".join(m for m in (best.message, hopeless) if m))
     left = None if end is None else end - time.perf_counter()
