@@ -66,6 +66,7 @@ from .data import (
     _worst_first,
     cached,
     exact_rows_fit,
+    nonneg_rows,
     transposed,
 )
 from .fix import active_fix, dual_fix, dual_polish, equality_fix, fix_cost, quadratic_polish
@@ -84,7 +85,7 @@ def _toward_bounds(data: ConicData, y: np.ndarray, lo: np.ndarray, hi: np.ndarra
     the box term at the bound cancel), but the residual of column ``j`` then holds its
     reduced cost, which points away from the bound: the box term sits at the bound
     (finite) instead of at infinity.  Every ``y`` in ``K*`` gives a valid bound."""
-    rows = data.A[data.zero: data.zero + data.nonneg]
+    rows = nonneg_rows(data)
     one = np.flatnonzero(np.diff(rows.indptr) == 1)
     if one.size == 0:
         return y

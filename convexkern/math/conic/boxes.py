@@ -23,6 +23,7 @@ from .data import (
     cached,
     nonneg_rows,
     row_positions,
+    take,
     transposed,
 )
 from .slack import abs_mv
@@ -304,9 +305,12 @@ def _pair_sums(data: ConicData) -> tuple[sp.csr_matrix, np.ndarray] | None:
     at = np.where(valid, A.indptr[rows][:, None] + slot[None, :], 0)
     C = np.where(valid, A.indices[at], -1)
     V = np.where(valid, A.data[at], 0.0)
-    _, group = np.unique(C, axis=0, return_inverse=True)
-    order = np.argsort(group.ravel(), kind="stable")
-    same = np.flatnonzero(group.ravel()[order][:-1] == group.ravel()[order][1:])
+    # rows sorted by their columns (lexicographically; ties in row order), so a group's
+    # rows are together: the order of a stable sort by np.unique's group numbers
+    order = np.lexsort(C.T[::-1])
+    Cs = C[order]
+    group = np.cumsum(np.concatenate([[True], np.any(Cs[1:] != Cs[:-1], axis=1)]))
+    same = np.flatnonzero(group[:-1] == group[1:])
     same = same[np.diff(np.concatenate([[-2], same])) > 1]  # one pair per group
     i, j = order[same], order[same + 1]
     sv, bi, bj = V[i] + V[j], data.b[rows[i]], data.b[rows[j]]
@@ -439,10 +443,11 @@ def psd_margin(P: sp.csr_matrix) -> float | None:
         return cached
     from .cones import psd_shift
 
-    used = np.flatnonzero(np.diff(sp.csr_matrix(P).indptr) > 0)
+    Pr = sp.csr_matrix(P)
+    used = np.flatnonzero(np.diff(Pr.indptr) > 0)
     out: float | None = None
     if 0 < used.size <= _DENSE_P_LIMIT:
-        block = P[used][:, used].toarray()
+        block = take(Pr, used, used).toarray()  # P[used][:, used], as SciPy selects
         if np.array_equal(block, block.T):
             lam = float(scipy.linalg.eigvalsh(block, subset_by_index=[0, 0])[0])
             if lam > 0 and psd_shift(block, 0.5 * lam) == 0.0:

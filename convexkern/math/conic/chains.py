@@ -70,8 +70,11 @@ def close_chains(G: sp.csr_matrix, rlo: np.ndarray, rhi: np.ndarray, lo: np.ndar
     if not todo:
         return 0
     indptr, indices, data = G.indptr.tolist(), G.indices.tolist(), G.data.tolist()
-    Gc = G.tocsc()  # the rows of each column
-    cptr, crow, cval = Gc.indptr.tolist(), Gc.indices.tolist(), Gc.data.tolist()
+    # the rows of each column, in increasing order (G's CSC arrays, read from its own)
+    by_col = np.argsort(G.indices, kind="stable")
+    rows = np.repeat(np.arange(G.shape[0]), np.diff(G.indptr))
+    cptr = np.concatenate([[0], np.cumsum(np.bincount(G.indices, minlength=G.shape[1]))])
+    cptr, crow, cval = cptr.tolist(), rows[by_col].tolist(), G.data[by_col].tolist()
     lo_l, hi_l = lo.tolist(), hi.tolist()
     cmin_l, cmax_l = cmin.tolist(), cmax.tolist()
     rlo_l, rhi_l = rlo.tolist(), rhi.tolist()

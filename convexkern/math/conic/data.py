@@ -297,17 +297,7 @@ class ConicData:
         self.A = sp.csr_matrix(self.A, dtype=float)
         self.A.eliminate_zeros()
         if self.P is not None:
-            # the solvers read the upper triangle: the quadratic form is that one's,
-            # mirrored (one conversion of its entries, no sparse sums)
-            Pc = sp.coo_matrix(sp.csr_matrix(self.P, dtype=float))  # duplicates summed
-            keep = Pc.row <= Pc.col
-            r, c, d = Pc.row[keep], Pc.col[keep], Pc.data[keep]
-            off = r < c
-            P = sp.csr_matrix((np.concatenate([d, d[off]]),
-                               (np.concatenate([r, c[off]]), np.concatenate([c, r[off]]))),
-                              shape=Pc.shape)
-            P.eliminate_zeros()
-            self.P = P if P.nnz else None
+            self.P = _upper_mirrored(self.P)
         m, n = self.A.shape
         sizes = (self.zero + self.nonneg + sum(self.soc)
                  + sum(k * (k + 1) // 2 for k in self.psd) + 3 * self.exp + 3 * len(self.p3d))
@@ -383,6 +373,48 @@ def kept_for(data: ConicData, kind: str, key: Any, make):
     return got
 
 
+def _upper_mirrored(P: Any) -> sp.csr_matrix | None:
+    """The symmetric matrix of ``P``'s upper triangle, mirrored (what the solvers read), as
+    canonical CSR without stored zeros; ``None`` when it is zero.  A canonical CSR or CSC
+    ``P`` (cvxpy's) is read from its arrays, with one sort; another is converted by SciPy,
+    its duplicate entries summed."""
+    entries_ = canonical_entries(P)
+    if entries_ is None:
+        Pc = sp.coo_matrix(sp.csr_matrix(P, dtype=float))
+        keep = Pc.row <= Pc.col
+        r, c, d = Pc.row[keep], Pc.col[keep], Pc.data[keep]
+        off = r < c
+        out = sp.csr_matrix((np.concatenate([d, d[off]]),
+                             (np.concatenate([r, c[off]]), np.concatenate([c, r[off]]))),
+                            shape=Pc.shape)
+        out.eliminate_zeros()
+        return out if out.nnz else None
+    r, c, d = entries_
+    keep = (r <= c) & (d != 0)
+    r, c, d = r[keep], c[keep], np.asarray(d[keep], dtype=float)
+    if d.size == 0:
+        return None
+    off = r < c  # a mirrored entry lands below the diagonal: no two share a place
+    rows = np.concatenate([r, c[off]])
+    cols = np.concatenate([c, r[off]])
+    order = np.lexsort((cols, rows))
+    indptr = np.zeros(P.shape[0] + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=P.shape[0]), out=indptr[1:])
+    return sp.csr_matrix((np.concatenate([d, d[off]])[order], cols[order], indptr),
+                         shape=P.shape)
+
+
+def canonical_entries(M: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """``(row, col, value)`` of the stored entries of a CSR or CSC matrix in canonical
+    format (indices sorted, no duplicates), read from its arrays (a few array operations,
+    where SciPy's conversions cost ~50 us each on a small form); ``None`` for any other
+    matrix."""
+    if not (sp.issparse(M) and M.format in ("csr", "csc") and M.has_canonical_format):
+        return None
+    outer = np.repeat(np.arange(M.shape[0 if M.format == "csr" else 1]), np.diff(M.indptr))
+    return (outer, M.indices, M.data) if M.format == "csr" else (M.indices, outer, M.data)
+
+
 def row_positions(M: sp.csr_matrix, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Where the stored entries of ``rows`` of the CSR matrix ``M`` are in ``M.data`` and
     ``M.indices`` (row by row, in ``rows``' order; a row given twice, twice) and the new
@@ -434,12 +466,29 @@ def entries(M: sp.csr_matrix, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
 
 def nonneg_rows(data: ConicData) -> sp.csr_matrix:
     """The nonnegative rows of ``A`` (CSR), sliced once per form."""
-    return cached(data, "nonneg_rows", lambda: data.A[data.zero: data.zero + data.nonneg])
+    return cached(data, "nonneg_rows", lambda: row_range(data.A, data.zero,
+                                                         data.zero + data.nonneg))
+
+
+def row_range(M: sp.csr_matrix, start: int, stop: int) -> sp.csr_matrix:
+    """``M[start:stop]`` for a CSR ``M``, as CSR sharing ``M``'s arrays' entries (views),
+    built from them directly (SciPy's slicing machinery costs more on a small form)."""
+    lo, hi = int(M.indptr[start]), int(M.indptr[stop])
+    return sp.csr_matrix((M.data[lo:hi], M.indices[lo:hi], M.indptr[start: stop + 1] - lo),
+                         shape=(stop - start, M.shape[1]))
 
 
 def transposed(data: ConicData) -> sp.csr_matrix:
     """``A'`` as CSR, built once per conic form (every bound and box reads it)."""
-    return cached(data, "At", lambda: data.A.T.tocsr())
+    def make() -> sp.csr_matrix:  # A's CSC arrays, read from its CSR ones (stable sort)
+        A = data.A
+        by_col = np.argsort(A.indices, kind="stable")
+        indptr = np.zeros(A.shape[1] + 1, dtype=np.int64)
+        np.cumsum(np.bincount(A.indices, minlength=A.shape[1]), out=indptr[1:])
+        rows = np.repeat(np.arange(A.shape[0]), np.diff(A.indptr))
+        return sp.csr_matrix((A.data[by_col], rows[by_col], indptr),
+                             shape=(A.shape[1], A.shape[0]))
+    return cached(data, "At", make)
 
 
 def soc_groups(data: ConicData) -> list[tuple[int, np.ndarray, np.ndarray]]:
