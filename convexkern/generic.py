@@ -25,7 +25,7 @@ import scipy.sparse as sp
 
 from .math.conic import ConicBounds, ConicData, conic_bounds, factored_bounds
 from .math.conic.cones import cvxpy_solvers
-from .math.conic.data import canonical_entries
+from .math.conic.data import ARRAYS_NNZ, canonical_entries
 from .math.conic.slack import abs_mv
 from .math.terms import problem_terms
 from .report import ABSOLUTE_GAP_BELOW, Certificate, relative_gap
@@ -207,11 +207,12 @@ def _offset(pp: Any) -> float:
 
 def _stacked(top: Any, bottom: Any, n: int) -> tuple[sp.csr_matrix, int]:
     """``[top; bottom]`` as CSR (a block ``None`` has no rows) and ``top``'s row count.
-    Canonical CSR or CSC blocks (cvxpy's) are read from their arrays and sorted once;
-    others go through SciPy, as the conversions of two small blocks and their stacking
-    cost ~0.2 ms there."""
+    Small canonical CSR or CSC blocks (cvxpy's) are read from their arrays and sorted
+    once (SciPy's conversions of two small blocks and their stacking cost ~0.2 ms);
+    others go through SciPy."""
     blocks = [sp.csr_matrix((0, n)) if M is None else M for M in (top, bottom)]
-    got = [canonical_entries(M) for M in blocks]
+    small = sum(getattr(M, "nnz", ARRAYS_NNZ + 1) for M in blocks) <= ARRAYS_NNZ
+    got = [canonical_entries(M) if small else None for M in blocks]
     if any(g is None for g in got):
         csr = [sp.csr_matrix(M) for M in blocks]
         return sp.vstack(csr, format="csr"), csr[0].shape[0]
@@ -228,10 +229,10 @@ def _stacked(top: Any, bottom: Any, n: int) -> tuple[sp.csr_matrix, int]:
 
 
 def _symmetric_entries(P: Any) -> bool:
-    """Whether a canonical CSR or CSC ``P`` (cvxpy's) is exactly symmetric, from its arrays:
-    its nonzero entries, sorted by place, are those of ``P'`` (False also for any other
-    matrix, which :func:`_written_p` then reads through SciPy)."""
-    got = canonical_entries(P)
+    """Whether a small canonical CSR or CSC ``P`` (cvxpy's) is exactly symmetric, from its
+    arrays: its nonzero entries, sorted by place, are those of ``P'`` (False also for any
+    other matrix, which :func:`_written_p` then reads through SciPy)."""
+    got = canonical_entries(P) if P.nnz <= ARRAYS_NNZ else None
     if got is None or P.shape[0] != P.shape[1]:
         return False
     r, c, d = got

@@ -14,7 +14,7 @@ from collections import deque
 import numpy as np
 import scipy.sparse as sp
 
-from .data import _TINY, _U, _gamma
+from .data import _TINY, _U, ARRAYS_NNZ, _gamma
 
 __all__ = ["close_chains"]
 
@@ -70,11 +70,17 @@ def close_chains(G: sp.csr_matrix, rlo: np.ndarray, rhi: np.ndarray, lo: np.ndar
     if not todo:
         return 0
     indptr, indices, data = G.indptr.tolist(), G.indices.tolist(), G.data.tolist()
-    # the rows of each column, in increasing order (G's CSC arrays, read from its own)
-    by_col = np.argsort(G.indices, kind="stable")
-    rows = np.repeat(np.arange(G.shape[0]), np.diff(G.indptr))
-    cptr = np.concatenate([[0], np.cumsum(np.bincount(G.indices, minlength=G.shape[1]))])
-    cptr, crow, cval = cptr.tolist(), rows[by_col].tolist(), G.data[by_col].tolist()
+    # the rows of each column, in increasing order (G's CSC arrays; a small G's read from
+    # its own by a stable sort)
+    if G.nnz > ARRAYS_NNZ:
+        Gc = G.tocsc()
+        cptr, crow, cval = Gc.indptr.tolist(), Gc.indices.tolist(), Gc.data.tolist()
+    else:
+        by_col = np.argsort(G.indices, kind="stable")
+        rows = np.repeat(np.arange(G.shape[0]), np.diff(G.indptr))
+        cptr = np.concatenate([[0], np.cumsum(np.bincount(G.indices,
+                                                          minlength=G.shape[1]))])
+        cptr, crow, cval = cptr.tolist(), rows[by_col].tolist(), G.data[by_col].tolist()
     lo_l, hi_l = lo.tolist(), hi.tolist()
     cmin_l, cmax_l = cmin.tolist(), cmax.tolist()
     rlo_l, rhi_l = rlo.tolist(), rhi.tolist()

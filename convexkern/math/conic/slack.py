@@ -11,6 +11,7 @@ import scipy.sparse as sp
 from .data import (
     _TINY,
     _U,
+    ARRAYS_NNZ,
     ConicData,
     _exact_rows,
     _gamma,
@@ -24,20 +25,16 @@ from .data import (
 __all__ = ["abs_mv", "clip_singletons", "slack_bound"]
 
 
-#: the most stored entries of a CSR matrix whose ``|M| |v|`` :func:`abs_mv` sums from its
-#: arrays (a ``bincount``: its temporaries of the entries' size are cheap up to here)
-_BINCOUNT_NNZ = 50_000
-
-
 def abs_mv(M: sp.csr_matrix, v: np.ndarray) -> np.ndarray:
-    """``|M| |v|``.  A small CSR ``M`` is summed from its arrays, row by row in storage
-    order, as SciPy's product sums (the same floating-point result, without building
-    ``|M|``, which costs ~25 us on a form of a few rows); another gets ``|M|``, kept on
-    ``M``.  What is kept is renewed when ``M``'s arrays are other objects."""
+    """``|M| |v|``.  A small canonical CSR ``M`` (:data:`~.data.ARRAYS_NNZ` entries) is
+    summed from its arrays, row by row in storage order, as SciPy's product sums (the
+    same floating-point result, without building ``|M|``, which costs ~25 us on a form
+    of a few rows); another gets ``|M|``, kept on ``M``.  What is kept is renewed when
+    ``M``'s arrays are other objects."""
     arrays = (M.data, getattr(M, "indices", None), getattr(M, "indptr", None))
     kept = getattr(M, "_ck_abs", None)
     if kept is None or any(a is not b for a, b in zip(kept[0], arrays, strict=True)):
-        if M.format == "csr" and M.nnz <= _BINCOUNT_NNZ:
+        if M.format == "csr" and M.nnz <= ARRAYS_NNZ and M.has_canonical_format:
             rows = np.repeat(np.arange(M.shape[0]), np.diff(M.indptr))
             kept = (arrays, (rows, np.abs(M.data)))
         else:
@@ -48,9 +45,9 @@ def abs_mv(M: sp.csr_matrix, v: np.ndarray) -> np.ndarray:
             pass
     if isinstance(kept[1], tuple):
         rows, mags = kept[1]
-        return np.bincount(rows, weights=mags * np.abs(v)[M.indices], minlength=M.shape[0])
+        return np.bincount(rows, weights=mags * np.abs(v)[M.indices],
+                           minlength=M.shape[0]).astype(float, copy=False)
     return kept[1] @ np.abs(v)
-
 
 
 def slack_bound(data: ConicData, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
