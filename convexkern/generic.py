@@ -25,7 +25,7 @@ import scipy.sparse as sp
 
 from .math.conic import ConicBounds, ConicData, conic_bounds, factored_bounds
 from .math.conic.cones import cvxpy_solvers
-from .math.conic.data import ARRAYS_NNZ, canonical_entries
+from .math.conic.data import ARRAYS_NNZ, canonical_entries, csr_of_entries
 from .math.conic.slack import abs_mv
 from .math.terms import problem_terms
 from .report import ABSOLUTE_GAP_BELOW, Certificate, relative_gap
@@ -219,13 +219,9 @@ def _stacked(top: Any, bottom: Any, n: int) -> tuple[sp.csr_matrix, int]:
     m0 = blocks[0].shape[0]
     rows = np.concatenate([np.asarray(got[0][0], dtype=np.int64),
                            np.asarray(got[1][0], dtype=np.int64) + m0])
-    cols = np.concatenate([got[0][1], got[1][1]])
-    vals = np.concatenate([got[0][2], got[1][2]])
-    m = m0 + blocks[1].shape[0]
-    order = np.lexsort((cols, rows))
-    indptr = np.zeros(m + 1, dtype=np.int64)
-    np.cumsum(np.bincount(rows, minlength=m), out=indptr[1:])
-    return sp.csr_matrix((vals[order], cols[order], indptr), shape=(m, n)), m0
+    return csr_of_entries(rows, np.concatenate([got[0][1], got[1][1]]),
+                          np.concatenate([got[0][2], got[1][2]]),
+                          (m0 + blocks[1].shape[0], n)), m0
 
 
 def _symmetric_entries(P: Any) -> bool:
@@ -239,8 +235,9 @@ def _symmetric_entries(P: Any) -> bool:
     nz = d != 0
     r, c, d = r[nz].astype(np.int64), c[nz].astype(np.int64), d[nz]
     n = P.shape[0]
-    here, there = np.argsort(r * n + c), np.argsort(c * n + r)
-    return bool(np.array_equal((r * n + c)[here], (c * n + r)[there])
+    at, mirror = r * n + c, c * n + r  # each entry's place, and its mirror's
+    here, there = np.argsort(at), np.argsort(mirror)
+    return bool(np.array_equal(at[here], mirror[there])
                 and np.array_equal(d[here], d[there]))
 
 

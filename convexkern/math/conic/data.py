@@ -410,13 +410,22 @@ def _upper_mirrored(P: Any) -> sp.csr_matrix | None:
     if d.size == 0:
         return None
     off = r < c  # a mirrored entry lands below the diagonal: no two share a place
-    rows = np.concatenate([r, c[off]])
-    cols = np.concatenate([c, r[off]])
+    return csr_of_entries(np.concatenate([r, c[off]]), np.concatenate([c, r[off]]),
+                          np.concatenate([d, d[off]]), P.shape)
+
+
+def csr_of_entries(rows: np.ndarray, cols: np.ndarray, vals: np.ndarray,
+                   shape: tuple[int, int]) -> sp.csr_matrix:
+    """The CSR matrix of entries at distinct places ``(rows[k], cols[k])``, each row's in
+    increasing column order (entries of one place in a row keep their given order: a
+    stable sort), built by one sort of the places (SciPy's COO conversion costs more on a
+    few entries)."""
+    rows = np.asarray(rows, dtype=np.int64)
     order = np.lexsort((cols, rows))
-    indptr = np.zeros(P.shape[0] + 1, dtype=np.int64)
-    np.cumsum(np.bincount(rows, minlength=P.shape[0]), out=indptr[1:])
-    return sp.csr_matrix((np.concatenate([d, d[off]])[order], cols[order], indptr),
-                         shape=P.shape)
+    indptr = np.zeros(shape[0] + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=shape[0]), out=indptr[1:])
+    return sp.csr_matrix((np.asarray(vals)[order], np.asarray(cols)[order], indptr),
+                         shape=shape)
 
 
 def canonical_entries(M: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
@@ -496,16 +505,12 @@ def row_range(M: sp.csr_matrix, start: int, stop: int) -> sp.csr_matrix:
 
 def transposed(data: ConicData) -> sp.csr_matrix:
     """``A'`` as CSR, built once per conic form (every bound and box reads it)."""
-    def make() -> sp.csr_matrix:  # A's CSC arrays, read from its CSR ones (stable sort)
+    def make() -> sp.csr_matrix:  # a small A's entries with row and column swapped
         A = data.A
         if A.nnz > ARRAYS_NNZ:
             return A.T.tocsr()
-        by_col = np.argsort(A.indices, kind="stable")
-        indptr = np.zeros(A.shape[1] + 1, dtype=np.int64)
-        np.cumsum(np.bincount(A.indices, minlength=A.shape[1]), out=indptr[1:])
         rows = np.repeat(np.arange(A.shape[0]), np.diff(A.indptr))
-        return sp.csr_matrix((A.data[by_col], rows[by_col], indptr),
-                             shape=(A.shape[1], A.shape[0]))
+        return csr_of_entries(A.indices, rows, A.data, (A.shape[1], A.shape[0]))
     return cached(data, "At", make)
 
 
