@@ -228,7 +228,7 @@ def _symmetric_entries(P: Any) -> bool:
     """Whether a small canonical CSR or CSC ``P`` (cvxpy's) is exactly symmetric, from its
     arrays: its nonzero entries, sorted by place, are those of ``P'`` (False also for any
     other matrix, which :func:`_written_p` then reads through SciPy)."""
-    got = canonical_entries(P) if P.nnz <= ARRAYS_NNZ else None
+    got = canonical_entries(P)
     if got is None or P.shape[0] != P.shape[1]:
         return False
     r, c, d = got

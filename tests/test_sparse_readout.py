@@ -188,3 +188,11 @@ def test_offset_is_the_objective_constant() -> None:
         pp = data["param_prob"]
         want = float(np.asarray(pp.apply_parameters()[1]).item())
         assert G._offset(pp) == want
+
+
+def test_a_dense_p_goes_through_scipy(path: str) -> None:
+    P = np.array([[2.0, 1.0], [1.0, 3.0]])
+    got, why = G._written_p(P)
+    assert got is P and not why
+    assert _same(D._upper_mirrored(P), _scipy_mirrored(sp.csr_matrix(P)))
+    assert D.ConicData(c=np.zeros(2), A=np.zeros((0, 2)), b=np.zeros(0), P=P).P is not None

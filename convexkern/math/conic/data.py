@@ -393,7 +393,7 @@ def _upper_mirrored(P: Any) -> sp.csr_matrix | None:
     canonical CSR without stored zeros; ``None`` when it is zero.  A canonical CSR or CSC
     ``P`` (cvxpy's) is read from its arrays, with one sort; another is converted by SciPy,
     its duplicate entries summed."""
-    entries_ = canonical_entries(P) if P.nnz <= ARRAYS_NNZ else None
+    entries_ = canonical_entries(P)
     if entries_ is None:
         Pc = sp.coo_matrix(sp.csr_matrix(P, dtype=float))
         keep = Pc.row <= Pc.col
@@ -430,10 +430,11 @@ def csr_of_entries(rows: np.ndarray, cols: np.ndarray, vals: np.ndarray,
 
 def canonical_entries(M: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """``(row, col, value)`` of the stored entries of a CSR or CSC matrix in canonical
-    format (indices sorted, no duplicates), read from its arrays (a few array operations,
-    where SciPy's conversions cost ~50 us each on a small form); ``None`` for any other
-    matrix."""
-    if not (sp.issparse(M) and M.format in ("csr", "csc") and M.has_canonical_format):
+    format (indices sorted, no duplicates) with at most :data:`ARRAYS_NNZ` of them, read
+    from its arrays (a few array operations, where SciPy's conversions cost ~50 us each on
+    a small form); ``None`` for any other matrix (dense ones included)."""
+    if not (sp.issparse(M) and M.format in ("csr", "csc") and M.nnz <= ARRAYS_NNZ
+            and M.has_canonical_format):
         return None
     outer = np.repeat(np.arange(M.shape[0 if M.format == "csr" else 1]), np.diff(M.indptr))
     return (outer, M.indices, M.data) if M.format == "csr" else (M.indices, outer, M.data)
