@@ -25,7 +25,7 @@ import scipy.sparse as sp
 
 from .math.conic import ConicBounds, ConicData, conic_bounds, factored_bounds
 from .math.conic.cones import cvxpy_solvers
-from .math.conic.data import ARRAYS_NNZ, canonical_entries, csr_of_entries
+from .math.conic.data import canonical_entries, csr_of_entries
 from .math.conic.slack import abs_mv
 from .math.terms import problem_terms
 from .report import ABSOLUTE_GAP_BELOW, Certificate, relative_gap
@@ -211,8 +211,7 @@ def _stacked(top: Any, bottom: Any, n: int) -> tuple[sp.csr_matrix, int]:
     once (SciPy's conversions of two small blocks and their stacking cost ~0.2 ms);
     others go through SciPy."""
     blocks = [sp.csr_matrix((0, n)) if M is None else M for M in (top, bottom)]
-    small = sum(getattr(M, "nnz", ARRAYS_NNZ + 1) for M in blocks) <= ARRAYS_NNZ
-    got = [canonical_entries(M) if small else None for M in blocks]
+    got = [canonical_entries(M) for M in blocks]  # (None for a large block)
     if any(g is None for g in got):
         csr = [sp.csr_matrix(M) for M in blocks]
         return sp.vstack(csr, format="csr"), csr[0].shape[0]

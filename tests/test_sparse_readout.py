@@ -25,7 +25,7 @@ from convexkern.math.conic import slack as S
 def path(request, monkeypatch) -> str:
     """Each test on both paths: every matrix read from its arrays, or none."""
     limit = 10**9 if request.param == "arrays" else -1
-    for mod in (D, G, S, CH):
+    for mod in (D, S, CH):
         monkeypatch.setattr(mod, "ARRAYS_NNZ", limit)
     return request.param
 
