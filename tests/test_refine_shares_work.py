@@ -201,18 +201,25 @@ def _free_zero_cost(seed: int) -> cp.Problem:
 
 
 def test_an_interior_point_answer_with_an_open_bound_is_re_solved():
-    """ECOS's first answer on this LP leaves the lower bound open (the dual correction
-    would leave the dual cone at its point); its refining re-solve closes it, and the
-    call is ``optimal``.  A rule that skipped the re-solve of an interior-point answer
-    with an open side (none of 36 such re-solves closed one on the public sets and the
-    tests) lost this bound: not kept."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        r = ck.solve(ck.from_cvxpy(_free_zero_cost(9)), "ecos")
-    assert r.solver_stats.get("refined") and not math.isfinite(
-        r.solver_stats["first_rel_gap"]), r.message
-    assert r.status is ck.Status.OPTIMAL and r.rel_gap <= r.tol, r.message
-    ref = _free_zero_cost(9)
-    ref.solve(solver="CLARABEL")
-    assert r.dual_value <= ref.value * (1 + 1e-7) + 1e-9
-    assert r.primal_value >= ref.value * (1 - 1e-7) - 1e-9
+    """ECOS's first answer on some of these LPs leaves the lower bound open (the dual
+    correction would leave the dual cone at its point); its refining re-solve closes it,
+    and the call is ``optimal``.  A rule that skipped the re-solve of an interior-point
+    answer with an open side (none of 36 such re-solves closed one on the public sets and
+    the tests) lost this bound: not kept.  Which seeds leave it open depends on ECOS's
+    arithmetic on the machine (seed 9 on one, 30 and 35 on another): every one that does
+    is checked, and at least one must."""
+    refined = 0
+    for seed in range(40):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = ck.solve(ck.from_cvxpy(_free_zero_cost(seed)), "ecos")
+        if not (r.solver_stats.get("refined")
+                and not math.isfinite(r.solver_stats["first_rel_gap"])):
+            continue
+        refined += 1
+        assert r.status is ck.Status.OPTIMAL and r.rel_gap <= r.tol, (seed, r.message)
+        ref = _free_zero_cost(seed)
+        ref.solve(solver="CLARABEL")
+        assert r.dual_value <= ref.value * (1 + 1e-7) + 1e-9, seed
+        assert r.primal_value >= ref.value * (1 - 1e-7) - 1e-9, seed
+    assert refined >= 1
