@@ -28,6 +28,7 @@ from ..math.budget import GRACE, deadline, report_tail, time_left
 from ..math.conic import (
     ConicData,
     claim_forms,
+    diverging_point_proof,
     farkas_proof,
     feasible_point_proof,
     improving_ray_proof,
@@ -539,6 +540,7 @@ def _solve_within(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any
             f, status=Status.ERROR, **common,
             message=f"{spec.name} reported '{verdict.word}' but returned no usable point "
                     f"({exc})")
+    conic = None
     if f.generic:
         conic = _conic_point(spec, data, chain, raw, f.problem, inverse, forms)
         if quick and status is Status.OPTIMAL and conic is not None:
@@ -546,7 +548,18 @@ def _solve_within(f: Formulation, spec: ConicSolverSpec, settings: dict[str, Any
         point[CONIC_KEY] = conic
     if keep is not None:
         keep.append((point, status, common))
-    return certified_report(f, point, status=status, **common)
+    report = certified_report(f, point, status=status, **common)
+    if (conic is not None and report.status.has_solution
+            and math.isfinite(report.primal_value) and math.isinf(report.dual_value)):
+        val, _ = diverging_point_proof(conic.data, conic.x)  # an optimum's side open
+        if val < 0:
+            why = (f"{spec.name} said '{verdict.word}' at a diverging point: its direction "
+                   f"is an improving ray (certified c'd <= {val:.3g} < 0) and the point is "
+                   "feasible")
+            solver_stats.update(claim_proven=True, claim_proof=why)
+            return pointless_report(f, status=Status.UNBOUNDED, **common, message=(
+                f"{_no_solution_message(f, Status.UNBOUNDED)}; {why}"))
+    return report
 
 
 #: the solvers asked for a second opinion on a claim whose own ray proves nothing, in order

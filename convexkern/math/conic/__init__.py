@@ -30,9 +30,15 @@ from .bounds import conic_bounds
 from .cones import dual_interior_point, interior_point, psd_shift
 from .data import ConicBounds, ConicData
 from .factored import QuadFactor, claim_forms, factored_bounds
-from .rays import farkas_proof, feasible_point_proof, improving_ray_proof, phase_one_problem
+from .rays import (
+    diverging_point_proof,
+    farkas_proof,
+    feasible_point_proof,
+    improving_ray_proof,
+    phase_one_problem,
+)
 
 __all__ = ["ConicData", "ConicBounds", "conic_bounds", "interior_point",
            "dual_interior_point", "psd_shift", "farkas_proof", "improving_ray_proof",
-           "feasible_point_proof", "phase_one_problem", "QuadFactor", "factored_bounds",
-           "claim_forms"]
+           "feasible_point_proof", "diverging_point_proof", "phase_one_problem",
+           "QuadFactor", "factored_bounds", "claim_forms"]

@@ -46,7 +46,7 @@ from .boxes import _primal_box
 from .data import ConicData
 
 __all__ = ["farkas_proof", "improving_ray_proof", "feasible_point_proof",
-           "phase_one_problem"]
+           "diverging_point_proof", "phase_one_problem"]
 
 
 def _vector(v: np.ndarray | None, size: int) -> np.ndarray | None:
@@ -165,6 +165,37 @@ def feasible_point_proof(data: ConicData, x: np.ndarray | None) -> bool:
     feas = replace(data, c=np.zeros(data.c.size), P=None, offset=0.0)
     val, _ = _met_with_no_move(feas, x)
     return math.isfinite(val)
+
+
+#: a point whose largest entry exceeds this multiple of ``1 + |b|_inf`` is read as a
+#: diverging iterate (:func:`diverging_point_proof`)
+DIVERGED = 1e6
+
+
+def diverging_point_proof(data: ConicData, x: np.ndarray | None) -> tuple[float, str]:
+    """``(value, reason)``: a negative ``value`` proves the problem unbounded from a point
+    ``x`` a solver returned as an optimum while it was diverging (QOCO's "optimal" on
+    cvxpy's unbounded ``lp_3`` and ``lp_6``: points of size 2e16 and 2e10).  The
+    direction ``x / |x|_inf`` (or a cleaned copy) is made an exactly feasible direction
+    of the homogeneous problem with a certified ``c'd < 0`` (:func:`improving_ray_proof`:
+    no dual point exists), and ``x`` itself an exactly feasible point
+    (:func:`feasible_point_proof`).  Tried only for ``|x|_inf > DIVERGED (1 + |b|_inf)``:
+    a smaller point is not read as a direction."""
+    if x is None or data.factors:
+        return math.inf, "no point in the solver's own conic form"
+    x = np.asarray(x, dtype=float).ravel()
+    if x.size != data.c.size or not np.all(np.isfinite(x)):
+        return math.inf, "the point has the wrong size or is not finite"
+    size = float(np.max(np.abs(x), initial=0.0))
+    b_inf = float(np.max(np.abs(data.b), initial=0.0))
+    if not size > DIVERGED * (1.0 + b_inf):
+        return math.inf, "the point is not large enough to be read as a direction"
+    val, why = improving_ray_proof(data, x / size)
+    if not val < 0:
+        return math.inf, why or f"its direction's certified objective {val:.3g} is not < 0"
+    if not feasible_point_proof(data, x):
+        return math.inf, "the point itself is not proved feasible"
+    return val, ""
 
 
 def phase_one_problem(data: ConicData) -> cp.Problem | None:
