@@ -71,7 +71,7 @@ from .data import (
 )
 from .fix import active_fix, dual_fix, dual_polish, equality_fix, fix_cost, quadratic_polish
 from .recession import epigraph_direction
-from .redundant import ill_posed
+from .redundant import follow_exactly, ill_posed
 from .slack import abs_mv, clip_singletons, slack_bound
 from .weak import _box_enough, _dual_residual, _min_product, _weak_duality
 
@@ -529,6 +529,8 @@ def _upper_at(data: ConicData, x: np.ndarray,
     if np.any(move > 0):
         ylo, yhi = box()
         width = np.maximum(np.abs(ylo), np.abs(yhi))
+        if exact.size:  # misses no bound pays for, implied by the rows met exactly
+            move[follow_exactly(data, x, np.where(np.isfinite(width), 0.0, move), exact)] = 0.0
         with np.errstate(invalid="ignore"):
             pen_terms = np.where(move > 0, move * width, 0.0)
     else:

@@ -32,7 +32,8 @@ import scipy.sparse as sp
 from ..budget import affordable
 from .data import ConicData
 
-__all__ = ["exact_dependence", "ill_posed", "independent_equalities"]
+__all__ = ["exact_dependence", "exact_followers", "follow_exactly", "ill_posed",
+           "independent_equalities"]
 
 #: pivots of the rank-revealing QR below this fraction of the largest: a dependent row
 RANK_TOL = 1e-9
@@ -144,6 +145,66 @@ def exact_dependence(M: sp.csr_matrix, rhs: np.ndarray, cols: np.ndarray | None 
                 if not _exact_combination(Mr, rhs, kept, lam[:, j], int(d), budget)]
     pivot = float(diag[rank] / diag[0]) if rank < diag.size else math.inf
     return np.sort(kept), np.asarray(unproved, dtype=int), pivot
+
+
+def follow_exactly(data: ConicData, x: np.ndarray, move: np.ndarray, met: np.ndarray
+                   ) -> np.ndarray:
+    """The rows a point near ``x`` misses (``move > 0``), all of them proved exact
+    combinations (:func:`exact_followers`) of the equality rows and the rows ``met``,
+    which that point meets exactly: it meets these exactly too.  Empty unless every
+    missed row is an inequality row missed only to rounding (within :data:`ROUNDING` of
+    ``1 + |b_i| + |a_i| |x|``) and every one is proved (the caller passes the misses no
+    multiplier bound can pay for: a bound needs them all).
+
+    At a degenerate vertex the exact correction of the active rows
+    (:func:`~convexkern.math.conic.fix.active_fix`) meets an independent subset of them;
+    the others, and rows the solver's point left a little slack, are missed by rounding
+    (Netlib BOEING2: 5e-27) while their multipliers have no finite bound.  A larger miss
+    is a row the point does not meet (OSQP's answers: 1e-2 and more)."""
+    none = np.zeros(0, dtype=int)
+    z, nn = data.zero, data.nonneg
+    rows = np.flatnonzero(move > 0)
+    if rows.size == 0 or rows.size > FOLLOW_ROWS or np.any((rows < z) | (rows >= z + nn)):
+        return none
+    Ar = data.A[rows]
+    scale = 1.0 + np.abs(data.b[rows]) + abs(Ar) @ np.abs(x)
+    if np.any(move[rows] > ROUNDING * scale):
+        return none
+    return exact_followers(data, np.concatenate([np.arange(z), met]), rows, every=True)
+
+
+#: the largest miss, relative to its row's scale, :func:`follow_exactly` reads as rounding
+ROUNDING = 1e-9
+#: the most missed rows :func:`follow_exactly` tries
+FOLLOW_ROWS = 200
+
+
+def exact_followers(data: ConicData, base: np.ndarray, rows: np.ndarray,
+                    every: bool = False) -> np.ndarray:
+    """The rows of ``rows`` proved exact combinations of the rows ``base`` (``b``
+    included: :func:`_exact_combination` on least-squares multipliers, rounded to
+    fractions): a point that meets every row of ``base`` exactly meets these exactly.
+    ``every``: none unless all are (the proofs stop at the first failure)."""
+    none = np.zeros(0, dtype=int)
+    n = data.c.size
+    if rows.size == 0 or base.size == 0 or base.size > 2000 or not affordable(
+            2.0 * n * base.size * (base.size + rows.size)):
+        return none
+    AB, AR = data.A[base], data.A[rows]
+    try:
+        lam = scipy.linalg.lstsq(AB.toarray().T, AR.toarray().T, lapack_driver="gelsy")[0]
+    except (ValueError, np.linalg.LinAlgError):
+        return none
+    AE = sp.vstack([AB, AR], format="csr")
+    bE = np.concatenate([data.b[base], data.b[rows]])
+    budget = data.cache.setdefault("follow_work", [WORK])
+    kept = np.arange(base.size)
+    ok = np.zeros(rows.size, dtype=bool)
+    for j in range(rows.size):
+        ok[j] = _exact_combination(AE, bE, kept, lam[:, j], base.size + j, budget)
+        if every and not ok[j]:
+            return none
+    return rows[ok]
 
 
 def _exact_combination(AE, b: np.ndarray, kept: np.ndarray, lam: np.ndarray, d: int,

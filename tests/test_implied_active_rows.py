@@ -1,0 +1,99 @@
+"""At a degenerate vertex the exact correction of the active rows meets an independent
+subset of them; an inequality row it misses by rounding counts as met only when it is
+proved an exact combination (``b`` included) of rows met exactly (redundant.follow_exactly).
+Netlib BOEING2, whose upper bound no solver's point gave before (its multipliers have no
+finite bound), is the instance."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import convexkern as ck
+from convexkern.data.mps import build_problem, read_mps
+from convexkern.math.conic import ConicData, bounds
+from convexkern.math.conic.redundant import exact_followers, follow_exactly
+from convexkern.report import Status
+
+# x1 <= 1, x2 <= 1 and rows that may or may not follow from them exactly
+_ROWS = np.array([[1.0, 0.0], [0.0, 1.0],
+                  [1.0, 1.0],        # their sum, b = 2: follows
+                  [0.25, 0.75],      # a dyadic combination, b = 1: follows
+                  [1.0, 1.0],        # the sum with b one ulp above 2: does not
+                  [1.0, 2.0]])       # b = 3 but 1 x1 + 2 x2: follows (b = 1 + 2)
+_B = np.array([1.0, 1.0, 2.0, 1.0, np.nextafter(2.0, 3.0), 3.0])
+
+
+def _data(rows: np.ndarray = _ROWS, b: np.ndarray = _B) -> ConicData:
+    return ConicData(c=np.array([-1.0, -1.0]), A=sp.csr_matrix(rows), b=b,
+                     nonneg=rows.shape[0])
+
+
+def test_rows_that_are_exact_combinations_of_the_met_ones_follow():
+    got = exact_followers(_data(), np.array([0, 1]), np.array([2, 3, 4, 5]))
+    assert got.tolist() == [2, 3, 5]
+
+
+def test_a_right_hand_side_off_by_one_ulp_does_not_follow():
+    assert exact_followers(_data(), np.array([0, 1]), np.array([4])).size == 0
+
+
+def test_a_row_outside_the_span_of_the_base_does_not_follow():
+    """Row 0 alone does not imply x2 <= 1, nor their sum."""
+    assert exact_followers(_data(), np.array([0]), np.array([1, 2])).size == 0
+
+
+def test_follow_exactly_needs_every_miss_at_rounding_and_proved():
+    """At x = (1, 1), row 2 (the sum) missed by 1e-16 follows; missed by 1e-3 it is a row
+    the point does not meet and is not tried; with row 4 (b one ulp off) missed too,
+    nothing is returned: a bound needs every unpaid miss met."""
+    data, x = _data(), np.array([1.0, 1.0])
+    met = np.array([0, 1])
+    move = np.zeros(6)
+    move[2] = 1e-16
+    assert follow_exactly(data, x, move, met).tolist() == [2]
+    move[2] = 1e-3
+    assert follow_exactly(data, x, move, met).size == 0
+    move[2], move[4] = 1e-16, 1e-16
+    assert follow_exactly(data, x, move, met).size == 0
+
+
+def _boeing2() -> ck.Formulation:
+    path = Path(str(resources.files("convexkern.data") / "public" / "netlib" / "boeing2.mps"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ck.from_cvxpy(build_problem(read_mps(path))[0], "boeing2")
+
+
+#: Netlib's published optimum of BOEING2, to its 11 digits (the bracket must hold it to
+#: within their rounding, 5e-9)
+_BOEING2 = -315.01872802
+
+
+@pytest.mark.parametrize("solver", ["clarabel", "ecos", "highs", "qoco"])
+def test_boeing2_is_certified_and_its_bracket_holds_the_optimum(solver):
+    f = _boeing2()
+    if solver not in ck.available_solvers(f):
+        pytest.skip(f"{solver} not installed")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = ck.solve(f, solver)
+    assert r.status is Status.OPTIMAL, r.message
+    assert r.dual_value <= _BOEING2 + 5e-9 and r.primal_value >= _BOEING2 - 5e-9
+
+
+def test_without_the_proof_boeing2_upper_bound_stays_open(monkeypatch):
+    """The same solve with follow_exactly proving nothing: Clarabel's point gives no upper
+    bound (as before), so the certificate above is the proof's."""
+    f = _boeing2()
+    monkeypatch.setattr(bounds, "follow_exactly", lambda *a: np.zeros(0, dtype=int))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = ck.solve(f, "clarabel")
+    assert not math.isfinite(r.primal_value) and r.status is not Status.OPTIMAL
