@@ -259,8 +259,9 @@ def test_singular_flipped_kernel_is_not_reported_optimal(monkeypatch):
     monkeypatch.setattr(T, "PIVOT_RTOL", 0.0)
     old = trik(Kt, y, 1.0, 0.0, optimality="hilbert", check_lam=False)
     assert old.singular_pivots == 0
-    # (measured: KKT violation 2.6e-3 and y'alpha~ = 6e-5, formerly labelled "optimal")
-    assert old.status == "inaccurate" and not old.converged
+    # (measured: KKT violation 2.6e-3 and y'alpha~ = 6e-5, formerly labelled "optimal";
+    # "inaccurate" on one machine, "stalled" on another: never "optimal")
+    assert old.status in ("inaccurate", "stalled") and not old.converged
     assert old.hilbert_violation > old.kkt_tol or old.equality_residual > 1e-10
     monkeypatch.undo()
     # through ck.solve: not optimal, and the message names the flipped kernel, not lam
