@@ -42,7 +42,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..budget import PASS_SECONDS, fits, time_left
-from .boxes import _dual_box, _primal_box, _psd_P_exact
+from .boxes import _dual_box, _p_shift, _primal_box
 from .cones import (
     _cone_moves,
     _into_cone,
@@ -73,7 +73,7 @@ from .fix import active_fix, dual_fix, dual_polish, equality_fix, fix_cost, quad
 from .recession import epigraph_direction
 from .redundant import follow_exactly, ill_posed
 from .slack import abs_mv, clip_singletons, slack_bound
-from .weak import _box_enough, _dual_residual, _min_product, _weak_duality
+from .weak import _box_enough, _dual_residual, _min_product, _purified, _weak_duality
 
 __all__ = ["ConicData", "ConicBounds", "conic_bounds", "psd_shift", "interior_point"]
 
@@ -347,11 +347,17 @@ def _lower_best(data: ConicData, x: np.ndarray, y: np.ndarray, lo: np.ndarray,
                 inner: tuple[np.ndarray, np.ndarray] | None,
                 enough: Callable[[float], bool] | None = None
                 ) -> tuple[float, str, dict[str, float]]:
-    """:func:`_lower` at ``(x, y)``, and when that is infinite, at points stepped toward
-    the dual interior point ``inner = (y, w)`` (each one a valid bound): the multipliers
-    of a solver's optimal point sit on their cone's boundary (complementarity), where no
-    exact correction of the dual residual stays in ``K*``."""
+    """:func:`_lower` at ``(x, y)``, and when that is infinite, at ``y`` with the
+    multipliers complementarity says are zero set to zero (:func:`_purified`), then at
+    points stepped toward the dual interior point ``inner = (y, w)`` (each one a valid
+    bound): the multipliers of a solver's optimal point sit on their cone's boundary
+    (complementarity), where no exact correction of the dual residual stays in ``K*``."""
     best = _lower(data, x, y, lo, hi, p_shift, allow_fix, enough)
+    if allow_fix and math.isinf(best[0]) and (y0 := _purified(data, x, y)) is not None:
+        cand = _lower(data, x, y0, lo, hi, p_shift, allow_fix, enough)
+        if cand[0] > best[0]:
+            best = cand
+            best[2]["multipliers_zeroed"] = float(np.count_nonzero(y0 != y))
     if inner is None or math.isfinite(best[0]):
         return best
     yin, win = inner
@@ -598,23 +604,9 @@ def _once(make: Callable[[], tuple[np.ndarray, np.ndarray]]
     return get
 
 
-def _p_shift(P: sp.csr_matrix | None) -> float:
-    """A verified ``t >= 0`` with ``P + t I`` PSD (0 when ``P`` is exactly PSD)."""
-    if _psd_P_exact(P):
-        return 0.0
-    assert P is not None
-    used = np.flatnonzero(np.diff(P.indptr) > 0)
-    sub = P[used][:, used].toarray()
-    if sub.shape[0] > 6000:
-        return math.inf
-    sub = 0.5 * (sub + sub.T)
-    if not np.array_equal(sub, P[used][:, used].toarray()):
-        return math.inf  # not symmetric: the quadratic form is not what cvxpy declared
-    return psd_shift(sub)
-
-
 #: the residuals a lower bound reports of itself (:func:`_lower`, :func:`_lower_best`)
-_LOWER_KEYS = ("dual_residual", "dual_cone_move", "dual_correction", "dual_interior_step")
+_LOWER_KEYS = ("dual_residual", "dual_cone_move", "dual_correction", "dual_interior_step",
+               "multipliers_zeroed")
 
 
 #: the least a certificate takes, however small the form (2.6-3 ms on cvxpy's standard

@@ -26,6 +26,7 @@ from .data import (
     take,
     transposed,
 )
+from .psd import psd_shift
 from .slack import abs_mv
 
 __all__: list[str] = []  # private helpers of the convexkern.math.conic package
@@ -388,6 +389,21 @@ def _psd_P_exact(P: sp.csr_matrix | None) -> bool:
     except AttributeError:
         pass
     return out
+
+
+def _p_shift(P: sp.csr_matrix | None) -> float:
+    """A verified ``t >= 0`` with ``P + t I`` PSD (0 when ``P`` is exactly PSD)."""
+    if _psd_P_exact(P):
+        return 0.0
+    assert P is not None
+    used = np.flatnonzero(np.diff(P.indptr) > 0)
+    sub = P[used][:, used].toarray()
+    if sub.shape[0] > 6000:
+        return math.inf
+    sub = 0.5 * (sub + sub.T)
+    if not np.array_equal(sub, P[used][:, used].toarray()):
+        return math.inf  # not symmetric: the quadratic form is not what cvxpy declared
+    return psd_shift(sub)
 
 
 #: the largest block of ``P`` whose definiteness is verified (a dense eigenvalue and a
