@@ -519,9 +519,12 @@ def _upper_at(data: ConicData, x: np.ndarray,
         return math.inf, reason, {}
     dx = np.zeros_like(x)
     dx[B] = d
-    if data.lb is not None or data.ub is not None:
-        lo_ok = data.lb is None or np.all(x[B] - d >= data.lb[B])
-        hi_ok = data.ub is None or np.all(x[B] + d <= data.ub[B])
+    if data.lb is not None or data.ub is not None:  # every column: active_fix moves others
+        moved = dx > 0  # x - dx and x + dx rounded outward
+        lo_ok = data.lb is None or np.all(np.where(
+            moved, np.nextafter(x - dx, -np.inf), x) >= data.lb)
+        hi_ok = data.ub is None or np.all(np.where(
+            moved, np.nextafter(x + dx, np.inf), x) <= data.ub)
         if not (lo_ok and hi_ok):
             return math.inf, "the equality correction leaves a native variable bound", {}
     rad = es + (abs_mv(data.A, dx) * (1 + float(_gamma(int(np.max(np.diff(

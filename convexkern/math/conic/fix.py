@@ -717,6 +717,11 @@ def _column_room(data: ConicData, x: np.ndarray, s: np.ndarray, act: np.ndarray,
         room = np.minimum(room, np.clip(data.ub - x, 0.0, 1.0))
     room = np.maximum(room, 1e-12)
     room[pinned] = 0.0
+    # a column at a native bound does not move: any correction of it may cross the bound
+    if data.lb is not None:
+        room[x <= data.lb] = 0.0
+    if data.ub is not None:
+        room[x >= data.ub] = 0.0
     return room
 
 
