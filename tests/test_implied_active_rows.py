@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import math
 import warnings
-from importlib import resources
-from pathlib import Path
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from netlib_cases import assert_certified, netlib
 
 import convexkern as ck
-from convexkern.data.mps import build_problem, read_mps
 from convexkern.math.conic import ConicData, bounds
 from convexkern.math.conic.redundant import exact_followers, follow_exactly
 from convexkern.report import Status
@@ -64,13 +62,6 @@ def test_follow_exactly_needs_every_miss_at_rounding_and_proved():
     assert follow_exactly(data, x, move, met).size == 0
 
 
-def _boeing2() -> ck.Formulation:
-    path = Path(str(resources.files("convexkern.data") / "public" / "netlib" / "boeing2.mps"))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return ck.from_cvxpy(build_problem(read_mps(path))[0], "boeing2")
-
-
 #: Netlib's published optimum of BOEING2, to its 11 digits (the bracket must hold it to
 #: within their rounding, 5e-9)
 _BOEING2 = -315.01872802
@@ -78,20 +69,13 @@ _BOEING2 = -315.01872802
 
 @pytest.mark.parametrize("solver", ["clarabel", "ecos", "highs", "qoco"])
 def test_boeing2_is_certified_and_its_bracket_holds_the_optimum(solver):
-    f = _boeing2()
-    if solver not in ck.available_solvers(f):
-        pytest.skip(f"{solver} not installed")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        r = ck.solve(f, solver)
-    assert r.status is Status.OPTIMAL, r.message
-    assert r.dual_value <= _BOEING2 + 5e-9 and r.primal_value >= _BOEING2 - 5e-9
+    assert_certified(netlib("boeing2"), solver, _BOEING2, 5e-9)
 
 
 def test_without_the_proof_boeing2_upper_bound_stays_open(monkeypatch):
     """The same solve with follow_exactly proving nothing: Clarabel's point gives no upper
     bound (as before), so the certificate above is the proof's."""
-    f = _boeing2()
+    f = netlib("boeing2")
     monkeypatch.setattr(bounds, "follow_exactly", lambda *a: np.zeros(0, dtype=int))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

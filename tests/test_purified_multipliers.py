@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import math
 import warnings
-from importlib import resources
-from pathlib import Path
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from netlib_cases import assert_certified, netlib
 
 import convexkern as ck
-from convexkern.data.mps import build_problem, read_mps
 from convexkern.math.conic import ConicData, bounds
 from convexkern.math.conic.weak import GAP, NEGLIGIBLE, _purified
 from convexkern.report import Status
@@ -56,13 +54,6 @@ def test_other_cone_blocks_are_left_as_they_are():
     assert _purified(data, np.array([1.0, 1.0]), y) is None
 
 
-def _recipe() -> ck.Formulation:
-    path = Path(str(resources.files("convexkern.data") / "public" / "netlib" / "recipe.mps"))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return ck.from_cvxpy(build_problem(read_mps(path))[0], "recipe")
-
-
 def _lp_7() -> ck.Formulation:
     from cvxpy.tests import solver_test_helpers as h
 
@@ -70,21 +61,14 @@ def _lp_7() -> ck.Formulation:
 
 
 #: the published optima (Netlib's to 11 digits; lp_7's is 0) and the slack of their digits
-_CASES = {"recipe": (_recipe, -266.616, 5e-9), "lp_7": (_lp_7, 0.0, 1e-12)}
+_CASES = {"recipe": (lambda: netlib("recipe"), -266.616, 5e-9), "lp_7": (_lp_7, 0.0, 1e-12)}
 
 
 @pytest.mark.parametrize("solver", ["clarabel", "ecos", "qoco"])
 @pytest.mark.parametrize("name", ["recipe", "lp_7"])
 def test_interior_point_answers_are_certified(name, solver):
     make, optimum, slack = _CASES[name]
-    f = make()
-    if solver not in ck.available_solvers(f):
-        pytest.skip(f"{solver} not installed")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        r = ck.solve(f, solver)
-    assert r.status is Status.OPTIMAL, r.message
-    assert r.dual_value <= optimum + slack and r.primal_value >= optimum - slack
+    assert_certified(make(), solver, optimum, slack)
 
 
 def test_without_purification_ecos_leaves_recipe_lower_bound_open(monkeypatch):
@@ -93,5 +77,5 @@ def test_without_purification_ecos_leaves_recipe_lower_bound_open(monkeypatch):
     monkeypatch.setattr(bounds, "_purified", lambda data, x, y: None)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        r = ck.solve(_recipe(), "ecos")
+        r = ck.solve(netlib("recipe"), "ecos")
     assert not math.isfinite(r.dual_value) and r.status is not Status.OPTIMAL

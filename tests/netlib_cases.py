@@ -1,0 +1,34 @@
+"""Shared by the tests of the bounds on Netlib's LPs: a shipped instance as a formulation,
+and the check that a solver's report is certified with a bracket holding the optimum."""
+
+from __future__ import annotations
+
+import warnings
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+import convexkern as ck
+from convexkern.data.mps import build_problem, read_mps
+from convexkern.report import Status
+
+
+def netlib(name: str) -> ck.Formulation:
+    """The shipped Netlib LP ``name`` (convexkern/data/public/netlib)."""
+    path = Path(str(resources.files("convexkern.data") / "public" / "netlib" / f"{name}.mps"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ck.from_cvxpy(build_problem(read_mps(path))[0], name)
+
+
+def assert_certified(f: ck.Formulation, solver: str, optimum: float, slack: float) -> None:
+    """``solver``'s report on ``f`` is ``optimal`` and its bracket holds ``optimum`` within
+    ``slack`` (a published value's rounding); skipped where the solver is not installed."""
+    if solver not in ck.available_solvers(f):
+        pytest.skip(f"{solver} not installed")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = ck.solve(f, solver)
+    assert r.status is Status.OPTIMAL, r.message
+    assert r.dual_value <= optimum + slack and r.primal_value >= optimum - slack
