@@ -4,22 +4,19 @@ and the check that a solver's report is certified with a bracket holding the opt
 from __future__ import annotations
 
 import warnings
-from importlib import resources
-from pathlib import Path
 
 import pytest
 
 import convexkern as ck
-from convexkern.data.mps import build_problem, read_mps
+from convexkern.data.mps import build_problem, public_file, read_mps
 from convexkern.report import Status
 
 
 def netlib(name: str) -> ck.Formulation:
     """The shipped Netlib LP ``name`` (convexkern/data/public/netlib)."""
-    path = Path(str(resources.files("convexkern.data") / "public" / "netlib" / f"{name}.mps"))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return ck.from_cvxpy(build_problem(read_mps(path))[0], name)
+        return ck.from_cvxpy(build_problem(read_mps(public_file(f"netlib/{name}.mps")))[0], name)
 
 
 def assert_certified(f: ck.Formulation, solver: str, optimum: float, slack: float) -> None:

@@ -184,12 +184,24 @@ def exact_followers(data: ConicData, base: np.ndarray, rows: np.ndarray,
     """The rows of ``rows`` proved exact combinations of the rows ``base`` (``b``
     included: :func:`_exact_combination` on least-squares multipliers, rounded to
     fractions): a point that meets every row of ``base`` exactly meets these exactly.
-    ``every``: none unless all are (the proofs stop at the first failure)."""
-    none = np.zeros(0, dtype=int)
+    ``every``: none unless all are (the proofs stop at the first failure).  The answer
+    depends on the rows alone, not on any point: kept per form, by the two row sets (a
+    certificate's step search asks again for the same ones)."""
     n = data.c.size
     if rows.size == 0 or base.size == 0 or base.size > 2000 or not affordable(
             2.0 * n * base.size * (base.size + rows.size)):
-        return none
+        return np.zeros(0, dtype=int)  # (not kept: there may be time on a later call)
+    memo = data.cache.setdefault("exact_followers", {})
+    key = (base.tobytes(), rows.tobytes(), every)
+    if key not in memo:
+        memo[key] = _followers(data, base, rows, every)
+    return memo[key]
+
+
+def _followers(data: ConicData, base: np.ndarray, rows: np.ndarray, every: bool
+               ) -> np.ndarray:
+    """:func:`exact_followers`, computed."""
+    none = np.zeros(0, dtype=int)
     AB, AR = data.A[base], data.A[rows]
     try:
         lam = scipy.linalg.lstsq(AB.toarray().T, AR.toarray().T, lapack_driver="gelsy")[0]
