@@ -49,7 +49,13 @@ from .cvxpy_bounds import (
     with_factors,
 )
 from .cvxpy_written import approximated, curved_along
-from .outcome import TOLERANCE, certified_report, pointless_report, refine_hopeless
+from .outcome import (
+    TOLERANCE,
+    certified_report,
+    pointless_report,
+    proves_no_solution,
+    refine_hopeless,
+)
 from .status import cvxpy_status
 from .table import CONIC
 from .watchdog import ChildLost, Stopped, can_watch, run_watched
@@ -179,6 +185,12 @@ def solve_conic(
                              else Status.OPTIMAL_INACCURATE)
             note += f" (the re-solve stopped at its budget of {budget:.2g} s)"
         notes.append(note)
+        if proves_no_solution(second, first):  # the answer, not the first's open bracket
+            return replace(second, solve_time=solve_time, solver_stats={
+                **second.solver_stats, "refined": True, "first_rel_gap": first.rel_gap},
+                message=f"{second.message}; found by a re-solve at settings {finer:.0e} "
+                        f"(the first answer, at {accuracy:.0e}, had a certified gap of "
+                        f"{first.rel_gap:.2g})")
         if second.status.has_solution and _closer(second, best):
             best = second
         if best.rel_gap <= tol:

@@ -31,7 +31,7 @@ from ..math.budget import fits
 from ..report import ABSOLUTE_GAP_BELOW, SolveReport, Status
 
 __all__ = ["TOLERANCE", "TolerancePolicy", "certified_report", "judged", "pointless_report",
-           "refine_hopeless", "unproved_past_deadline"]
+           "proves_no_solution", "refine_hopeless", "unproved_past_deadline"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -350,3 +350,17 @@ def judged(f: Formulation, report: SolveReport) -> SolveReport:
         return replace(report, status=Status.ERROR, primal_value=math.nan,
                        message=report.message or f"{said}: not proven")
     return report
+
+
+def proves_no_solution(second: SolveReport, first: SolveReport) -> bool:
+    """Whether a re-solve's report proves the problem infeasible or unbounded (its ray
+    checked: ``claim_proven``) where the first answer's certificate does not refute it: a
+    finite bound on the side the claim empties (a certified feasible point refutes
+    "infeasible", a certified bound on the optimum "unbounded")."""
+    if not second.solver_stats.get("claim_proven"):
+        return False
+    if second.status is Status.UNBOUNDED:
+        return not math.isfinite(first.dual_value)
+    if second.status is Status.INFEASIBLE:
+        return not math.isfinite(first.primal_value)
+    return False
