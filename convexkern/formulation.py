@@ -424,11 +424,21 @@ def from_cvxpy(problem: cp.Problem, name: str | None = None, *,
     InvalidTypeError
         ``problem`` is not a ``cvxpy.Problem``.
     InvalidInputError
-        The problem is not DCP, or two variables (or parameters) share a name.
+        The problem is not DCP, cvxpy's DCP check itself failed (its numerical PSD check
+        of a ``quad_form`` matrix), or two variables (or parameters) share a name.
     """
     if not isinstance(problem, cp.Problem):
         raise InvalidTypeError("problem", f"must be a cvxpy.Problem, got {type(problem).__name__}")
-    if not problem.is_dcp():
+    try:
+        dcp = problem.is_dcp()
+    except (ValueError, RuntimeError, ArithmeticError) as exc:
+        # cvxpy checks a constant matrix of quad_form PSD numerically (ARPACK's
+        # shift-invert): on a singular, badly scaled one SciPy's solve can fail inside it
+        raise InvalidInputError(
+            "problem", f"cvxpy's DCP check failed ({type(exc).__name__}: {exc}), in its "
+            "numerical check that a quad_form matrix is PSD where it holds one: if the "
+            "matrix is PSD, pass cp.psd_wrap(P) instead") from exc
+    if not dcp:
         raise InvalidInputError("problem", "is not DCP (cvxpy's disciplined convex "
                                 "programming rules): no convex solver can take it")
     if not problem.variables():

@@ -235,6 +235,45 @@ def test_from_cvxpy_refuses_bad_input():
         ck.from_cvxpy(cp.Problem(cp.Minimize(x + y), [x >= 0, y >= 0]))
 
 
+#: a singular PSD matrix with entries from 2^-22 to 2^21 (a review's case): cvxpy's
+#: numerical PSD check of quad_form (ARPACK's shift-invert) failed inside SciPy on it
+_BADLY_SCALED_P = np.array(
+    [[4096.0, -98304.0, -0.03125, 24.0, 65536.0, -32.0, 0.0, -16.0, 65536.0],
+     [-98304.0, 2359296.0, 0.75, -576.0, -1572864.0, 768.0, 0.0, 384.0, -1572864.0],
+     [-0.03125, 0.75, 2.384185791015625e-07, -0.00018310546875, -0.5, 0.000244140625, 0.0,
+      0.0001220703125, -0.5],
+     [24.0, -576.0, -0.00018310546875, 0.140625, 384.0, -0.1875, 0.0, -0.09375, 384.0],
+     [65536.0, -1572864.0, -0.5, 384.0, 1048576.0, -512.0, 0.0, -256.0, 1048576.0],
+     [-32.0, 768.0, 0.000244140625, -0.1875, -512.0, 0.25, 0.0, 0.125, -512.0],
+     [0.0] * 9,
+     [-16.0, 384.0, 0.0001220703125, -0.09375, -256.0, 0.125, 0.0, 0.0625, -256.0],
+     [65536.0, -1572864.0, -0.5, 384.0, 1048576.0, -512.0, 0.0, -256.0, 1048576.0]])
+
+
+def test_a_failing_dcp_check_is_named(monkeypatch):
+    # whatever SciPy raises inside cvxpy's DCP check reaches the caller as the library's
+    # error naming the problem, with the way around it (on any machine: the check patched)
+    x = cp.Variable(2, name="x")
+    problem = cp.Problem(cp.Minimize(cp.quad_form(x, np.eye(2))), [x >= 1])
+
+    def fails() -> bool:
+        raise ValueError("array must not contain infs or NaNs")
+    monkeypatch.setattr(problem, "is_dcp", fails)
+    with pytest.raises(ck.InvalidInputError, match=r"problem.*psd_wrap") as err:
+        ck.from_cvxpy(problem)
+    assert isinstance(err.value.__cause__, ValueError)
+    # the matrix it failed on: a clean answer either way (the check's arithmetic is the
+    # machine's), and psd_wrap takes the same problem
+    x = cp.Variable(9, name="x")
+    try:
+        ck.from_cvxpy(cp.Problem(cp.Minimize(cp.quad_form(x, _BADLY_SCALED_P)), [x >= 1]))
+    except ck.InvalidInputError as exc:
+        assert "problem" in str(exc)
+    f = ck.from_cvxpy(cp.Problem(cp.Minimize(cp.quad_form(x, cp.psd_wrap(_BADLY_SCALED_P))),
+                                 [x >= 1]))
+    assert f.sense == "minimize"
+
+
 def test_an_inverted_bracket_is_refused():
     x = cp.Variable(name="x")
     prob = cp.Problem(cp.Minimize(x), [x >= 1])
