@@ -439,8 +439,13 @@ def from_cvxpy(problem: cp.Problem, name: str | None = None, *,
             "numerical check that a quad_form matrix is PSD where it holds one: if the "
             "matrix is PSD, pass cp.psd_wrap(P) instead") from exc
     if not dcp:
+        hint = ""
+        if any(a.__name__ == "QuadForm" for a in problem.atoms()):
+            hint = (" (cvxpy checks a quad_form matrix PSD numerically, and may call a "
+                    "singular or badly scaled PSD one indefinite: if it is PSD, pass "
+                    "cp.psd_wrap(P) instead)")
         raise InvalidInputError("problem", "is not DCP (cvxpy's disciplined convex "
-                                "programming rules): no convex solver can take it")
+                                f"programming rules): no convex solver can take it{hint}")
     if not problem.variables():
         raise InvalidInputError("problem", "has no variables: there is nothing to solve")
     discrete = [v.name() for v in problem.variables()

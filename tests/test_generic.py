@@ -272,6 +272,11 @@ def test_a_failing_dcp_check_is_named(monkeypatch):
     f = ck.from_cvxpy(cp.Problem(cp.Minimize(cp.quad_form(x, cp.psd_wrap(_BADLY_SCALED_P))),
                                  [x >= 1]))
     assert f.sense == "minimize"
+    # a matrix cvxpy's check calls indefinite: the refusal points to psd_wrap too (an
+    # indefinite matrix is refused as well, the hint says what to do if it is not)
+    bad = cp.Problem(cp.Minimize(cp.quad_form(x[:2], np.diag([1.0, -1.0]))))
+    with pytest.raises(ck.InvalidInputError, match=r"not DCP.*psd_wrap"):
+        ck.from_cvxpy(bad)
 
 
 def test_an_inverted_bracket_is_refused():
