@@ -22,6 +22,7 @@ from .data import (
     _up,
     cached,
     nonneg_rows,
+    norm_up,
     row_positions,
     take,
     transposed,
@@ -543,12 +544,11 @@ def _soc_norm(data: ConicData, i: int, k: int) -> tuple[float, float] | None:
         if not lam > 0 or psd_shift(G, 0.5 * lam) != 0.0:
             return ()
         absM = abs(M)
-        err = float(_gamma(k + 2)) * float(np.linalg.norm((absM.T @ absM).toarray()))
+        err = float(_gamma(k + 2)) * norm_up((absM.T @ absM).toarray())
         mu = 0.5 * lam - _up(err * (1.0 + 4 * _U))
         if not mu > 0:
             return ()
-        bnorm = _up(float(np.linalg.norm(data.b[i + 1: i + k]))
-                    * (1.0 + float(_gamma(k + 2))))
+        bnorm = _up(norm_up(data.b[i + 1: i + k]) * (1.0 + float(_gamma(k + 2))))
         return math.sqrt(mu) * (1.0 - 4 * _U), bnorm
     out = cached(data, f"soc_norm_{i}", make)
     return (out[0], out[1]) if out else None

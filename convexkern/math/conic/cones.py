@@ -22,6 +22,7 @@ from .data import (
     _gamma,
     _up,
     cached,
+    norm_up,
     norms_up,
     other_blocks,
     soc_groups,
@@ -268,7 +269,7 @@ def _cone_moves(s: np.ndarray, rad: np.ndarray, data: ConicData) -> tuple[np.nda
     for k, starts, diag in _psd_groups(data):  # the blocks of one side at once
         # every S* within Rm of S is PSD once S - |Rm|_F I is
         grow = 1.0 + float(_gamma(k * k + 2))
-        margins = [_up(float(np.linalg.norm(Rm)) * grow)
+        margins = [_up(norm_up(Rm) * grow)
                    for Rm in stacked(rad, starts, k, data.psd_lower)]
         t = psd_shifts(stacked(s, starts, k, data.psd_lower), np.array(margins))
         if not np.all(np.isfinite(t)):
@@ -709,7 +710,7 @@ def _stays_in_dual(data: ConicData, y: np.ndarray, By: np.ndarray, dv: np.ndarra
         if not dd.any():
             continue
         if kind == "psd":
-            frob = float(np.linalg.norm(dd)) * (1 + 4 * _U)
+            frob = norm_up(dd)
             if psd_shift(_smat(y[i: i + size], k, data.psd_lower), frob) != 0.0:
                 return False
         elif kind == "exp":

@@ -538,6 +538,15 @@ def other_blocks(data: ConicData) -> list[tuple[str, int, int]]:
     return cached(data, "other_blocks", lambda: [b for b in data.blocks if b[0] != "soc"])
 
 
+def norm_up(v: np.ndarray) -> float:
+    """An upper bound on the 2-norm (Frobenius for a matrix) of ``v``, scaled as
+    :func:`norms_up` scales a row: ``np.linalg.norm`` squares the entries unscaled, so
+    below about 1e-154 it returns 0 (a ray's PSD correction of 1e-176 read as none: a
+    false "infeasible" on an SDP scaled by 2^600) and above 1e154 inf."""
+    flat = np.asarray(v, dtype=float).reshape(1, -1)
+    return float(norms_up(flat, flat.shape[1] + 1)[0])
+
+
 def norms_up(T: np.ndarray, k: int) -> np.ndarray:
     """An upper bound on the 2-norm of each row of ``T`` (a second-order block of size
     ``k``'s tails): scaled by the row's largest magnitude, so that no square underflows or
@@ -554,8 +563,11 @@ def norms_up(T: np.ndarray, k: int) -> np.ndarray:
         nrm = np.sqrt(np.einsum("ij,ij->i", S, S)) * safe
         nrm = np.where(np.isfinite(m), nrm, m)  # inf stays inf (NaN stays NaN)
     # a 0 is exact (every entry 0: scaled as above, a nonzero row has nrm >= its largest
-    # entry); rounded up it would put the cone's apex outside the cone by 5e-324
-    return np.where(nrm == 0.0, 0.0, np.nextafter(nrm * (1.0 + float(_gamma(k + 4))), np.inf))
+    # entry); rounded up it would put the cone's apex outside the cone by 5e-324. A
+    # subnormal result's last product rounds by up to half of 5e-324 absolutely, which
+    # the relative gamma does not cover there: k + 4 of them are added
+    up = np.nextafter(nrm * (1.0 + float(_gamma(k + 4))), np.inf) + (k + 4) * 5e-324
+    return np.where(nrm == 0.0, 0.0, up)
 
 
 @dataclass

@@ -41,7 +41,7 @@ import scipy.sparse as sp
 
 from ..budget import FLOPS, fits
 from .boxes import _DENSE_P_LIMIT, _primal_box, psd_margin
-from .data import _TINY, _U, ConicBounds, ConicData, _gamma, _two_product
+from .data import _TINY, _U, ConicBounds, ConicData, _gamma, _two_product, norm_up
 
 __all__ = ["QuadFactor", "factored_bounds", "claim_forms"]
 
@@ -246,7 +246,7 @@ def _ratio(data: ConicData, q: QuadFactor) -> float | None:
     if mu is None or not mu > 0 or np.count_nonzero(np.any(q.P != 0, axis=1)) != n:
         return None
     bound = _difference(q)
-    e = math.sqrt(float(np.sum(bound * bound))) * (1.0 + 8.0 * (n * n + k + 8) * _U) + _TINY
+    e = norm_up(bound) * (1.0 + 8.0 * (n * n + k + 8) * _U) + _TINY
     if not mu > 3.0 * e:
         return None
     rho = e / (mu - e) * (1.0 + 16 * _U)
