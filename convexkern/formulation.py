@@ -17,7 +17,7 @@ from typing import Any
 import cvxpy as cp
 import numpy as np
 
-from .errors import InvalidInputError, InvalidTypeError
+from .errors import ConvexkernError, InvalidInputError, InvalidTypeError
 from .generic import CONIC_KEY, generic_certify
 from .report import Certificate
 
@@ -406,6 +406,19 @@ def cone_class(problem: cp.Problem) -> str:
 DECISION_RULES = ("dual_expansion", "expansion", "linear")
 
 
+def _quad_form_hint(problem: cp.Problem) -> str:
+    """What to do where ``problem`` holds a ``quad_form``: cvxpy checks its constant matrix
+    PSD numerically, and may call a singular or badly scaled PSD one indefinite, or fail
+    in SciPy while checking it (empty for a problem without one)."""
+    try:
+        quad = any(a.__name__ == "QuadForm" for a in problem.atoms())
+    except (ValueError, RuntimeError, ArithmeticError):
+        quad = False
+    return (" (cvxpy checks a quad_form matrix PSD numerically, and a singular or badly "
+            "scaled PSD one can fail that check: if it is PSD, pass cp.psd_wrap(P) "
+            "instead)") if quad else ""
+
+
 def from_cvxpy(problem: cp.Problem, name: str | None = None, *,
                parameters: Mapping[str, cp.Parameter] | None = None,
                data: Mapping[str, Any] | None = None, source: str = "",
@@ -431,21 +444,17 @@ def from_cvxpy(problem: cp.Problem, name: str | None = None, *,
         raise InvalidTypeError("problem", f"must be a cvxpy.Problem, got {type(problem).__name__}")
     try:
         dcp = problem.is_dcp()
+    except ConvexkernError:
+        raise  # the library's own names its argument already
     except (ValueError, RuntimeError, ArithmeticError) as exc:
         # cvxpy checks a constant matrix of quad_form PSD numerically (ARPACK's
         # shift-invert): on a singular, badly scaled one SciPy's solve can fail inside it
-        raise InvalidInputError(
-            "problem", f"cvxpy's DCP check failed ({type(exc).__name__}: {exc}), in its "
-            "numerical check that a quad_form matrix is PSD where it holds one: if the "
-            "matrix is PSD, pass cp.psd_wrap(P) instead") from exc
+        raise InvalidInputError("problem", f"cvxpy's DCP check failed ({type(exc).__name__}: "
+                                f"{exc}){_quad_form_hint(problem)}") from exc
     if not dcp:
-        hint = ""
-        if any(a.__name__ == "QuadForm" for a in problem.atoms()):
-            hint = (" (cvxpy checks a quad_form matrix PSD numerically, and may call a "
-                    "singular or badly scaled PSD one indefinite: if it is PSD, pass "
-                    "cp.psd_wrap(P) instead)")
         raise InvalidInputError("problem", "is not DCP (cvxpy's disciplined convex "
-                                f"programming rules): no convex solver can take it{hint}")
+                                "programming rules): no convex solver can take it"
+                                f"{_quad_form_hint(problem)}")
     if not problem.variables():
         raise InvalidInputError("problem", "has no variables: there is nothing to solve")
     discrete = [v.name() for v in problem.variables()
