@@ -65,3 +65,22 @@ def test_a_feasible_sdp_scaled_by_2_600_is_never_infeasible(solver):
     assert r.status is not Status.INFEASIBLE, r.message
     if r.status.has_solution:  # any bracket holds the optimum, (2 + fl(sqrt 2)/sqrt 2) s
         assert r.dual_value <= 3.0000000000000004 * s and r.primal_value >= 2.9999999999999996 * s
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e-150, 1e-170, 1e-200])
+def test_the_box_of_a_tiny_second_order_cone_holds_its_points(scale):
+    # min t s.t. |x - a| <= t, a = (3, 4) scale: optimum 0 at x = a (a review's case). The
+    # box of the cone's one-entry tail rows took |a| from unscaled squares, 0 below 1e-162,
+    # and certified a lower bound above the optimum
+    from convexkern.math.conic.bounds import conic_bounds
+    from convexkern.math.conic.boxes import _primal_box
+
+    a = np.array([3.0, 4.0]) * scale
+    data = ConicData(c=np.array([1.0, 0.0, 0.0]), A=sp.csr_matrix(-np.eye(3)),
+                     b=np.concatenate([[0.0], -a]), soc=[3])
+    x = np.array([5e-3 * scale, *a])  # feasible: |x_S - a| = 0 <= t
+    lo, hi = _primal_box(data, math.inf)
+    assert np.all(lo <= x) and np.all(x <= hi)
+    y = np.array([1.0, 0.6e-6, 0.8e-6])
+    bounds = conic_bounds(data, x, y)
+    assert bounds.lower <= 0.0 <= bounds.upper

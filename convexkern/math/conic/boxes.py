@@ -579,25 +579,45 @@ def _diagonal_tails(data: ConicData, socs: list[tuple[int, int]]
         blk = owner[keep]
         col = T.indices[T.indptr[:-1][keep]]
         val = T.data[T.indptr[:-1][keep]]
-        # one (block, column) pair per distinct column of a block: its sum of squares
+        # one (block, column) pair per distinct column of a block: the root of its sum of
+        # squares, from below; each sum scaled by its largest entry (unscaled, a square
+        # below 1e-154 underflows, and a subnormal one can round up: a box too small)
         key, inv = np.unique(blk * np.int64(data.c.size) + col, return_inverse=True)
-        sq = np.bincount(inv, weights=val * val)
-        cnt = np.bincount(inv)
-        low = sq * (1.0 - _gamma(cnt + 2)) * (1.0 - 4 * _U)
+        root = _scaled_roots(inv, np.abs(val), key.size, down=True)
         pb = key // data.c.size
         pc = key % data.c.size
-        mu = np.full(len(socs), np.inf)
-        np.minimum.at(mu, pb, low)
-        b2 = np.bincount(owner, weights=data.b[rows] ** 2, minlength=len(socs))
-        bnorm = np.nextafter(np.sqrt(b2) * (1.0 + _gamma(lengths + 3)), np.inf)
-        taken = np.flatnonzero(ok & (mu > 0) & np.isfinite(mu))
+        mu_root = np.full(len(socs), np.inf)
+        np.minimum.at(mu_root, pb, root)
+        bnorm = _scaled_roots(owner, np.abs(data.b[rows]), len(socs), down=False)
+        taken = np.flatnonzero(ok & (mu_root > _TINY) & np.isfinite(mu_root))
         where = np.full(len(socs), -1)
         where[taken] = np.arange(taken.size)
         sel = where[pb] >= 0
         heads = np.array([i for i, _ in socs], dtype=np.intp)[taken]
-        return (heads, where[pb[sel]], pc[sel], np.sqrt(mu[taken]) * (1.0 - 4 * _U),
-                bnorm[taken], taken)
+        return heads, where[pb[sel]], pc[sel], mu_root[taken], bnorm[taken], taken
     return cached(data, "soc_diagonal_tails", make)
+
+
+def _scaled_roots(group: np.ndarray, mag: np.ndarray, size: int, down: bool) -> np.ndarray:
+    """For each group ``g < size``, a bound on ``sqrt(sum mag_i^2)`` over its entries
+    (``mag >= 0``): from below with ``down`` (0 for an empty group; a result under
+    :data:`_TINY` is not to be trusted and the caller takes none), else from above.  Each
+    group's entries are divided by its largest first (exact for that one: a sum in
+    ``[1, count]``), so no square underflows or overflows; ``gamma_{count+4}`` covers the
+    divisions, squares, sum, root and product."""
+    top = np.zeros(size)
+    np.maximum.at(top, group, mag)
+    safe = np.where((top > 0) & np.isfinite(top), top, 1.0)
+    cnt = np.bincount(group, minlength=size)
+    t = np.bincount(group, weights=(mag / safe[group]) ** 2, minlength=size)
+    g = _gamma(cnt + 4)
+    with np.errstate(invalid="ignore"):
+        if down:
+            out = np.sqrt(t * (1.0 - g)) * safe * (1.0 - 4 * _U)
+        else:
+            out = np.nextafter(np.sqrt(t) * safe * (1.0 + g), np.inf) + (cnt + 4) * 5e-324
+    # 0 exactly for an all-zero group; inf and NaN as they came (never a finite bound)
+    return np.where(top == 0, 0.0, np.where(np.isfinite(top), out, top))
 
 
 def _primal_box(data: ConicData, upper: float, x: np.ndarray | None = None,
