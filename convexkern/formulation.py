@@ -407,16 +407,25 @@ DECISION_RULES = ("dual_expansion", "expansion", "linear")
 
 
 def _quad_form_hint(problem: cp.Problem) -> str:
-    """What to do where ``problem`` holds a ``quad_form``: cvxpy checks its constant matrix
-    PSD numerically, and may call a singular or badly scaled PSD one indefinite, or fail
-    in SciPy while checking it (empty for a problem without one)."""
-    try:
-        quad = any(a.__name__ == "QuadForm" for a in problem.atoms())
-    except (ValueError, RuntimeError, ArithmeticError):
-        quad = False
-    return (" (cvxpy checks a quad_form matrix PSD numerically, and a singular or badly "
-            "scaled PSD one can fail that check: if it is PSD, pass cp.psd_wrap(P) "
-            "instead)") if quad else ""
+    """What to do where ``problem`` holds a ``quad_form`` of a finite constant matrix,
+    not wrapped in ``psd_wrap``, that cvxpy's numerical check calls neither PSD nor NSD or
+    fails on (a singular or badly scaled PSD matrix can): empty otherwise."""
+    nodes = [problem.objective.expr, *problem.constraints]
+    while nodes:
+        node = nodes.pop()
+        if type(node).__name__ == "QuadForm" and type(node.args[1]).__name__ == "Constant":
+            P = node.args[1].value
+            if np.all(np.isfinite(np.asarray(P.toarray() if hasattr(P, "toarray") else P))):
+                try:
+                    curved = node.is_atom_convex() or node.is_atom_concave()
+                except (ValueError, RuntimeError, ArithmeticError):
+                    curved = False
+                if not curved:
+                    return (" (cvxpy checks a quad_form matrix PSD numerically, and a "
+                            "singular or badly scaled PSD one can fail that check: if it is "
+                            "PSD, pass cp.psd_wrap(P) instead)")
+        nodes.extend(getattr(node, "args", []))
+    return ""
 
 
 def from_cvxpy(problem: cp.Problem, name: str | None = None, *,

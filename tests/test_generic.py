@@ -259,7 +259,7 @@ def test_a_failing_dcp_check_is_named(monkeypatch):
     def fails() -> bool:
         raise ValueError("array must not contain infs or NaNs")
     monkeypatch.setattr(problem, "is_dcp", fails)
-    with pytest.raises(ck.InvalidInputError, match=r"problem.*psd_wrap") as err:
+    with pytest.raises(ck.InvalidInputError, match=r"problem.*DCP check failed") as err:
         ck.from_cvxpy(problem)
     assert isinstance(err.value.__cause__, ValueError)
     # the matrix it failed on: a clean answer either way (the check's arithmetic is the
@@ -272,11 +272,19 @@ def test_a_failing_dcp_check_is_named(monkeypatch):
     f = ck.from_cvxpy(cp.Problem(cp.Minimize(cp.quad_form(x, cp.psd_wrap(_BADLY_SCALED_P))),
                                  [x >= 1]))
     assert f.sense == "minimize"
-    # a matrix cvxpy's check calls indefinite: the refusal points to psd_wrap too (an
-    # indefinite matrix is refused as well, the hint says what to do if it is not)
+    # a matrix cvxpy's check calls neither PSD nor NSD: the refusal points to psd_wrap
+    # (an indefinite matrix is refused as well; the hint says what to do if it is not)
     bad = cp.Problem(cp.Minimize(cp.quad_form(x[:2], np.diag([1.0, -1.0]))))
     with pytest.raises(ck.InvalidInputError, match=r"not DCP.*psd_wrap"):
         ck.from_cvxpy(bad)
+    # no hint where the quad_form is not the trouble (a convex one maximised, a wrapped
+    # one): psd_wrap would change nothing there
+    for other in (cp.Problem(cp.Maximize(cp.quad_form(x[:2], np.eye(2)))),
+                  cp.Problem(cp.Minimize(cp.quad_form(x[:2], cp.psd_wrap(np.eye(2)))
+                                         - cp.sum_squares(x[:2])))):
+        with pytest.raises(ck.InvalidInputError, match="not DCP") as err:
+            ck.from_cvxpy(other)
+        assert "psd_wrap" not in str(err.value)
 
 
 def test_an_inverted_bracket_is_refused():
