@@ -566,7 +566,8 @@ def norms_up(T: np.ndarray, k: int) -> np.ndarray:
     # entry); rounded up it would put the cone's apex outside the cone by 5e-324. A
     # subnormal result's last product rounds by up to half of 5e-324 absolutely, which
     # the relative gamma does not cover there: k + 4 of them are added
-    up = np.nextafter(nrm * (1.0 + float(_gamma(k + 4))), np.inf) + (k + 4) * 5e-324
+    with np.errstate(over="ignore"):  # a norm near 1e308 rounds up to inf: a bound still
+        up = np.nextafter(nrm * (1.0 + float(_gamma(k + 4))), np.inf) + (k + 4) * 5e-324
     return np.where(nrm == 0.0, 0.0, up)
 
 
