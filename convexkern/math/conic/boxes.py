@@ -600,11 +600,10 @@ def _diagonal_tails(data: ConicData, socs: list[tuple[int, int]]
 
 def _scaled_roots(group: np.ndarray, mag: np.ndarray, size: int, down: bool) -> np.ndarray:
     """For each group ``g < size``, a bound on ``sqrt(sum mag_i^2)`` over its entries
-    (``mag >= 0``): from below with ``down`` (0 for an empty group; a result under
-    :data:`_TINY` is not to be trusted and the caller takes none), else from above.  Each
-    group's entries are divided by its largest first (exact for that one: a sum in
-    ``[1, count]``), so no square underflows or overflows; ``gamma_{count+4}`` covers the
-    divisions, squares, sum, root and product."""
+    (``mag >= 0``), from below with ``down`` (a result under :data:`_TINY` is not to be
+    trusted: the caller takes none), else from above; 0 for a group of zeros, inf and NaN
+    as they came.  Entries are divided by their group's largest first (a sum in ``[1,
+    count]``: no square underflows or overflows); ``gamma_{count+4}`` covers the rest."""
     top = np.zeros(size)
     np.maximum.at(top, group, mag)
     safe = np.where((top > 0) & np.isfinite(top), top, 1.0)
@@ -616,7 +615,6 @@ def _scaled_roots(group: np.ndarray, mag: np.ndarray, size: int, down: bool) -> 
             out = np.sqrt(t * (1.0 - g)) * safe * (1.0 - 4 * _U)
         else:
             out = np.nextafter(np.sqrt(t) * safe * (1.0 + g), np.inf) + (cnt + 4) * 5e-324
-    # 0 exactly for an all-zero group; inf and NaN as they came (never a finite bound)
     return np.where(top == 0, 0.0, np.where(np.isfinite(top), out, top))
 
 
